@@ -1,0 +1,1 @@
+//! kc front end: `.k` source -> AST -> checked AST -> kernel-dialect IR, and the driver.
