@@ -1,1 +1,17 @@
-//! kc IR core.
+//! kc IR core: MLIR-style ops, SSA values, blocks with arguments and regions, stored in
+//! cranelift-entity arenas with typed indices; the dialect registry (`kernel`, `arith`, `cf`,
+//! `conv`); textual forms (custom and MLIR generic); the verifier; analyses.
+
+pub mod attrs;
+pub mod entities;
+pub mod ir;
+pub mod location;
+pub mod registry;
+pub mod types;
+
+pub use attrs::Attr;
+pub use entities::{Block, Op, Region, Value};
+pub use ir::{Ir, OpData, Successor, ValueDef};
+pub use location::{FileId, Loc};
+pub use registry::{OpSpec, Opcode, Traits};
+pub use types::{AddrSpace, Scalar, Type};

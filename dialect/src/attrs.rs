@@ -1,0 +1,102 @@
+//! Op attributes.
+//!
+//! A small closed set that covers what kc's dialects need and prints in MLIR's attribute
+//! syntax, so the generic form is accepted by `mlir-opt`.
+
+use crate::types::Type;
+use std::fmt;
+
+/// An attribute value.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Attr {
+    /// `42 : i32`
+    Int(i64, Type),
+    /// `1.5 : f32` (stored as the f32 bit pattern widened, printed exactly).
+    Float(f32),
+    /// `"x"`
+    Str(String),
+    /// `true` / `false`
+    Bool(bool),
+    /// `@name`
+    Symbol(String),
+    /// `array<i32: 1, 1, 0>`
+    I32Array(Vec<i32>),
+    /// `unit`
+    Unit,
+}
+
+impl Attr {
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Attr::Int(v, _) => Some(*v),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Attr::Str(s) | Attr::Symbol(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Prints a float so that parsing it back gives the same `f32` bits (MLIR accepts both the
+/// decimal form and the hexadecimal bit pattern; decimal is used when it round-trips).
+pub fn format_f32(v: f32) -> String {
+    if v.is_finite() {
+        let s = format!("{v:?}");
+        if s.parse::<f32>().map(f32::to_bits) == Ok(v.to_bits()) {
+            let s = if s.contains(['.', 'e', 'E']) {
+                s
+            } else {
+                format!("{s}.0")
+            };
+            return s;
+        }
+    }
+    format!("0x{:08X}", v.to_bits())
+}
+
+/// Quotes a string with MLIR escapes.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl fmt::Display for Attr {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Attr::Int(v, ty) => {
+                if *ty == Type::I1 {
+                    write!(f, "{}", if *v != 0 { "true" } else { "false" })
+                } else {
+                    write!(f, "{v} : {ty}")
+                }
+            }
+            Attr::Float(v) => write!(f, "{} : f32", format_f32(*v)),
+            Attr::Str(s) => f.write_str(&quote(s)),
+            Attr::Bool(b) => write!(f, "{b}"),
+            Attr::Symbol(s) => write!(f, "@{s}"),
+            Attr::I32Array(v) => {
+                f.write_str("array<i32")?;
+                for (i, x) in v.iter().enumerate() {
+                    write!(f, "{}{x}", if i == 0 { ": " } else { ", " })?;
+                }
+                f.write_str(">")
+            }
+            Attr::Unit => f.write_str("unit"),
+        }
+    }
+}
