@@ -337,6 +337,24 @@ impl Ir {
         o.next = None.into();
     }
 
+    /// Unlinks `op` from wherever it is (if anywhere) and appends it to `block`. O(1).
+    pub fn move_op_to_end(&mut self, op: Op, block: Block) {
+        self.remove_op(op);
+        self.append_op(block, op);
+    }
+
+    /// Keeps only the arguments of `block` for which `keep` returns true, renumbering the
+    /// survivors' [`ValueDef::BlockArg`] indices. The dropped values become dead; the caller
+    /// is responsible for dropping the matching successor arguments in every predecessor.
+    pub fn retain_block_args(&mut self, block: Block, mut keep: impl FnMut(Value) -> bool) {
+        let mut args = std::mem::take(&mut self.blocks[block].args);
+        args.retain(|&v| keep(v));
+        for (i, &v) in args.iter().enumerate() {
+            self.values[v].def = ValueDef::BlockArg(block, i as u32);
+        }
+        self.blocks[block].args = args;
+    }
+
     // ---- queries ----
 
     pub fn opcode(&self, op: Op) -> Opcode {

@@ -1,0 +1,180 @@
+//! Convergence-token insertion: structured form -> structured form.
+//!
+//! **Pre-condition**: kernels are in the structured form of the kernel dialect (each region of
+//! `kernel.func`, `kernel.if` and `kernel.loop` is one block ending in a terminator).
+//!
+//! **Post-condition**, for every kernel that contained no convergence token (no `conv.*` op and
+//! no `!conv.token` value anywhere, including kernel parameters):
+//! - `%entry = conv.entry : !conv.token` is the first op of the kernel (loc of the kernel);
+//! - every `kernel.loop` that is a real cycle (some path through the body reaches its end or a
+//!   `kernel.continue` of this loop, and the latch can then fall back to the body) starts its
+//!   body with `%heart = conv.loop %parent : !conv.token` (loc of the loop), where `%parent` is
+//!   the heart of the innermost enclosing real loop, else `%entry`. A loop that always leaves
+//!   through `break`/`return` is not a cycle and gets no heart (cf. LLVM bug #157459);
+//! - every op with [`Traits::TAKES_TOKEN`] that had no trailing token operand gets the innermost
+//!   token (innermost enclosing heart, else `%entry`) appended as its last operand. Ops in a
+//!   loop's latch use that loop's heart (the latch is inside the cycle).
+//!
+//! Kernels that already contain tokens are left untouched (mixing controlled and uncontrolled
+//! convergent ops is rejected by the front end). Nothing else changes: no op is moved or
+//! removed. Cost: two linear walks per kernel.
+
+use crate::entities::{Block, Op, Region, Value};
+use crate::ir::Ir;
+use crate::registry::{Opcode, Traits};
+use crate::types::Type;
+use std::collections::HashMap;
+
+/// Inserts convergence tokens into every kernel of `ir` that has none (see the module docs).
+pub fn insert_tokens(ir: &mut Ir) {
+    for func in ir.kernels() {
+        if has_tokens(ir, func) {
+            continue;
+        }
+        let Some(&region) = ir.ops[func].regions.first() else {
+            continue;
+        };
+        let Some(entry_block) = ir.entry_block(region) else {
+            continue;
+        };
+        let mut cycles = HashMap::new();
+        region_flow(ir, region, &mut cycles);
+
+        let loc = ir.ops[func].loc;
+        let entry = ir.create_op(Opcode::ConvEntry, &[], &[Type::Token], loc);
+        prepend_op(ir, entry_block, entry);
+        let token = ir.ops[entry].results[0];
+        ir.set_value_name(token, "entry");
+        insert_in_block(ir, entry_block, token, &cycles);
+    }
+}
+
+/// Whether `func` already uses controlled convergence.
+fn has_tokens(ir: &Ir, func: Op) -> bool {
+    let region = ir.ops[func].regions.first().copied();
+    let params_have_token = region.and_then(|r| ir.entry_block(r)).is_some_and(|b| {
+        ir.blocks[b]
+            .args
+            .iter()
+            .any(|&v| ir.value_type(v) == Type::Token)
+    });
+    let mut found = params_have_token;
+    ir.walk(func, &mut |o| {
+        let data = &ir.ops[o];
+        found |= data.opcode.spec().dialect() == "conv"
+            || data
+                .operands
+                .iter()
+                .chain(&data.results)
+                .any(|&v| ir.value_type(v) == Type::Token);
+    });
+    found
+}
+
+fn prepend_op(ir: &mut Ir, block: Block, op: Op) {
+    match ir.first_op(block) {
+        Some(first) => ir.insert_op_before(op, first),
+        None => ir.append_op(block, op),
+    }
+}
+
+/// How control can leave a structured region, relative to the innermost enclosing loop.
+#[derive(Copy, Clone, Default, Debug)]
+pub(crate) struct Flow {
+    /// Some path reaches the region's `kernel.yield` (falls through to its parent's successor).
+    pub falls: bool,
+    /// Some path reaches a `kernel.break` of the innermost enclosing loop.
+    pub breaks: bool,
+    /// Some path reaches a `kernel.continue` of the innermost enclosing loop.
+    pub continues: bool,
+}
+
+/// Computes the [`Flow`] of `region` and records, for every `kernel.loop` nested in it,
+/// whether the loop is a real cycle. Each region is visited once.
+pub(crate) fn region_flow(ir: &Ir, region: Region, cycles: &mut HashMap<Op, bool>) -> Flow {
+    let mut f = Flow::default();
+    let Some(block) = ir.entry_block(region) else {
+        return f;
+    };
+    let mut reachable = true;
+    for op in ir.block_ops(block) {
+        match ir.opcode(op) {
+            Opcode::If => {
+                let regions = &ir.ops[op].regions;
+                let t = region_flow(ir, regions[0], cycles);
+                let e = region_flow(ir, regions[1], cycles);
+                if reachable {
+                    f.breaks |= t.breaks || e.breaks;
+                    f.continues |= t.continues || e.continues;
+                    reachable = t.falls || e.falls;
+                }
+            }
+            Opcode::Loop => {
+                let regions = &ir.ops[op].regions;
+                let body = region_flow(ir, regions[0], cycles);
+                let latch = region_flow(ir, regions[1], cycles);
+                let latch_reached = body.falls || body.continues;
+                cycles.insert(op, latch_reached && latch.falls);
+                let exits = body.breaks || (latch_reached && latch.breaks);
+                reachable &= exits;
+            }
+            Opcode::Yield => {
+                f.falls |= reachable;
+                reachable = false;
+            }
+            Opcode::Break => {
+                f.breaks |= reachable;
+                reachable = false;
+            }
+            Opcode::Continue => {
+                f.continues |= reachable;
+                reachable = false;
+            }
+            Opcode::Return => reachable = false,
+            _ => {}
+        }
+    }
+    f
+}
+
+fn insert_in_block(ir: &mut Ir, block: Block, token: Value, cycles: &HashMap<Op, bool>) {
+    let ops: Vec<Op> = ir.block_ops(block).collect();
+    for op in ops {
+        let spec = ir.spec(op);
+        if spec.has(Traits::TAKES_TOKEN) {
+            let last = ir.ops[op].operands.last().copied();
+            if last.is_none_or(|v| ir.value_type(v) != Type::Token) {
+                ir.ops[op].operands.push(token);
+            }
+        }
+        match ir.opcode(op) {
+            Opcode::If => {
+                for r in ir.ops[op].regions.clone() {
+                    if let Some(b) = ir.entry_block(r) {
+                        insert_in_block(ir, b, token, cycles);
+                    }
+                }
+            }
+            Opcode::Loop => {
+                let regions = ir.ops[op].regions.clone();
+                let (Some(body), latch) = (ir.entry_block(regions[0]), ir.entry_block(regions[1]))
+                else {
+                    continue;
+                };
+                let mut inner = token;
+                if cycles.get(&op).copied().unwrap_or(true) {
+                    let loc = ir.ops[op].loc;
+                    let heart = ir.create_op(Opcode::ConvLoop, &[token], &[Type::Token], loc);
+                    prepend_op(ir, body, heart);
+                    inner = ir.ops[heart].results[0];
+                    ir.set_value_name(inner, "heart");
+                }
+                insert_in_block(ir, body, inner, cycles);
+                if let Some(latch) = latch {
+                    insert_in_block(ir, latch, inner, cycles);
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,501 @@
+//! Lowering of the structured kernel dialect to `cf` CFG form, with SSA construction.
+//!
+//! **Pre-condition** (structured form): every `kernel.func` has one region with one block whose
+//! arguments are the kernel parameters; every region of `kernel.func`, `kernel.if` and
+//! `kernel.loop` is a single block ending in a terminator (`kernel.yield`, `kernel.break`,
+//! `kernel.continue`, `kernel.return`) with the meaning given in the registry docs: the kernel
+//! block ends in `kernel.return`, a loop latch ends in `kernel.yield` and contains no
+//! `kernel.continue`, break/continue only appear inside a loop; every `kernel.get` / `kernel.set`
+//! refers to a `kernel.var` declared in an enclosing scope, before it. Violations give `Err`
+//! (the IR may then be partially lowered).
+//!
+//! **Post-condition** (CFG form), for every kernel:
+//! - its region is a list of blocks, the first (`entry`) keeping the parameters; every block ends
+//!   in `cf.br`, `cf.cond_br` or `kernel.return`, and no `kernel.if/loop/yield/break/continue/
+//!   var/get/set` remains; every block is reachable from the entry (unreachable code, e.g. after
+//!   an `if` whose arms both return, is dropped);
+//! - the CFG keeps the source structure: an `if` is a `cf.cond_br` to `then` / `else` blocks that
+//!   branch to an `endif` merge block; a `loop` is a `cf.br` to `loop.header` (the first block of
+//!   the body, so a heart `conv.loop` stays its first op), `continue` and the end of the body
+//!   branch to `loop.latch`, which branches back to the header, and `break` branches to
+//!   `loop.exit`; `return` stays a `kernel.return` in place. Block names are hints (the printer
+//!   uniquifies them). Blocks are laid out in source order;
+//! - variables are in SSA form: each `kernel.get` is replaced by the reaching definition; merges
+//!   get block arguments named after the variable (with the variable's loc), and only where
+//!   needed (trivial phis are removed, Braun et al. 2013); every branch passes exactly as many
+//!   arguments as its target has, and every use is dominated by its definition;
+//! - created branches take the loc of the op they replace (`cf.cond_br` and the `cf.br` into a
+//!   loop header: the `kernel.if` / `kernel.loop`; a `cf.br` from a terminator: that
+//!   terminator); all other ops are moved, not recreated, so they keep their loc and names. A
+//!   named `kernel.get` result passes its name on to its replacement if that is unnamed.
+//!
+//! SSA construction follows Braun et al., "Simple and Efficient Construction of Static Single
+//! Assignment Form" (CC 2013): blocks are sealed as soon as all their predecessors are emitted
+//! (`then`/`else` at once, `endif`/`loop.latch`/`loop.exit` when entered, `loop.header` after the
+//! latch), reads in unsealed blocks create incomplete phis, and trivial phis are removed as soon
+//! as they are complete. Phi operands are kept per predecessor edge and written into the
+//! predecessors' successor arguments once at the end; replacements go through a union-find map
+//! applied in one final walk, so the whole pass is near-linear in the kernel size.
+
+use crate::entities::{Block, Op, Region, Value};
+use crate::ir::Ir;
+use crate::location::Loc;
+use crate::registry::Opcode;
+use crate::types::Type;
+use cranelift_entity::SecondaryMap;
+use std::collections::HashMap;
+
+/// Lowers every kernel of `ir` from structured form to CFG form (see the module docs).
+pub fn lower_to_cf(ir: &mut Ir) -> Result<(), String> {
+    for func in ir.kernels() {
+        let name = ir.func_name(func).to_string();
+        Lowering::new(ir, func)
+            .run()
+            .map_err(|e| format!("kernel @{name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A CFG edge: successor `succ` of terminator `term`.
+#[derive(Copy, Clone)]
+struct Edge {
+    term: Op,
+    succ: usize,
+}
+
+#[derive(Clone, Default)]
+struct BlockState {
+    sealed: bool,
+    /// Linked into the kernel region (it is reachable and code is being or was emitted into it).
+    linked: bool,
+    preds: Vec<Edge>,
+    /// Phis created while the block was unsealed: (variable, phi).
+    incomplete: Vec<(Value, Value)>,
+}
+
+struct LoopCtx {
+    latch: Block,
+    exit: Block,
+}
+
+struct Lowering<'a> {
+    ir: &'a mut Ir,
+    func: Op,
+    region: Region,
+    /// The block being emitted into; `None` after a terminator (the rest is unreachable).
+    cur: Option<Block>,
+    blocks: SecondaryMap<Block, BlockState>,
+    loops: Vec<LoopCtx>,
+    /// Braun's `currentDef[var][block]`.
+    defs: HashMap<(Value, Block), Value>,
+    /// Union-find of replacements: `kernel.get` results and removed trivial phis.
+    repl: SecondaryMap<Value, Option<Value>>,
+    /// Per phi (block argument created here): one operand per predecessor edge, in order.
+    phi_ops: HashMap<Value, Vec<Value>>,
+    /// Phis that use a given value as an operand (for recursive trivial-phi removal).
+    phi_users: HashMap<Value, Vec<Value>>,
+    removed: SecondaryMap<Value, bool>,
+}
+
+impl<'a> Lowering<'a> {
+    fn new(ir: &'a mut Ir, func: Op) -> Self {
+        let region = ir.ops[func].regions[0];
+        Lowering {
+            ir,
+            func,
+            region,
+            cur: None,
+            blocks: SecondaryMap::new(),
+            loops: Vec::new(),
+            defs: HashMap::new(),
+            repl: SecondaryMap::new(),
+            phi_ops: HashMap::new(),
+            phi_users: HashMap::new(),
+            removed: SecondaryMap::new(),
+        }
+    }
+
+    fn run(mut self) -> Result<(), String> {
+        let entry = self
+            .ir
+            .entry_block(self.region)
+            .ok_or("kernel has no block")?;
+        if self.ir.next_block(entry).is_some() {
+            return Err("kernel region has more than one block (already lowered?)".into());
+        }
+        let ops: Vec<Op> = self.ir.block_ops(entry).collect();
+        for &op in &ops {
+            self.ir.remove_op(op);
+        }
+        if self.ir.blocks[entry].name.is_none() {
+            self.ir.blocks[entry].name = Some("entry".into());
+        }
+        self.blocks[entry].sealed = true;
+        self.blocks[entry].linked = true;
+        self.cur = Some(entry);
+        self.emit_ops(ops, RegionKind::Kernel)?;
+        if self.cur.is_some() {
+            return Err("kernel body does not end in a terminator".into());
+        }
+        self.finish()
+    }
+
+    // ---- emission ----
+
+    /// Emits the ops of one structured region (already in order) into the current block.
+    fn emit_ops(&mut self, ops: Vec<Op>, kind: RegionKind) -> Result<(), String> {
+        for op in ops {
+            let Some(cur) = self.cur else {
+                // Unreachable code after a terminator or a construct that never falls through.
+                return Ok(());
+            };
+            let loc = self.ir.ops[op].loc;
+            match self.ir.opcode(op) {
+                Opcode::Var => {
+                    let init = self.ir.ops[op].operands[0];
+                    let var = self.ir.ops[op].results[0];
+                    self.ir.remove_op(op);
+                    self.defs.insert((var, cur), init);
+                }
+                Opcode::Get => {
+                    let var = self.ir.ops[op].operands[0];
+                    let res = self.ir.ops[op].results[0];
+                    self.ir.remove_op(op);
+                    let val = self.read(var, cur)?;
+                    if self.ir.values[val].name.is_none() {
+                        self.ir.values[val].name = self.ir.values[res].name.clone();
+                    }
+                    self.repl[res] = Some(val);
+                }
+                Opcode::Set => {
+                    let (var, val) = (self.ir.ops[op].operands[0], self.ir.ops[op].operands[1]);
+                    self.ir.remove_op(op);
+                    self.defs.insert((var, cur), val);
+                }
+                Opcode::If => self.emit_if(op, cur, loc)?,
+                Opcode::Loop => self.emit_loop(op, cur, loc)?,
+                Opcode::Yield => {
+                    let target = match kind {
+                        RegionKind::Kernel => return Err("kernel.yield at kernel level".into()),
+                        RegionKind::IfArm(endif) => endif,
+                        RegionKind::LoopBody => self.innermost()?.latch,
+                        RegionKind::LoopLatch(header) => header,
+                    };
+                    self.branch(cur, target, loc);
+                }
+                Opcode::Break => {
+                    let exit = self.innermost()?.exit;
+                    self.branch(cur, exit, loc);
+                }
+                Opcode::Continue => {
+                    if matches!(kind, RegionKind::LoopLatch(_)) {
+                        return Err("kernel.continue in a loop latch".into());
+                    }
+                    let latch = self.innermost()?.latch;
+                    self.branch(cur, latch, loc);
+                }
+                Opcode::Return => {
+                    self.ir.move_op_to_end(op, cur);
+                    self.cur = None;
+                }
+                Opcode::Func | Opcode::Module => {
+                    return Err(format!("unexpected {}", self.ir.opcode(op).name()))
+                }
+                _ => self.ir.move_op_to_end(op, cur),
+            }
+        }
+        if self.cur.is_some() {
+            return Err("structured region does not end in a terminator".into());
+        }
+        Ok(())
+    }
+
+    fn innermost(&self) -> Result<&LoopCtx, String> {
+        self.loops
+            .last()
+            .ok_or_else(|| "kernel.break / kernel.continue outside a loop".to_string())
+    }
+
+    /// The ops of the single block of `region`.
+    fn region_ops(&self, region: Region) -> Result<Vec<Op>, String> {
+        let b = self.ir.entry_block(region).ok_or("empty region")?;
+        if self.ir.next_block(b).is_some() {
+            return Err("structured region with more than one block".into());
+        }
+        Ok(self.ir.block_ops(b).collect())
+    }
+
+    fn emit_if(&mut self, op: Op, cur: Block, loc: Loc) -> Result<(), String> {
+        let cond = self.ir.ops[op].operands[0];
+        let regions = self.ir.ops[op].regions.clone();
+        let (then_ops, else_ops) = (self.region_ops(regions[0])?, self.region_ops(regions[1])?);
+        self.ir.remove_op(op);
+        let then_b = self.new_block("then");
+        let else_b = self.new_block("else");
+        let endif = self.new_block("endif");
+        let br = self.ir.create_op(Opcode::CondBr, &[cond], &[], loc);
+        self.ir.append_op(cur, br);
+        self.add_edge(br, then_b);
+        self.add_edge(br, else_b);
+        for (b, ops) in [(then_b, then_ops), (else_b, else_ops)] {
+            self.enter(b);
+            self.emit_ops(ops, RegionKind::IfArm(endif))?;
+        }
+        self.enter_if_reachable(endif);
+        Ok(())
+    }
+
+    fn emit_loop(&mut self, op: Op, cur: Block, loc: Loc) -> Result<(), String> {
+        let regions = self.ir.ops[op].regions.clone();
+        let (body_ops, latch_ops) = (self.region_ops(regions[0])?, self.region_ops(regions[1])?);
+        self.ir.remove_op(op);
+        let header = self.new_block("loop.header");
+        let latch = self.new_block("loop.latch");
+        let exit = self.new_block("loop.exit");
+        self.branch(cur, header, loc);
+        // The header stays unsealed until the back edge from the latch is known.
+        self.link(header);
+        self.cur = Some(header);
+        self.loops.push(LoopCtx { latch, exit });
+        self.emit_ops(body_ops, RegionKind::LoopBody)?;
+        if self.enter_if_reachable(latch) {
+            self.emit_ops(latch_ops, RegionKind::LoopLatch(header))?;
+        }
+        self.loops.pop();
+        self.seal(header)?;
+        self.enter_if_reachable(exit);
+        Ok(())
+    }
+
+    fn new_block(&mut self, name: &str) -> Block {
+        let b = self.ir.create_block();
+        self.ir.blocks[b].name = Some(name.to_string());
+        b
+    }
+
+    fn link(&mut self, b: Block) {
+        self.ir.append_block(self.region, b);
+        self.blocks[b].linked = true;
+    }
+
+    /// Starts emitting into `b`, whose predecessors are all known.
+    fn enter(&mut self, b: Block) {
+        self.link(b);
+        self.blocks[b].sealed = true;
+        self.cur = Some(b);
+    }
+
+    /// Enters `b` if it has predecessors (is reachable), else marks the code unreachable.
+    fn enter_if_reachable(&mut self, b: Block) -> bool {
+        if self.blocks[b].preds.is_empty() {
+            self.cur = None;
+            false
+        } else {
+            self.enter(b);
+            true
+        }
+    }
+
+    /// Ends `from` with `cf.br target`.
+    fn branch(&mut self, from: Block, target: Block, loc: Loc) {
+        let br = self.ir.create_op(Opcode::Br, &[], &[], loc);
+        self.ir.append_op(from, br);
+        self.add_edge(br, target);
+        self.cur = None;
+    }
+
+    fn add_edge(&mut self, term: Op, target: Block) {
+        debug_assert!(!self.blocks[target].sealed, "edge into a sealed block");
+        let succ = self.ir.ops[term].succs.len();
+        self.ir.add_successor(term, target, &[]);
+        self.blocks[target].preds.push(Edge { term, succ });
+    }
+
+    fn edge_source(&self, e: Edge) -> Block {
+        self.ir.op_block(e.term).expect("terminators are linked")
+    }
+
+    // ---- SSA construction (Braun et al. 2013) ----
+
+    fn find(&mut self, v: Value) -> Value {
+        let mut root = v;
+        while let Some(next) = self.repl[root] {
+            root = next;
+        }
+        // Path compression.
+        let mut x = v;
+        while let Some(next) = self.repl[x] {
+            if next != root {
+                self.repl[x] = Some(root);
+            }
+            x = next;
+        }
+        root
+    }
+
+    fn read(&mut self, var: Value, block: Block) -> Result<Value, String> {
+        // Walk up single-predecessor chains iteratively; recurse only at merges.
+        let mut chain = Vec::new();
+        let mut b = block;
+        let val = loop {
+            if let Some(&v) = self.defs.get(&(var, b)) {
+                break self.find(v);
+            }
+            let st = &self.blocks[b];
+            if st.sealed && st.preds.len() == 1 {
+                chain.push(b);
+                b = self.edge_source(st.preds[0]);
+                continue;
+            }
+            break self.read_merge(var, b)?;
+        };
+        for c in chain {
+            self.defs.insert((var, c), val);
+        }
+        Ok(val)
+    }
+
+    /// Braun's `readVariableRecursive` for a block that is unsealed or has 0 or 2+ preds.
+    fn read_merge(&mut self, var: Value, b: Block) -> Result<Value, String> {
+        if self.blocks[b].preds.is_empty() && self.blocks[b].sealed {
+            return Err(format!(
+                "read of variable {} not dominated by its declaration",
+                self.ir.value_name(var).unwrap_or("?")
+            ));
+        }
+        let phi = self.new_phi(var, b)?;
+        self.defs.insert((var, b), phi);
+        let val = if self.blocks[b].sealed {
+            self.add_phi_operands(var, phi, b)?
+        } else {
+            self.blocks[b].incomplete.push((var, phi));
+            phi
+        };
+        self.defs.insert((var, b), val);
+        Ok(val)
+    }
+
+    fn new_phi(&mut self, var: Value, b: Block) -> Result<Value, String> {
+        let Type::Var(s) = self.ir.value_type(var) else {
+            return Err("kernel.get / kernel.set of a value that is not a kernel.var".into());
+        };
+        let (name, loc) = (self.ir.values[var].name.clone(), self.ir.values[var].loc);
+        let phi = self.ir.add_block_arg(b, Type::Scalar(s), name, loc);
+        self.phi_ops.insert(phi, Vec::new());
+        Ok(phi)
+    }
+
+    fn add_phi_operands(&mut self, var: Value, phi: Value, b: Block) -> Result<Value, String> {
+        let preds = self.blocks[b].preds.clone();
+        for e in preds {
+            let src = self.edge_source(e);
+            let v = self.read(var, src)?;
+            self.phi_ops.get_mut(&phi).expect("phi").push(v);
+            if self.phi_ops.contains_key(&v) {
+                self.phi_users.entry(v).or_default().push(phi);
+            }
+        }
+        Ok(self.try_remove_trivial_phi(phi))
+    }
+
+    fn try_remove_trivial_phi(&mut self, phi: Value) -> Value {
+        let ops = self.phi_ops[&phi].clone();
+        let mut same = None;
+        for op in ops {
+            let op = self.find(op);
+            if Some(op) == same || op == phi {
+                continue;
+            }
+            if same.is_some() {
+                return phi; // Merges at least two values: not trivial.
+            }
+            same = Some(op);
+        }
+        // No operand other than itself: only possible in unreachable code, which is never
+        // emitted; keep the phi to stay safe.
+        let Some(same) = same else { return phi };
+        self.repl[phi] = Some(same);
+        self.removed[phi] = true;
+        if let Some(users) = self.phi_users.remove(&phi) {
+            // The users of `phi` now use `same`: if that is a phi, they must be revisited when
+            // it turns out trivial in turn.
+            if self.phi_ops.contains_key(&same) {
+                self.phi_users
+                    .entry(same)
+                    .or_default()
+                    .extend(users.iter().copied());
+            }
+            for u in users {
+                if u != phi && !self.removed[u] {
+                    self.try_remove_trivial_phi(u);
+                }
+            }
+        }
+        same
+    }
+
+    fn seal(&mut self, b: Block) -> Result<(), String> {
+        let mut i = 0;
+        while i < self.blocks[b].incomplete.len() {
+            let (var, phi) = self.blocks[b].incomplete[i];
+            self.add_phi_operands(var, phi, b)?;
+            i += 1;
+        }
+        self.blocks[b].incomplete.clear();
+        self.blocks[b].sealed = true;
+        Ok(())
+    }
+
+    // ---- finishing ----
+
+    /// Drops removed phis, writes phi operands into the predecessors' successor arguments and
+    /// applies all replacements in one walk.
+    fn finish(mut self) -> Result<(), String> {
+        let blocks: Vec<Block> = self.ir.region_blocks(self.region).collect();
+        for &b in &blocks {
+            debug_assert!(self.blocks[b].linked && self.blocks[b].sealed);
+            let removed = &self.removed;
+            self.ir.retain_block_args(b, |v| !removed[v]);
+            let args = self.ir.blocks[b].args.clone();
+            let preds = self.blocks[b].preds.clone();
+            for (i, e) in preds.iter().enumerate() {
+                let mut succ_args = Vec::new();
+                for &phi in &args {
+                    let Some(ops) = self.phi_ops.get(&phi) else {
+                        continue; // A kernel parameter (entry has no preds anyway).
+                    };
+                    let v = ops[i];
+                    succ_args.push(self.find(v));
+                }
+                self.ir.ops[e.term].succs[e.succ].args = succ_args;
+            }
+        }
+        let mut ops = Vec::new();
+        self.ir.walk(self.func, &mut |o| ops.push(o));
+        for o in ops {
+            let mut operands = std::mem::take(&mut self.ir.ops[o].operands);
+            for v in &mut operands {
+                *v = self.find(*v);
+                if matches!(self.ir.value_type(*v), Type::Var(_)) {
+                    return Err(format!(
+                        "{} uses a kernel.var other than through kernel.get/set",
+                        self.ir.opcode(o).name()
+                    ));
+                }
+            }
+            self.ir.ops[o].operands = operands;
+        }
+        Ok(())
+    }
+}
+
+/// Which structured region is being emitted, to resolve `kernel.yield`.
+#[derive(Copy, Clone)]
+enum RegionKind {
+    Kernel,
+    /// An arm of an `if`; yield goes to the merge block.
+    IfArm(Block),
+    LoopBody,
+    /// A loop latch; yield goes back to the header.
+    LoopLatch(Block),
+}
