@@ -11,3 +11,6 @@ pub mod lower_to_cf;
 
 pub use insert_tokens::insert_tokens;
 pub use lower_to_cf::lower_to_cf;
+
+#[cfg(test)]
+mod tests;
