@@ -73,6 +73,16 @@ struct BlockState {
     incomplete: Vec<(Value, Value)>,
 }
 
+/// A phi of a sealed merge block whose operands are being read, one predecessor at a time.
+struct Frame {
+    phi: Value,
+    block: Block,
+    /// Index of the next predecessor edge to read.
+    next: usize,
+    /// Single-predecessor blocks below the merge whose reads led here: they get its value.
+    chain: Vec<Block>,
+}
+
 struct LoopCtx {
     latch: Block,
     exit: Block,
@@ -95,6 +105,9 @@ struct Lowering<'a> {
     /// Phis that use a given value as an operand (for recursive trivial-phi removal).
     phi_users: HashMap<Value, Vec<Value>>,
     removed: SecondaryMap<Value, bool>,
+    /// Phis whose operands are being collected (on a [`Frame`] stack): not yet checkable for
+    /// triviality, they are checked when complete.
+    pending: SecondaryMap<Value, bool>,
 }
 
 impl<'a> Lowering<'a> {
@@ -112,6 +125,7 @@ impl<'a> Lowering<'a> {
             phi_ops: HashMap::new(),
             phi_users: HashMap::new(),
             removed: SecondaryMap::new(),
+            pending: SecondaryMap::new(),
         }
     }
 
@@ -333,13 +347,32 @@ impl<'a> Lowering<'a> {
         root
     }
 
+    /// Braun's `readVariable`: the value of `var` at the end of `block`.
     fn read(&mut self, var: Value, block: Block) -> Result<Value, String> {
-        // Walk up single-predecessor chains iteratively; recurse only at merges.
+        let mut stack = Vec::new();
+        match self.start_read(var, block, &mut stack)? {
+            Some(v) => Ok(v),
+            None => self.drive(var, stack),
+        }
+    }
+
+    /// Walks up from `block` through sealed single-predecessor blocks (no phi needed there)
+    /// to a definition or a merge. Returns the value if known without reading predecessors
+    /// (a definition, or an incomplete phi in an unsealed block); otherwise creates the phi of
+    /// a sealed merge block, pushes a frame to collect its operands and returns `None`.
+    fn start_read(
+        &mut self,
+        var: Value,
+        block: Block,
+        stack: &mut Vec<Frame>,
+    ) -> Result<Option<Value>, String> {
         let mut chain = Vec::new();
         let mut b = block;
-        let val = loop {
+        loop {
             if let Some(&v) = self.defs.get(&(var, b)) {
-                break self.find(v);
+                let v = self.find(v);
+                self.write_chain(var, &chain, v);
+                return Ok(Some(v));
             }
             let st = &self.blocks[b];
             if st.sealed && st.preds.len() == 1 {
@@ -347,32 +380,67 @@ impl<'a> Lowering<'a> {
                 b = self.edge_source(st.preds[0]);
                 continue;
             }
-            break self.read_merge(var, b)?;
-        };
-        for c in chain {
-            self.defs.insert((var, c), val);
+            if st.sealed && st.preds.is_empty() {
+                return Err(format!(
+                    "read of variable {} not dominated by its declaration",
+                    self.ir.value_name(var).unwrap_or("?")
+                ));
+            }
+            let phi = self.new_phi(var, b)?;
+            self.defs.insert((var, b), phi);
+            if !self.blocks[b].sealed {
+                self.blocks[b].incomplete.push((var, phi));
+                self.write_chain(var, &chain, phi);
+                return Ok(Some(phi));
+            }
+            self.pending[phi] = true;
+            stack.push(Frame {
+                phi,
+                block: b,
+                next: 0,
+                chain,
+            });
+            return Ok(None);
         }
-        Ok(val)
     }
 
-    /// Braun's `readVariableRecursive` for a block that is unsealed or has 0 or 2+ preds.
-    fn read_merge(&mut self, var: Value, b: Block) -> Result<Value, String> {
-        if self.blocks[b].preds.is_empty() && self.blocks[b].sealed {
-            return Err(format!(
-                "read of variable {} not dominated by its declaration",
-                self.ir.value_name(var).unwrap_or("?")
-            ));
+    fn write_chain(&mut self, var: Value, chain: &[Block], v: Value) {
+        for &c in chain {
+            self.defs.insert((var, c), v);
         }
-        let phi = self.new_phi(var, b)?;
-        self.defs.insert((var, b), phi);
-        let val = if self.blocks[b].sealed {
-            self.add_phi_operands(var, phi, b)?
-        } else {
-            self.blocks[b].incomplete.push((var, phi));
-            phi
-        };
-        self.defs.insert((var, b), val);
-        Ok(val)
+    }
+
+    /// Completes the phis on `stack` (Braun's `addPhiOperands`, with an explicit stack instead
+    /// of recursion so long chains of merges cannot overflow the call stack). Returns the value
+    /// of the bottom frame's phi after trivial-phi removal.
+    fn drive(&mut self, var: Value, mut stack: Vec<Frame>) -> Result<Value, String> {
+        let mut operand: Option<Value> = None;
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Ok(operand.expect("the bottom frame produced a value"));
+            };
+            if let Some(v) = operand.take() {
+                let phi = top.phi;
+                top.next += 1;
+                self.phi_ops.get_mut(&phi).expect("phi").push(v);
+                if self.phi_ops.contains_key(&v) {
+                    self.phi_users.entry(v).or_default().push(phi);
+                }
+            }
+            let top = stack.last().expect("nonempty");
+            let preds = &self.blocks[top.block].preds;
+            if top.next < preds.len() {
+                let src = self.edge_source(preds[top.next]);
+                operand = self.start_read(var, src, &mut stack)?;
+                continue;
+            }
+            let f = stack.pop().expect("nonempty");
+            self.pending[f.phi] = false;
+            let val = self.try_remove_trivial_phi(f.phi);
+            self.defs.insert((var, f.block), val);
+            self.write_chain(var, &f.chain, val);
+            operand = Some(val);
+        }
     }
 
     fn new_phi(&mut self, var: Value, b: Block) -> Result<Value, String> {
@@ -385,60 +453,62 @@ impl<'a> Lowering<'a> {
         Ok(phi)
     }
 
-    fn add_phi_operands(&mut self, var: Value, phi: Value, b: Block) -> Result<Value, String> {
-        let preds = self.blocks[b].preds.clone();
-        for e in preds {
-            let src = self.edge_source(e);
-            let v = self.read(var, src)?;
-            self.phi_ops.get_mut(&phi).expect("phi").push(v);
-            if self.phi_ops.contains_key(&v) {
-                self.phi_users.entry(v).or_default().push(phi);
-            }
-        }
-        Ok(self.try_remove_trivial_phi(phi))
-    }
-
+    /// Braun's `tryRemoveTrivialPhi`, with a worklist instead of recursion. Returns what `phi`
+    /// stands for afterwards.
     fn try_remove_trivial_phi(&mut self, phi: Value) -> Value {
-        let ops = self.phi_ops[&phi].clone();
-        let mut same = None;
-        for op in ops {
-            let op = self.find(op);
-            if Some(op) == same || op == phi {
+        let mut work = vec![phi];
+        while let Some(p) = work.pop() {
+            if self.removed[p] || self.pending[p] {
                 continue;
             }
-            if same.is_some() {
-                return phi; // Merges at least two values: not trivial.
-            }
-            same = Some(op);
-        }
-        // No operand other than itself: only possible in unreachable code, which is never
-        // emitted; keep the phi to stay safe.
-        let Some(same) = same else { return phi };
-        self.repl[phi] = Some(same);
-        self.removed[phi] = true;
-        if let Some(users) = self.phi_users.remove(&phi) {
-            // The users of `phi` now use `same`: if that is a phi, they must be revisited when
-            // it turns out trivial in turn.
-            if self.phi_ops.contains_key(&same) {
-                self.phi_users
-                    .entry(same)
-                    .or_default()
-                    .extend(users.iter().copied());
-            }
-            for u in users {
-                if u != phi && !self.removed[u] {
-                    self.try_remove_trivial_phi(u);
+            let mut same = None;
+            let mut trivial = true;
+            for i in 0..self.phi_ops[&p].len() {
+                let op = self.find(self.phi_ops[&p][i]);
+                if Some(op) == same || op == p {
+                    continue;
                 }
+                if same.is_some() {
+                    trivial = false; // Merges at least two values.
+                    break;
+                }
+                same = Some(op);
+            }
+            // No operand other than itself is only possible in unreachable code, which is
+            // never emitted; keep such a phi to stay safe.
+            let (true, Some(same)) = (trivial, same) else {
+                continue;
+            };
+            self.repl[p] = Some(same);
+            self.removed[p] = true;
+            if let Some(users) = self.phi_users.remove(&p) {
+                // The users of `p` now use `same`: if that is a phi, they must be revisited
+                // when it turns out trivial in turn.
+                if self.phi_ops.contains_key(&same) {
+                    self.phi_users
+                        .entry(same)
+                        .or_default()
+                        .extend(users.iter().copied());
+                }
+                work.extend(users.into_iter().filter(|&u| u != p));
             }
         }
-        same
+        self.find(phi)
     }
 
+    /// Braun's `sealBlock`: all predecessors of `b` are known; complete its incomplete phis.
     fn seal(&mut self, b: Block) -> Result<(), String> {
         let mut i = 0;
         while i < self.blocks[b].incomplete.len() {
             let (var, phi) = self.blocks[b].incomplete[i];
-            self.add_phi_operands(var, phi, b)?;
+            self.pending[phi] = true;
+            let frame = Frame {
+                phi,
+                block: b,
+                next: 0,
+                chain: Vec::new(),
+            };
+            self.drive(var, vec![frame])?;
             i += 1;
         }
         self.blocks[b].incomplete.clear();
