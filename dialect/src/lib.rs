@@ -2,6 +2,7 @@
 //! cranelift-entity arenas with typed indices; the dialect registry (`kernel`, `arith`, `cf`,
 //! `conv`); textual forms (custom and MLIR generic); the verifier; analyses.
 
+pub mod analysis;
 pub mod attrs;
 pub mod entities;
 pub mod ir;
