@@ -9,6 +9,7 @@ pub mod ir;
 pub mod location;
 pub mod registry;
 pub mod types;
+pub mod verify;
 
 pub use attrs::Attr;
 pub use entities::{Block, Op, Region, Value};
