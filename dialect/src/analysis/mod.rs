@@ -3,6 +3,7 @@
 //! drop and recompute what it invalidates.
 
 pub mod cfg;
+pub mod cycles;
 pub mod dominance;
 
 pub use cfg::RegionCfg;
