@@ -287,7 +287,11 @@ pub fn main() -> ExitCode {
                 Outcome::Fail(msg) => {
                     failed += 1;
                     failures.push(name.clone());
-                    println!("FAIL: {name}\n{msg}");
+                    println!("FAIL: {name}");
+                    for line in msg.lines() {
+                        let pad = if line.starts_with(' ') { "" } else { "  " };
+                        println!("{pad}{line}");
+                    }
                 }
             }
             if !log.is_empty() {

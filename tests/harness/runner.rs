@@ -111,8 +111,13 @@ fn run_command(
     cwd: &Path,
     out_base: &Path,
 ) -> Result<CmdResult, String> {
-    let out_path = out_base.with_extension("stdout");
-    let err_path = out_base.with_extension("stderr");
+    let with_suffix = |suffix: &str| {
+        let mut p = out_base.as_os_str().to_owned();
+        p.push(suffix);
+        PathBuf::from(p)
+    };
+    let out_path = with_suffix(".stdout");
+    let err_path = with_suffix(".stderr");
     let stdout =
         File::create(&out_path).map_err(|e| format!("create {}: {e}", out_path.display()))?;
     let stderr =
