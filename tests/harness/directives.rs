@@ -95,7 +95,8 @@ mod tests {
 
     #[test]
     fn comment_styles_and_continuation() {
-        let src = "// RUN: echo a \\\n//   RUN:   | cat\n; RUN: true\n# RUN: false\nfoo RUN: nope\n";
+        let src =
+            "// RUN: echo a \\\n//   RUN:   | cat\n; RUN: true\n# RUN: false\nfoo RUN: nope\n";
         let d = parse(src).unwrap();
         let cmds: Vec<_> = d.run.iter().map(|r| (r.line, r.command.as_str())).collect();
         assert_eq!(cmds, [(1, "echo a | cat"), (3, "true"), (4, "false")]);

@@ -59,13 +59,7 @@ struct Options {
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
     // libtest flags that take a value; we accept and ignore those we don't use.
-    const WITH_VALUE: &[&str] = &[
-        "--color",
-        "--format",
-        "--logfile",
-        "--shuffle-seed",
-        "-Z",
-    ];
+    const WITH_VALUE: &[&str] = &["--color", "--format", "--logfile", "--shuffle-seed", "-Z"];
     let mut o = Options::default();
     let mut args = args.into_iter();
     while let Some(a) = args.next() {
@@ -330,7 +324,13 @@ mod tests {
 
     #[test]
     fn filters() {
-        let o = args(&["--nocapture", "harness", "--skip", "slow", "--test-threads=3"]);
+        let o = args(&[
+            "--nocapture",
+            "harness",
+            "--skip",
+            "slow",
+            "--test-threads=3",
+        ]);
         assert_eq!(o.threads, Some(3));
         assert!(o.selects("harness/a.mlir"));
         assert!(!o.selects("harness/slow.mlir"));

@@ -153,7 +153,13 @@ impl Layout {
             .to_path_buf();
         let target_dir = env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
-            .map(|p| if p.is_absolute() { p } else { workspace.join(p) })
+            .map(|p| {
+                if p.is_absolute() {
+                    p
+                } else {
+                    workspace.join(p)
+                }
+            })
             .unwrap_or_else(|| workspace.join("target"));
         // The test binary is `<target>/<profile>/deps/filetests-<hash>`.
         let profile = env::current_exe()
