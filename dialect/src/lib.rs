@@ -2,6 +2,7 @@
 //! cranelift-entity arenas with typed indices; the dialect registry (`kernel`, `arith`, `cf`,
 //! `conv`); textual forms (custom and MLIR generic); the verifier; analyses.
 
+pub mod analysis;
 pub mod attrs;
 pub mod entities;
 pub mod ir;
@@ -9,6 +10,7 @@ pub mod location;
 pub mod registry;
 pub mod transforms;
 pub mod types;
+pub mod verify;
 
 pub use attrs::Attr;
 pub use entities::{Block, Op, Region, Value};

@@ -1,0 +1,65 @@
+//! The control-flow graph of one region, with dense block numbering.
+//!
+//! Analyses work on dense `u32` node numbers (index into `blocks`) so they can use plain
+//! vectors. Edges are deduplicated per predecessor list only where a block branches twice to
+//! the same target (a `cond_br` with equal targets still counts once as a predecessor edge).
+
+use crate::entities::{Block, Region};
+use crate::ir::Ir;
+use cranelift_entity::SecondaryMap;
+
+/// Successor and predecessor lists of a region's blocks, in layout order.
+#[derive(Clone, Debug, Default)]
+pub struct RegionCfg {
+    pub region: Option<Region>,
+    /// Node number -> block (node 0 is the entry block).
+    pub blocks: Vec<Block>,
+    /// Block -> node number (only meaningful for blocks of this region).
+    pub index: SecondaryMap<Block, u32>,
+    pub succs: Vec<Vec<u32>>,
+    pub preds: Vec<Vec<u32>>,
+}
+
+impl RegionCfg {
+    /// Builds the CFG of `region`. Successors outside the region are ignored (the verifier
+    /// reports them).
+    pub fn compute(ir: &Ir, region: Region) -> RegionCfg {
+        let blocks: Vec<Block> = ir.region_blocks(region).collect();
+        let mut index = SecondaryMap::with_default(u32::MAX);
+        for (i, &b) in blocks.iter().enumerate() {
+            index[b] = i as u32;
+        }
+        let n = blocks.len();
+        let mut succs = vec![Vec::new(); n];
+        let mut preds = vec![Vec::new(); n];
+        for (i, &b) in blocks.iter().enumerate() {
+            for s in ir.block_succs(b) {
+                let j = index[s];
+                if j == u32::MAX || succs[i].contains(&j) {
+                    continue;
+                }
+                succs[i].push(j);
+                preds[j as usize].push(i as u32);
+            }
+        }
+        RegionCfg {
+            region: Some(region),
+            blocks,
+            index,
+            succs,
+            preds,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+    /// Node number of a block of this region.
+    pub fn node(&self, b: Block) -> Option<u32> {
+        let i = self.index[b];
+        (i != u32::MAX && self.blocks.get(i as usize) == Some(&b)).then_some(i)
+    }
+}

@@ -1,0 +1,10 @@
+//! Analyses computed from the IR. Each is a plain struct built by a `compute` function from
+//! the IR it describes; none is updated incrementally, so a pass that changes the CFG must
+//! drop and recompute what it invalidates.
+
+pub mod cfg;
+pub mod cycles;
+pub mod dominance;
+
+pub use cfg::RegionCfg;
+pub use dominance::DomTree;

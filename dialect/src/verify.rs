@@ -1,0 +1,730 @@
+//! The IR verifier.
+//!
+//! Invariants checked, in order (errors are collected, not fatal, so one run reports many):
+//! 1. Shape: every linked op matches its registry entry (operand, result, region and
+//!    successor counts); every region has a block; blocks of regions whose op requires
+//!    terminators end in exactly one terminator, and only there; successors are blocks of the
+//!    same region, never its entry block, and pass as many arguments as the target takes, of
+//!    the same types.
+//! 2. Nesting: `kernel.func` sits in the module; `kernel.return` in a kernel;
+//!    `kernel.yield/break/continue` in structured regions (`break`/`continue` inside a
+//!    `kernel.loop`); `kernel.if` / `kernel.loop` regions have exactly one block.
+//! 3. Types: each op's own rules (`check_types`).
+//! 4. Tokens: `!conv.token` values are only made by `conv.*`, only used as the trailing
+//!    operand of convergent ops that take one (or as the parent of `conv.loop`), never block
+//!    arguments; `conv.entry` only in a kernel's entry block. The full static rules of
+//!    controlled convergence are the token verifier's (uniformity issue), not this one's.
+//! 5. Dominance: every use is dominated by its definition (same block: defined earlier; a
+//!    value from an enclosing region is visible in nested regions unless an isolated op lies
+//!    between). Uses in unreachable blocks are not checked, as in MLIR.
+
+use crate::analysis::{DomTree, RegionCfg};
+use crate::attrs::Attr;
+use crate::entities::{Block, Op, Region, Value};
+use crate::ir::{Ir, ValueDef};
+use crate::location::Loc;
+use crate::registry::{Arity, Keyword, Opcode, Traits};
+use crate::types::{AddrSpace, Scalar, Type};
+use cranelift_entity::SecondaryMap;
+use std::collections::HashMap;
+use std::fmt;
+
+/// One verifier finding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifyError {
+    pub op: Op,
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Verifies the whole module.
+pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
+    let mut v = Verifier {
+        ir,
+        errors: Vec::new(),
+        order: SecondaryMap::new(),
+        doms: HashMap::new(),
+    };
+    v.number_ops();
+    v.walk_op(ir.top);
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(v.errors)
+    }
+}
+
+struct Verifier<'a> {
+    ir: &'a Ir,
+    errors: Vec<VerifyError>,
+    /// Position of each op in its block, for same-block dominance.
+    order: SecondaryMap<Op, u32>,
+    /// Lazily computed dominator trees of multi-block regions.
+    doms: HashMap<Region, (RegionCfg, DomTree)>,
+}
+
+impl Verifier<'_> {
+    fn err(&mut self, op: Op, message: impl Into<String>) {
+        self.errors.push(VerifyError {
+            op,
+            loc: self.ir.ops[op].loc,
+            message: message.into(),
+        });
+    }
+
+    fn number_ops(&mut self) {
+        let ir = self.ir;
+        let mut stack = vec![ir.top];
+        while let Some(op) = stack.pop() {
+            for &r in &ir.ops[op].regions {
+                for b in ir.region_blocks(r) {
+                    for (i, o) in ir.block_ops(b).enumerate() {
+                        self.order[o] = i as u32;
+                        stack.push(o);
+                    }
+                }
+            }
+        }
+    }
+
+    fn walk_op(&mut self, op: Op) {
+        let ir = self.ir;
+        self.check_shape(op);
+        self.check_nesting(op);
+        self.check_types(op);
+        self.check_tokens(op);
+        self.check_dominance(op);
+        for &r in &ir.ops[op].regions {
+            self.check_region(op, r);
+            for b in ir.region_blocks(r) {
+                for o in ir.block_ops(b) {
+                    self.walk_op(o);
+                }
+            }
+        }
+    }
+
+    fn check_shape(&mut self, op: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let spec = data.opcode.spec();
+        let name = spec.name;
+        if !spec.operands.accepts(data.operands.len()) {
+            self.err(
+                op,
+                format!(
+                    "`{name}` expects {} operands, has {}",
+                    spec.operands,
+                    data.operands.len()
+                ),
+            );
+        }
+        if !spec.results.accepts(data.results.len()) {
+            self.err(
+                op,
+                format!(
+                    "`{name}` expects {} results, has {}",
+                    spec.results,
+                    data.results.len()
+                ),
+            );
+        }
+        if data.regions.len() != spec.regions as usize {
+            self.err(
+                op,
+                format!(
+                    "`{name}` expects {} regions, has {}",
+                    spec.regions,
+                    data.regions.len()
+                ),
+            );
+        }
+        if !spec.succs.accepts(data.succs.len()) {
+            self.err(
+                op,
+                format!(
+                    "`{name}` expects {} successors, has {}",
+                    spec.succs,
+                    data.succs.len()
+                ),
+            );
+        }
+        if let Some(kw) = spec.keyword {
+            self.check_keyword(op, kw);
+        }
+        let Some(block) = ir.op_block(op) else { return };
+        let region = ir.block_region(block);
+        for (i, s) in data.succs.iter().enumerate() {
+            if ir.block_region(s.block) != region {
+                self.err(
+                    op,
+                    format!("successor #{i} of `{name}` is not a block of the same region"),
+                );
+                continue;
+            }
+            if region.and_then(|r| ir.entry_block(r)) == Some(s.block) {
+                self.err(
+                    op,
+                    format!("successor #{i} of `{name}` is the region's entry block"),
+                );
+            }
+            let params = &ir.blocks[s.block].args;
+            if params.len() != s.args.len() {
+                self.err(
+                    op,
+                    format!(
+                        "successor #{i} of `{name}` passes {} arguments, the block takes {}",
+                        s.args.len(),
+                        params.len()
+                    ),
+                );
+                continue;
+            }
+            for (k, (&a, &p)) in s.args.iter().zip(params).enumerate() {
+                let (ta, tp) = (ir.value_type(a), ir.value_type(p));
+                if ta != tp {
+                    self.err(op, format!("successor #{i} argument #{k} has type {ta}, the block argument is {tp}"));
+                }
+            }
+        }
+    }
+
+    fn check_keyword(&mut self, op: Op, kw: Keyword) {
+        let ir = self.ir;
+        let attr = ir.attr(op, kw.attr());
+        let name = ir.spec(op).name;
+        let ok = match (kw, attr) {
+            (Keyword::Enum(_, names), Some(Attr::Int(i, _))) => (0..names.len() as i64).contains(i),
+            (Keyword::Ident(_, names), Some(Attr::Str(s))) => names.contains(&s.as_str()),
+            (Keyword::Symbol(_), Some(Attr::Str(s))) => !s.is_empty(),
+            (Keyword::Literal(_), Some(Attr::Int(..) | Attr::Float(_))) => true,
+            _ => false,
+        };
+        if !ok {
+            let shown = attr.map_or("missing".to_string(), |a| a.to_string());
+            self.err(
+                op,
+                format!(
+                    "`{name}` has an invalid `{}` attribute ({shown})",
+                    kw.attr()
+                ),
+            );
+        }
+    }
+
+    /// Region-level rules: at least one block; terminators where required.
+    fn check_region(&mut self, op: Op, r: Region) {
+        let ir = self.ir;
+        let spec = ir.spec(op);
+        let Some(entry) = ir.entry_block(r) else {
+            self.err(op, format!("region of `{}` has no block", spec.name));
+            return;
+        };
+        let structured = matches!(ir.opcode(op), Opcode::If | Opcode::Loop);
+        if structured && ir.next_block(entry).is_some() {
+            self.err(
+                op,
+                format!("regions of `{}` must have exactly one block", spec.name),
+            );
+        }
+        if ir.opcode(op) == Opcode::Func
+            && ir.blocks[entry]
+                .args
+                .iter()
+                .any(|&a| matches!(ir.value_type(a), Type::Token | Type::Var(_)))
+        {
+            self.err(op, "kernel parameters cannot be tokens or variables");
+        }
+        for b in ir.region_blocks(r) {
+            if spec.has(Traits::NO_TERMINATOR) {
+                continue;
+            }
+            self.check_block_terminator(op, b);
+        }
+    }
+
+    fn check_block_terminator(&mut self, parent: Op, b: Block) {
+        let ir = self.ir;
+        match ir.last_op(b) {
+            None => self.err(
+                parent,
+                format!(
+                    "a block in `{}` is empty (needs a terminator)",
+                    ir.spec(parent).name
+                ),
+            ),
+            Some(last) if !ir.spec(last).is_terminator() => self.err(
+                last,
+                format!(
+                    "block does not end in a terminator (last op is `{}`)",
+                    ir.spec(last).name
+                ),
+            ),
+            Some(last) => {
+                for o in ir.block_ops(b) {
+                    if o != last && ir.spec(o).is_terminator() {
+                        self.err(
+                            o,
+                            format!(
+                                "terminator `{}` is not the last op of its block",
+                                ir.spec(o).name
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_nesting(&mut self, op: Op) {
+        let ir = self.ir;
+        let parent = ir.parent_op(op).map(|p| ir.opcode(p));
+        let code = ir.opcode(op);
+        let ancestors = || std::iter::successors(ir.parent_op(op), |&p| ir.parent_op(p));
+        match code {
+            Opcode::Module if op != ir.top => self.err(op, "`builtin.module` may not be nested"),
+            Opcode::Func if parent != Some(Opcode::Module) => {
+                self.err(op, "`kernel.func` must be directly inside the module")
+            }
+            Opcode::Module | Opcode::Func => {}
+            _ if parent == Some(Opcode::Module) => self.err(
+                op,
+                format!("`{}` must be inside a kernel", ir.spec(op).name),
+            ),
+            Opcode::Yield if !matches!(parent, Some(Opcode::If | Opcode::Loop)) => self.err(
+                op,
+                "`kernel.yield` must end a region of `kernel.if` or `kernel.loop`",
+            ),
+            Opcode::Break | Opcode::Continue => {
+                let in_loop = ancestors()
+                    .take_while(|&p| ir.opcode(p) != Opcode::Func)
+                    .any(|p| ir.opcode(p) == Opcode::Loop);
+                if !in_loop {
+                    self.err(
+                        op,
+                        format!("`{}` outside of a `kernel.loop`", ir.spec(op).name),
+                    );
+                }
+            }
+            Opcode::Br | Opcode::CondBr if parent != Some(Opcode::Func) => self.err(
+                op,
+                format!(
+                    "`{}` may only appear in a kernel's CFG region",
+                    ir.spec(op).name
+                ),
+            ),
+            _ => {}
+        }
+    }
+
+    /// Per-op type rules.
+    fn check_types(&mut self, op: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let name = data.opcode.spec().name;
+        let ty = |i: usize| data.operands.get(i).map(|&v| ir.value_type(v));
+        let res = |i: usize| data.results.get(i).map(|&v| ir.value_type(v));
+        let mut problems: Vec<String> = Vec::new();
+        let mut need = |cond: bool, what: &str| {
+            if !cond {
+                problems.push(format!("`{name}`: {what}"));
+            }
+        };
+        let int = |t: Option<Type>| t.is_some_and(Type::is_int);
+        let f32 = |t: Option<Type>| t == Some(Type::F32);
+        use Opcode::*;
+        match data.opcode {
+            AddI | SubI | MulI | DivSI | DivUI | RemSI | RemUI | AndI | OrI | XOrI | ShLI
+            | ShRSI | ShRUI | MinSI | MaxSI | MinUI | MaxUI => need(
+                int(ty(0)) && ty(0) == ty(1) && ty(0) == res(0),
+                "operands and result must be the same integer type",
+            ),
+            AddF | SubF | MulF | DivF | RemF | MinimumF | MaximumF => need(
+                f32(ty(0)) && f32(ty(1)) && f32(res(0)),
+                "operands and result must be f32",
+            ),
+            NegF => need(f32(ty(0)) && f32(res(0)), "operand and result must be f32"),
+            CmpI => need(
+                int(ty(0)) && ty(0) == ty(1) && res(0) == Some(Type::I1),
+                "compares two integers of one type into i1",
+            ),
+            CmpF => need(
+                f32(ty(0)) && f32(ty(1)) && res(0) == Some(Type::I1),
+                "compares two f32 into i1",
+            ),
+            Select => need(
+                ty(0) == Some(Type::I1) && ty(1) == ty(2) && ty(1) == res(0),
+                "takes an i1 condition and two values of the result type",
+            ),
+            ExtSI | ExtUI => need(
+                int(ty(0)) && int(res(0)) && bits(ty(0)) < bits(res(0)),
+                "extends to a wider integer",
+            ),
+            TruncI => need(
+                int(ty(0)) && int(res(0)) && bits(ty(0)) > bits(res(0)),
+                "truncates to a narrower integer",
+            ),
+            SIToFP | UIToFP => need(int(ty(0)) && f32(res(0)), "converts an integer to f32"),
+            FPToSI | FPToUI => need(f32(ty(0)) && int(res(0)), "converts f32 to an integer"),
+            Bitcast => need(
+                ty(0).and_then(Type::scalar).is_some() && bits(ty(0)) == bits(res(0)),
+                "casts between scalars of the same width",
+            ),
+            Constant => {
+                let ok = match (ir.attr(op, "value"), res(0)) {
+                    (Some(Attr::Int(_, t)), Some(r)) => *t == r && r.is_int(),
+                    (Some(Attr::Float(_)), Some(r)) => r == Type::F32,
+                    _ => false,
+                };
+                need(ok, "the value attribute must have the result type")
+            }
+            CondBr => need(ty(0) == Some(Type::I1), "the condition must be i1"),
+            If => need(ty(0) == Some(Type::I1), "the condition must be i1"),
+            Var => need(
+                matches!(res(0), Some(Type::Var(s)) if ty(0) == Some(Type::Scalar(s))),
+                "declares !kernel.var<T> from an initial T",
+            ),
+            Get => need(
+                matches!(ty(0), Some(Type::Var(s)) if res(0) == Some(Type::Scalar(s))),
+                "reads a !kernel.var<T> as T",
+            ),
+            Set => need(
+                matches!(ty(0), Some(Type::Var(s)) if ty(1) == Some(Type::Scalar(s))),
+                "writes a T into a !kernel.var<T>",
+            ),
+            WorkitemId | WorkgroupId | WorkgroupSize | NumWorkgroups | LaneId | WaveSize => {
+                need(res(0) == Some(Type::I32), "the result must be i32")
+            }
+            SharedAlloc => need(
+                matches!(res(0), Some(Type::Ptr(AddrSpace::Shared, _)))
+                    && ir
+                        .attr(op, "size")
+                        .and_then(Attr::as_int)
+                        .is_some_and(|n| n > 0),
+                "allocates a positive number of elements and returns a shared pointer",
+            ),
+            PtrOffset => need(
+                matches!(ty(0), Some(Type::Ptr(..))) && int(ty(1)) && res(0) == ty(0),
+                "offsets a pointer by an integer index",
+            ),
+            Load => need(
+                matches!(ty(0), Some(Type::Ptr(_, e)) if res(0) == Some(Type::Scalar(e)))
+                    && int(ty(1)),
+                "loads the pointer's element type at an integer index",
+            ),
+            Store => need(
+                matches!(ty(1), Some(Type::Ptr(_, e)) if ty(0) == Some(Type::Scalar(e)))
+                    && int(ty(2)),
+                "stores the pointer's element type at an integer index",
+            ),
+            Atomic => need(
+                matches!(ty(0), Some(Type::Ptr(_, e)) if ty(1) == Some(Type::Scalar(e)) && res(0) == ty(1)),
+                "updates a pointer's element with a value of its type and returns the old value",
+            ),
+            AtomicCmpxchg => need(
+                matches!(ty(0), Some(Type::Ptr(_, e)) if ty(1) == Some(Type::Scalar(e)) && ty(2) == ty(1) && res(0) == ty(1)),
+                "compares and exchanges values of the pointer's element type",
+            ),
+            Ballot => need(
+                ty(0) == Some(Type::I1) && res(0) == Some(Type::I64),
+                "takes an i1 and returns an i64 mask",
+            ),
+            ReadFirstLane | Reduce => need(
+                ty(0)
+                    .and_then(Type::scalar)
+                    .is_some_and(|s| s != Scalar::I1)
+                    && res(0) == ty(0),
+                "returns a value of its operand's (non-i1 scalar) type",
+            ),
+            ReadLane | Shuffle => need(
+                ty(0)
+                    .and_then(Type::scalar)
+                    .is_some_and(|s| s != Scalar::I1)
+                    && ty(1) == Some(Type::I32)
+                    && res(0) == ty(0),
+                "takes a value and an i32 lane and returns the value's type",
+            ),
+            ConvEntry | ConvAnchor => need(res(0) == Some(Type::Token), "returns !conv.token"),
+            ConvLoop => need(
+                ty(0) == Some(Type::Token) && res(0) == Some(Type::Token),
+                "takes the parent token and returns !conv.token",
+            ),
+            Func => need(
+                ir.attr(op, "sym_name")
+                    .and_then(Attr::as_str)
+                    .is_some_and(|s| !s.is_empty()),
+                "needs a `sym_name`",
+            ),
+            Module | Return | Loop | Yield | Break | Continue | Br | Barrier => {}
+        }
+        for p in problems {
+            self.err(op, p);
+        }
+    }
+
+    fn check_tokens(&mut self, op: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let spec = data.opcode.spec();
+        for (i, &v) in data.operands.iter().enumerate() {
+            if ir.value_type(v) != Type::Token {
+                continue;
+            }
+            // The token is the optional operand past the op's required ones, and the last.
+            let required = match spec.operands {
+                Arity::Exact(k) | Arity::AtLeast(k) => k as usize,
+            };
+            let last = i + 1 == data.operands.len() && i >= required;
+            let allowed =
+                (spec.has(Traits::TAKES_TOKEN) && last) || data.opcode == Opcode::ConvLoop;
+            if !allowed {
+                self.err(
+                    op,
+                    format!(
+                        "`{}` cannot take a convergence token as operand #{i}",
+                        spec.name
+                    ),
+                );
+            }
+        }
+        if spec.has(Traits::TAKES_TOKEN) {
+            let required = match spec.operands {
+                Arity::Exact(k) | Arity::AtLeast(k) => k as usize,
+            };
+            let extra = &data.operands[required.min(data.operands.len())..];
+            if extra.len() > 1 || extra.iter().any(|&v| ir.value_type(v) != Type::Token) {
+                self.err(
+                    op,
+                    format!(
+                        "`{}` takes {required} operands and an optional convergence token",
+                        spec.name
+                    ),
+                );
+            }
+        }
+        for s in &data.succs {
+            if s.args.iter().any(|&a| ir.value_type(a) == Type::Token) {
+                self.err(op, "convergence tokens cannot be passed as block arguments");
+            }
+        }
+        if data.opcode == Opcode::ConvEntry {
+            let block = ir.op_block(op);
+            let func_entry = ir
+                .parent_op(op)
+                .filter(|&p| ir.opcode(p) == Opcode::Func)
+                .and_then(|p| ir.entry_block(ir.ops[p].regions[0]));
+            if block.is_none() || block != func_entry {
+                self.err(op, "`conv.entry` must be in the kernel's entry block");
+            }
+        }
+    }
+
+    fn check_dominance(&mut self, user: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[user];
+        let uses: Vec<Value> = data
+            .operands
+            .iter()
+            .chain(data.succs.iter().flat_map(|s| s.args.iter()))
+            .copied()
+            .collect();
+        for v in uses {
+            if let Err(msg) = self.visible(v, user) {
+                let shown = ir.value_name(v).map_or(format!("{v}"), |n| format!("%{n}"));
+                self.err(
+                    user,
+                    format!("operand {shown} of `{}` {msg}", ir.spec(user).name),
+                );
+            }
+        }
+    }
+
+    /// Is value `v` usable at op `user`?
+    fn visible(&mut self, v: Value, user: Op) -> Result<(), &'static str> {
+        let ir = self.ir;
+        let def_block = match ir.values[v].def {
+            ValueDef::Result(d, _) if ir.op_block(d).is_none() => {
+                return Err("is defined by an op not in the IR")
+            }
+            ValueDef::Result(d, _) => ir
+                .op_block(d)
+                .unwrap_or_else(|| unreachable!("checked above: {d}")),
+            ValueDef::BlockArg(b, _) => b,
+        };
+        let Some(def_region) = ir.block_region(def_block) else {
+            return Err("is defined in a block not in the IR");
+        };
+        // Climb from the user to the op that lives in the defining region.
+        let mut at = user;
+        loop {
+            let Some(b) = ir.op_block(at) else {
+                return Err("is used outside its defining region");
+            };
+            if ir.block_region(b) == Some(def_region) {
+                break;
+            }
+            let Some(parent) = ir.parent_op(at) else {
+                return Err("is used outside its defining region");
+            };
+            if ir.spec(parent).has(Traits::ISOLATED) {
+                return Err("is defined outside an isolated op (not visible inside)");
+            }
+            at = parent;
+        }
+        let use_block = ir
+            .op_block(at)
+            .unwrap_or_else(|| unreachable!("loop exits with a block"));
+        if use_block == def_block {
+            return match ir.values[v].def {
+                ValueDef::Result(d, _) if self.order[d] >= self.order[at] => {
+                    Err("is used before its definition")
+                }
+                _ => Ok(()),
+            };
+        }
+        let (cfg, dom) = self.doms.entry(def_region).or_insert_with(|| {
+            let cfg = RegionCfg::compute(ir, def_region);
+            let dom = DomTree::dominators(&cfg);
+            (cfg, dom)
+        });
+        let (Some(d), Some(u)) = (cfg.node(def_block), cfg.node(use_block)) else {
+            return Err("is used outside its defining region");
+        };
+        if !dom.is_reachable(u) || dom.dominates(d, u) {
+            Ok(())
+        } else {
+            Err("does not dominate this use")
+        }
+    }
+}
+
+fn bits(t: Option<Type>) -> u32 {
+    t.map_or(0, Type::bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(ir: &mut Ir) -> (Op, Block) {
+        let f = ir.create_op(Opcode::Func, &[], &[], Loc::UNKNOWN);
+        ir.set_attr(f, "sym_name", Attr::Str("k".into()));
+        let r = ir.add_region(f);
+        let b = ir.create_block();
+        ir.append_block(r, b);
+        let top = ir.top_block();
+        ir.append_op(top, f);
+        (f, b)
+    }
+
+    fn errors(ir: &Ir) -> Vec<String> {
+        verify(ir)
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.message)
+            .collect()
+    }
+
+    #[test]
+    fn accepts_a_cfg_diamond() {
+        let mut ir = Ir::new();
+        let (f, entry) = kernel(&mut ir);
+        let r = ir.ops[f].regions[0];
+        let (then, merge) = (ir.create_block(), ir.create_block());
+        ir.append_block(r, then);
+        ir.append_block(r, merge);
+        let x = ir.add_block_arg(merge, Type::I32, None, Loc::UNKNOWN);
+        let tid = ir.create_op(Opcode::WorkitemId, &[], &[Type::I32], Loc::UNKNOWN);
+        ir.set_attr(tid, "dim", Attr::Str("x".into()));
+        ir.append_op(entry, tid);
+        let t = ir.ops[tid].results[0];
+        let c = ir.create_op(Opcode::CmpI, &[t, t], &[Type::I1], Loc::UNKNOWN);
+        ir.set_attr(c, "predicate", Attr::Int(0, Type::I64));
+        ir.append_op(entry, c);
+        let cv = ir.ops[c].results[0];
+        let br = ir.create_op(Opcode::CondBr, &[cv], &[], Loc::UNKNOWN);
+        ir.add_successor(br, then, &[]);
+        ir.add_successor(br, merge, &[t]);
+        ir.append_op(entry, br);
+        let br2 = ir.create_op(Opcode::Br, &[], &[], Loc::UNKNOWN);
+        ir.add_successor(br2, merge, &[t]);
+        ir.append_op(then, br2);
+        let ret = ir.create_op(Opcode::Return, &[], &[], Loc::UNKNOWN);
+        ir.append_op(merge, ret);
+        assert_eq!(errors(&ir), Vec::<String>::new());
+        let _ = x;
+    }
+
+    #[test]
+    fn reports_dominance_types_and_terminators() {
+        let mut ir = Ir::new();
+        let (f, entry) = kernel(&mut ir);
+        let r = ir.ops[f].regions[0];
+        let (a, b) = (ir.create_block(), ir.create_block());
+        ir.append_block(r, a);
+        ir.append_block(r, b);
+        // entry: cond_br on an i32 (type error) to a / b
+        let c = ir.create_op(Opcode::Constant, &[], &[Type::I32], Loc::UNKNOWN);
+        ir.set_attr(c, "value", Attr::Int(1, Type::I32));
+        ir.append_op(entry, c);
+        let cv = ir.ops[c].results[0];
+        let br = ir.create_op(Opcode::CondBr, &[cv], &[], Loc::UNKNOWN);
+        ir.add_successor(br, a, &[]);
+        ir.add_successor(br, b, &[]);
+        ir.append_op(entry, br);
+        // a defines x, b uses it: not dominated.
+        let x = ir.create_op(Opcode::AddI, &[cv, cv], &[Type::I32], Loc::UNKNOWN);
+        ir.append_op(a, x);
+        let xv = ir.ops[x].results[0];
+        let ret = ir.create_op(Opcode::Return, &[], &[], Loc::UNKNOWN);
+        ir.append_op(a, ret);
+        let y = ir.create_op(Opcode::AddI, &[xv, cv], &[Type::I32], Loc::UNKNOWN);
+        ir.append_op(b, y);
+        // b has no terminator.
+        let errs = errors(&ir);
+        assert!(
+            errs.iter().any(|e| e.contains("the condition must be i1")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.contains("does not dominate")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("does not end in a terminator")),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
+    fn token_and_nesting_rules() {
+        let mut ir = Ir::new();
+        let (_f, entry) = kernel(&mut ir);
+        let t = ir.create_op(Opcode::ConvAnchor, &[], &[Type::Token], Loc::UNKNOWN);
+        ir.append_op(entry, t);
+        let tv = ir.ops[t].results[0];
+        let bad = ir.create_op(Opcode::ReadFirstLane, &[tv], &[Type::Token], Loc::UNKNOWN);
+        ir.append_op(entry, bad);
+        let brk = ir.create_op(Opcode::Break, &[], &[], Loc::UNKNOWN);
+        ir.append_op(entry, brk);
+        let errs = errors(&ir);
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("cannot take a convergence token")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("outside of a `kernel.loop`")),
+            "{errs:?}"
+        );
+    }
+}
