@@ -13,7 +13,12 @@
 //!   through `break`/`return` is not a cycle and gets no heart (cf. LLVM bug #157459);
 //! - every op with [`Traits::TAKES_TOKEN`] that had no trailing token operand gets the innermost
 //!   token (innermost enclosing heart, else `%entry`) appended as its last operand. Ops in a
-//!   loop's latch use that loop's heart (the latch is inside the cycle).
+//!   loop's latch use that loop's heart (the latch is inside the cycle, and the heart, first
+//!   op of the body, dominates it once lowered; this is what clang does for a `for` increment).
+//!   Known conflict: the structured verifier (`verify.rs`) scopes values by region, so it
+//!   rejects a latch op using the body's heart before lowering; the CFG form verifies. Using
+//!   the outer token there instead would verify but silently change the convergence semantics
+//!   (the op would be convergent across iterations), so the heart is kept.
 //!
 //! Kernels that already contain tokens are left untouched (mixing controlled and uncontrolled
 //! convergent ops is rejected by the front end). Nothing else changes: no op is moved or

@@ -442,10 +442,31 @@ fn arg_names(ir: &Ir, b: Block) -> Vec<String> {
         .collect()
 }
 
+/// Runs the verifier, ignoring type errors of `kernel.store`, which the tests use as an
+/// untyped probe (any operands, recorded in the trace).
+fn verify_ok(ir: &Ir) {
+    let errs: Vec<String> = match crate::verify::verify(ir) {
+        Ok(()) => return,
+        Err(e) => e
+            .into_iter()
+            .filter(|e| ir.opcode(e.op) != Opcode::Store)
+            .map(|e| format!("{:?}: {}", ir.opcode(e.op), e.message))
+            .collect(),
+    };
+    assert!(errs.is_empty(), "verifier: {errs:#?}");
+}
+
 /// Lowers a clone and checks structure and that the traces agree on each input.
 fn lower_and_compare(ir: &Ir, func: Op, inputs: &[Vec<i64>]) -> Ir {
+    verify_ok(ir);
+    lower_and_compare_any(ir, func, inputs)
+}
+
+/// As [`lower_and_compare`] without verifying the input.
+fn lower_and_compare_any(ir: &Ir, func: Op, inputs: &[Vec<i64>]) -> Ir {
     let mut low = ir.clone();
     lower_to_cf(&mut low).expect("lowering failed");
+    verify_ok(&low);
     check_cfg(&low, func);
     for args in inputs {
         let want = Interp::run(ir, func, args);
@@ -742,7 +763,8 @@ fn tokens_innermost_heart() {
     let cond = t.cmp(ob, 2, oi, p[0]);
     let (_, th, el) = t.if_(ob, cond);
     let (inner, ib, ij) = t.for_(th, "j", zero, oi);
-    let ballot = t.val(ib, Opcode::Ballot, &[ij], Type::I64);
+    let pred = t.cmp(ib, 2, ij, oi);
+    let ballot = t.val(ib, Opcode::Ballot, &[pred], Type::I64);
     let ballot_op = t.ir.defining_op(ballot).unwrap();
     t.term(ib, Opcode::Yield);
     t.term(th, Opcode::Yield);
@@ -791,7 +813,9 @@ fn tokens_innermost_heart() {
     assert_eq!(ir.ops[ballot_op].operands.len(), 2);
 
     // Lowering keeps each heart first in its loop header; the latch branches to the header.
-    let low = lower_and_compare(&t.ir, f, &[vec![0], vec![3]]);
+    // The structured verifier does not let the latch region see the heart defined in the body
+    // region (see the insert_tokens docs), so only the lowered form is verified here.
+    let low = lower_and_compare_any(&t.ir, f, &[vec![0], vec![3]]);
     let hearts_first = block_named(&low, f, "loop.header")
         .into_iter()
         .filter(|&h| low.opcode(low.first_op(h).unwrap()) == Opcode::ConvLoop)
