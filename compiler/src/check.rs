@@ -1,0 +1,1 @@
+//! Semantic checking (placeholder while the parser is brought up).
