@@ -15,6 +15,9 @@ use std::cell::Cell;
 pub fn parse(file: &SourceFile) -> Result<ast::Module, Vec<Diagnostic>> {
     let toks = lexer::lex(&file.text)
         .map_err(|errs| errs.iter().map(|e| lex_diag(file, e)).collect::<Vec<_>>())?;
+    if let Some(d) = too_deep(file, &toks) {
+        return Err(vec![d]);
+    }
     let ids = Cell::new(0u32);
     let mut recovered = Vec::new();
     let result = grammar::ModuleParser::new().parse(
@@ -41,6 +44,78 @@ pub fn parse(file: &SourceFile) -> Result<ast::Module, Vec<Diagnostic>> {
             Err(diags)
         }
     }
+}
+
+/// Deepest bracket nesting accepted.
+const MAX_NESTING: usize = 64;
+/// Most operators accepted in one statement.
+const MAX_OPERATORS: usize = 256;
+
+/// Rejects inputs whose trees would be deep enough to threaten the stack of
+/// the recursive passes (checker, lowering, even `Drop`), so that no input
+/// can crash the compiler.
+fn too_deep(file: &SourceFile, toks: &[lexer::Spanned<'_>]) -> Option<Diagnostic> {
+    let mut depth = 0usize;
+    let mut ops = 0usize;
+    for &(l, ref tok, r) in toks {
+        let span = Span::new(file.id, l, r);
+        match tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(Diagnostic::error(
+                        format!("brackets nested more than {MAX_NESTING} levels deep"),
+                        span,
+                        "too deep",
+                    ));
+                }
+            }
+            Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if matches!(tok, Tok::Semi | Tok::LBrace | Tok::RBrace) {
+            ops = 0;
+        } else if is_operator(tok) {
+            ops += 1;
+            if ops > MAX_OPERATORS {
+                return Some(Diagnostic::error(
+                    format!("statement has more than {MAX_OPERATORS} operators"),
+                    span,
+                    "split the statement up",
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn is_operator(tok: &Tok<'_>) -> bool {
+    matches!(
+        tok,
+        Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
+            | Tok::Amp
+            | Tok::Pipe
+            | Tok::Caret
+            | Tok::Tilde
+            | Tok::Bang
+            | Tok::Shl
+            | Tok::Shr
+            | Tok::AndAnd
+            | Tok::OrOr
+            | Tok::Lt
+            | Tok::Gt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::EqEq
+            | Tok::Ne
+            | Tok::As
+            | Tok::LBracket
+            | Tok::LParen
+    )
 }
 
 /// Builds a span; used by grammar actions.
@@ -269,6 +344,60 @@ Kernel k [1:1]
             "{errs:?}"
         );
         assert!(errs[1].starts_with("3:9: "), "{errs:?}");
+    }
+
+    #[test]
+    fn limits_keep_the_stack_safe() {
+        let ok_chain = format!("kernel k() {{ let a = 1{}; }}", " + 1".repeat(250));
+        let ok_nest = format!(
+            "kernel k() {{ let a = {}1{}; }}",
+            "(".repeat(60),
+            ")".repeat(60)
+        );
+        let ok_neg = format!("kernel k() {{ let a = {}1; }}", "-".repeat(250));
+        for src in [&ok_chain, &ok_nest, &ok_neg] {
+            let f = SourceFile::new("t.k", src.as_str());
+            let m = parse(&f).unwrap();
+            assert!(crate::check::check(&f, &m).is_ok());
+        }
+        let chain = format!("kernel k() {{ let a = 1{}; }}", " + 1".repeat(300));
+        assert_eq!(
+            errors(&chain),
+            vec!["1:1048: statement has more than 256 operators"]
+        );
+        let nest = format!(
+            "kernel k() {{ let a = {}1{}; }}",
+            "(".repeat(70),
+            ")".repeat(70)
+        );
+        assert_eq!(
+            errors(&nest),
+            vec!["1:86: brackets nested more than 64 levels deep"]
+        );
+    }
+
+    /// Every prefix of every example must produce a module or diagnostics,
+    /// never a panic.
+    #[test]
+    fn truncated_examples_never_panic() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+        for entry in std::fs::read_dir(&dir).expect("examples dir") {
+            let path = entry.expect("dir entry").path();
+            let text = std::fs::read_to_string(&path).expect("read example");
+            for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let f = SourceFile::new("t.k", &text[..end]);
+                match parse(&f) {
+                    Ok(m) => {
+                        if let Err(d) = crate::check::check(&f, &m) {
+                            crate::diag::render(&f, &d, false);
+                        }
+                    }
+                    Err(d) => {
+                        crate::diag::render(&f, &d, false);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
