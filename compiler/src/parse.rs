@@ -372,7 +372,7 @@ Kernel k [1:1]
         );
         assert_eq!(
             errors(&nest),
-            vec!["1:86: brackets nested more than 64 levels deep"]
+            vec!["1:85: brackets nested more than 64 levels deep"]
         );
     }
 
