@@ -174,3 +174,29 @@ mod tests {
         assert!(out.contains("= a note"), "{out}");
     }
 }
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    /// The exact rendered form, so the lead's FileCheck tests can rely on it.
+    #[test]
+    fn rendered_snapshot() {
+        let f = SourceFile::new("bad.k", "kernel k() {\n    let x = 1;\n    x = 2;\n}\n");
+        let m = crate::parse::parse(&f).unwrap();
+        let d = crate::check::check(&f, &m).unwrap_err();
+        let expected = "\
+error: cannot assign to immutable binding `x`
+  ┌─ bad.k:3:5
+  │
+2 │     let x = 1;
+  │         - `x` is declared here as a `let` binding
+3 │     x = 2;
+  │     ^ cannot assign twice to an immutable binding
+  │
+  = declare it with `var` to make it mutable
+
+";
+        assert_eq!(render(&f, &d, false), expected);
+        assert!(render(&f, &d, true).contains("\u{1b}["));
+    }
+}
