@@ -1,1 +1,17 @@
 //! kc front end: `.k` source -> AST -> checked AST -> kernel-dialect IR, and the driver.
+//!
+//! Front-end pipeline: [`parse::parse`] (lexer + LALR parser) produces an
+//! [`ast::Module`]; [`check::check`] resolves names and types and produces the
+//! side tables in [`check::Checked`]; every user error is a [`diag::Diagnostic`]
+//! rendered with [`diag::render`].
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod lexer;
+pub mod parse;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_parens, unused_qualifications)]
+    pub grammar
+);
