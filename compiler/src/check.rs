@@ -1071,7 +1071,9 @@ impl Checker<'_> {
             return to;
         };
         let ok = match (f.scalar(), t.scalar()) {
-            (Some(a), Some(b)) => (a.is_numeric() || a == Scalar::Bool) && b.is_numeric(),
+            (Some(a), Some(b)) => {
+                (a.is_numeric() && b.is_numeric()) || (a == Scalar::Bool && b.is_int())
+            }
             _ => false,
         };
         if !ok {
@@ -1679,6 +1681,11 @@ mod tests {
                 "2:9: operator `!` cannot be applied to type `i32`",
             ),
             ("let a = 1.5 as bool;", "2:9: cannot cast `f32` to `bool`"),
+            ("let a = true as f32;", "2:9: cannot cast `bool` to `f32`"),
+            (
+                "let a = out as u64;",
+                "2:9: cannot cast `ptr<global, i32>` to `u64`",
+            ),
             (
                 "let a = barrier();",
                 "2:9: `barrier()` does not return a value",
