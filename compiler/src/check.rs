@@ -1432,7 +1432,7 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     format!(
-                        "convergence token `{}` is defined outside a loop that has no `heart`",
+                        "convergence token `{}` cannot be used inside a loop it is defined outside of",
                         tok.name
                     ),
                     tok.span,
@@ -1443,7 +1443,7 @@ impl Checker<'_> {
                     "defined outside the loop",
                 )
                 .with_note(format!(
-                    "give the loop a heart, e.g. `loop heart h({}) {{ ... }}`, and use `@ h`",
+                    "give the loop a heart, e.g. `loop heart h({}) {{ ... }}`, and use `@ h` in its body",
                     tok.name
                 )),
             );
@@ -1771,7 +1771,7 @@ mod tests {
             ),
             (
                 "let e = convergence_entry(); loop { barrier() @ e; break; }",
-                "2:49: convergence token `e` is defined outside a loop that has no `heart`",
+                "2:49: convergence token `e` cannot be used inside a loop it is defined outside of",
             ),
             (
                 "let a = ballot(convergence_anchor() == 1);",
