@@ -586,3 +586,75 @@ impl Dumper<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceFile;
+
+    #[test]
+    fn dump_statements() {
+        let src = "kernel k(p: ptr<shared, u32>, n: u32) {
+    shared t: [f32; 8];
+    let e = convergence_entry();
+    var s: u32 = 0;
+    for i in 0..n heart h(e) { s += ballot(i < 3) @ h as u32; }
+    if s == 1 { return; } else if s == 2 { p[0] = s; } else { loop { break; } }
+    atomic_add(&p[1], 1);
+}
+";
+        let f = SourceFile::new("t.k", src);
+        let m = crate::parse::parse(&f).unwrap();
+        let expected = "\
+Kernel k [1:1]
+  Param p: ptr<shared, u32> [1:10]
+  Param n: u32 [1:31]
+  Block [1:39]
+    Shared t: [f32; 8] [2:5]
+    Let e [3:5]
+      Call convergence_entry #0 [3:13]
+    Var s: u32 [4:5]
+      Int 0 #1 [4:18]
+    For i [5:5]
+      Int 0 #2 [5:14]
+      Name n #3 [5:17]
+      Heart h(e) [5:19]
+      Block [5:30]
+        Assign += [5:32]
+          Name s #4 [5:32]
+          Cast u32 #9 [5:37]
+            Call ballot @h #8 [5:37]
+              Binary < #7 [5:44]
+                Name i #5 [5:44]
+                Int 3 #6 [5:48]
+    If [6:5]
+      Binary == #12 [6:8]
+        Name s #10 [6:8]
+        Int 1 #11 [6:13]
+      Block [6:15]
+        Return [6:17]
+      If [6:32]
+        Binary == #15 [6:35]
+          Name s #13 [6:35]
+          Int 2 #14 [6:40]
+        Block [6:42]
+          Assign = [6:44]
+            Index #18 [6:44]
+              Name p #16 [6:44]
+              Int 0 #17 [6:46]
+            Name s #19 [6:51]
+        Block [6:61]
+          Loop [6:63]
+            Block [6:68]
+              Break [6:70]
+    ExprStmt [7:5]
+      Call atomic_add #25 [7:5]
+        AddrOf #23 [7:16]
+          Index #22 [7:17]
+            Name p #20 [7:17]
+            Int 1 #21 [7:19]
+        Int 1 #24 [7:23]
+";
+        let got = super::dump(&m, &f);
+        assert_eq!(got, expected, "\n{got}");
+    }
+}

@@ -1071,7 +1071,9 @@ impl Checker<'_> {
             return to;
         };
         let ok = match (f.scalar(), t.scalar()) {
-            (Some(a), Some(b)) => (a.is_numeric() || a == Scalar::Bool) && b.is_numeric(),
+            (Some(a), Some(b)) => {
+                (a.is_numeric() && b.is_numeric()) || (a == Scalar::Bool && b.is_int())
+            }
             _ => false,
         };
         if !ok {
@@ -1430,7 +1432,7 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     format!(
-                        "convergence token `{}` is defined outside a loop that has no `heart`",
+                        "convergence token `{}` cannot be used inside a loop it is defined outside of",
                         tok.name
                     ),
                     tok.span,
@@ -1441,7 +1443,7 @@ impl Checker<'_> {
                     "defined outside the loop",
                 )
                 .with_note(format!(
-                    "give the loop a heart, e.g. `loop heart h({}) {{ ... }}`, and use `@ h`",
+                    "give the loop a heart, e.g. `loop heart h({}) {{ ... }}`, and use `@ h` in its body",
                     tok.name
                 )),
             );
@@ -1679,6 +1681,11 @@ mod tests {
                 "2:9: operator `!` cannot be applied to type `i32`",
             ),
             ("let a = 1.5 as bool;", "2:9: cannot cast `f32` to `bool`"),
+            ("let a = true as f32;", "2:9: cannot cast `bool` to `f32`"),
+            (
+                "let a = out as u64;",
+                "2:9: cannot cast `ptr<global, i32>` to `u64`",
+            ),
             (
                 "let a = barrier();",
                 "2:9: `barrier()` does not return a value",
@@ -1764,7 +1771,7 @@ mod tests {
             ),
             (
                 "let e = convergence_entry(); loop { barrier() @ e; break; }",
-                "2:49: convergence token `e` is defined outside a loop that has no `heart`",
+                "2:49: convergence token `e` cannot be used inside a loop it is defined outside of",
             ),
             (
                 "let a = ballot(convergence_anchor() == 1);",

@@ -18,6 +18,7 @@ pub fn parse(file: &SourceFile) -> Result<ast::Module, Vec<Diagnostic>> {
     if let Some(d) = too_deep(file, &toks) {
         return Err(vec![d]);
     }
+    let ends: Vec<usize> = toks.iter().map(|&(_, _, r)| r).collect();
     let ids = Cell::new(0u32);
     let mut recovered = Vec::new();
     let result = grammar::ModuleParser::new().parse(
@@ -28,7 +29,7 @@ pub fn parse(file: &SourceFile) -> Result<ast::Module, Vec<Diagnostic>> {
     );
     let mut diags: Vec<Diagnostic> = recovered
         .into_iter()
-        .map(|r| parse_diag(file, r.error))
+        .map(|r| parse_diag(file, &ends, r.error))
         .collect();
     match result {
         Ok(kernels) if diags.is_empty() => Ok(ast::Module {
@@ -38,12 +39,15 @@ pub fn parse(file: &SourceFile) -> Result<ast::Module, Vec<Diagnostic>> {
         }),
         Ok(_) => Err(diags),
         Err(e) => {
-            diags.push(parse_diag(file, e));
-            diags.sort_by_key(|d| d.primary.span.start);
+            diags.push(parse_diag(file, &ends, e));
             diags.dedup();
             Err(diags)
         }
     }
+    .map_err(|mut diags: Vec<Diagnostic>| {
+        diags.sort_by_key(|d| d.primary.span.start);
+        diags
+    })
 }
 
 /// Deepest bracket nesting accepted.
@@ -155,7 +159,12 @@ fn lex_diag(file: &SourceFile, e: &LexError) -> Diagnostic {
     }
 }
 
-fn parse_diag(file: &SourceFile, e: ParseError<usize, Tok<'_>, LexError>) -> Diagnostic {
+/// `ends` holds the end offset of every token, in order.
+fn parse_diag(
+    file: &SourceFile,
+    ends: &[usize],
+    e: ParseError<usize, Tok<'_>, LexError>,
+) -> Diagnostic {
     match e {
         ParseError::InvalidToken { location } => {
             let span = Span::new(file.id, location, location + 1);
@@ -174,12 +183,12 @@ fn parse_diag(file: &SourceFile, e: ParseError<usize, Tok<'_>, LexError>) -> Dia
             expected,
         } => {
             let span = Span::new(file.id, l, r);
+            let found = file.snippet(span);
+            if let Some(d) = missing_semi(file, ends, &expected, span) {
+                return d;
+            }
             Diagnostic::error(
-                format!(
-                    "{}, found `{}`",
-                    expected_list(&expected),
-                    file.snippet(span)
-                ),
+                format!("{}, found `{found}`", expected_list(&expected)),
                 span,
                 "unexpected token",
             )
@@ -194,6 +203,33 @@ fn parse_diag(file: &SourceFile, e: ParseError<usize, Tok<'_>, LexError>) -> Dia
         }
         ParseError::User { error } => lex_diag(file, &error),
     }
+}
+
+/// A statement that ends without `;` at the end of a line: point at the end
+/// of the line (like rustc) rather than at the next statement.
+fn missing_semi(
+    file: &SourceFile,
+    ends: &[usize],
+    expected: &[String],
+    found: Span,
+) -> Option<Diagnostic> {
+    if !expected.iter().any(|t| t == "\";\"") {
+        return None;
+    }
+    let idx = ends.partition_point(|&e| e <= found.start as usize);
+    let prev_end = *ends.get(idx.checked_sub(1)?)?;
+    let prev = Span::new(file.id, prev_end, prev_end);
+    if file.line_col(prev.start).0 == file.line_col(found.start).0 {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            format!("expected `;`, found `{}`", file.snippet(found)),
+            prev,
+            "add `;` here",
+        )
+        .with_label(found, "unexpected token"),
+    )
 }
 
 const OPERATORS: &[&str] = &[
@@ -397,6 +433,33 @@ Kernel k [1:1]
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn recovery() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "kernel k() {\n  let x = 1\n  let y = 2;\n  y = ;\n}\n",
+                &[
+                    "2:12: expected `;`, found `let`",
+                    "4:7: expected an expression, found `;`",
+                ],
+            ),
+            (
+                "kernel k() {\n  if x { let = 1; }\n  while { }\n}\n",
+                &[
+                    "2:14: expected identifier, found `=`",
+                    "3:9: expected an expression, found `{`",
+                ],
+            ),
+            (
+                "kernel k( {\n}\n",
+                &["1:11: expected identifier or `)`, found `{`"],
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(&errors(src), want, "{src}");
         }
     }
 
