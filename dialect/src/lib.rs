@@ -7,6 +7,7 @@ pub mod entities;
 pub mod ir;
 pub mod location;
 pub mod registry;
+pub mod text;
 pub mod types;
 
 pub use attrs::Attr;
