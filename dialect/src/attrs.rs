@@ -41,15 +41,17 @@ impl Attr {
 }
 
 /// Prints a float so that parsing it back gives the same `f32` bits (MLIR accepts both the
-/// decimal form and the hexadecimal bit pattern; decimal is used when it round-trips).
+/// decimal form and the hexadecimal bit pattern; decimal is used when it round-trips). The
+/// decimal form always has a `.` (`1.0e30`), as MLIR requires.
 pub fn format_f32(v: f32) -> String {
     if v.is_finite() {
         let s = format!("{v:?}");
         if s.parse::<f32>().map(f32::to_bits) == Ok(v.to_bits()) {
-            let s = if s.contains(['.', 'e', 'E']) {
-                s
-            } else {
-                format!("{s}.0")
+            // MLIR's lexer needs a `.` in a float literal: `1e30` must be `1.0e30`.
+            let s = match s.find(['e', 'E']) {
+                _ if s.contains('.') => s,
+                Some(e) => format!("{}.0{}", &s[..e], &s[e..]),
+                None => format!("{s}.0"),
             };
             return s;
         }

@@ -9,6 +9,7 @@ pub mod ir;
 pub mod location;
 pub mod registry;
 pub mod transforms;
+pub mod text;
 pub mod types;
 pub mod verify;
 

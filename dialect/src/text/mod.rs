@@ -1,0 +1,115 @@
+//! Textual IR: a printer and a parser for two forms.
+//!
+//! - The **custom** form is the readable one used in listings and tests:
+//!   `%c = arith.cmpi slt, %a, %b : i1 loc("k.k":3:9)`.
+//! - The **generic** form is MLIR's generic op syntax, accepted by upstream
+//!   `mlir-opt --allow-unregistered-dialect`:
+//!   `%c = "arith.cmpi"(%a, %b) <{predicate = 2 : i64}> : (i32, i32) -> i1`.
+//!
+//! [`parse`] accepts either form, even mixed op by op (an op starting with `"` is generic).
+//! Printing, parsing and printing again gives the same text for both forms, and the generic
+//! print of a parsed custom text equals the generic print of the original IR.
+
+mod lexer;
+mod parse;
+mod print;
+
+use crate::entities::{Block, Op};
+use crate::ir::Ir;
+use std::fmt;
+
+/// What an annotation callback is asked about.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Annot {
+    /// An op; the comment goes at the end of its (first) line.
+    Op(Op),
+    /// A block's arguments; the comment goes after the block label.
+    Block(Block),
+}
+
+/// How to print.
+#[derive(Copy, Clone)]
+pub struct PrintOptions<'a> {
+    /// MLIR generic form instead of the custom form.
+    pub generic: bool,
+    /// Print `loc(...)` for ops and block arguments with a known location.
+    pub locations: bool,
+    /// Trailing `// ...` comments, e.g. uniformity facts.
+    pub annotate: Option<&'a dyn Fn(Annot) -> Option<String>>,
+}
+
+impl Default for PrintOptions<'_> {
+    fn default() -> Self {
+        PrintOptions {
+            generic: false,
+            locations: true,
+            annotate: None,
+        }
+    }
+}
+
+impl PrintOptions<'_> {
+    pub fn generic() -> Self {
+        PrintOptions {
+            generic: true,
+            ..Default::default()
+        }
+    }
+}
+
+/// Prints the whole module (`ir.top`).
+pub fn print(ir: &Ir, opts: &PrintOptions) -> String {
+    print::print_op(ir, ir.top, opts)
+}
+
+/// Prints one op (and its regions). Values are named as in the print of the enclosing
+/// isolated op (`kernel.func`), so the text matches the full listing.
+pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
+    print::print_op(ir, op, opts)
+}
+
+/// A parse error at a byte offset (with 1-based line and column, in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    pub offset: usize,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+impl TextError {
+    pub(crate) fn at(text: &str, offset: usize, message: String) -> TextError {
+        let offset = offset.min(text.len());
+        let mut off = offset;
+        while !text.is_char_boundary(off) {
+            off -= 1;
+        }
+        let before = &text[..off];
+        let line = before.bytes().filter(|&c| c == b'\n').count() as u32 + 1;
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let col = before[line_start..].chars().count() as u32 + 1;
+        TextError {
+            offset,
+            line,
+            col,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// Parses a module in either form (or a bare list of ops, which is wrapped in a module).
+/// `file_name` is used for nothing but is interned first so that file ids are stable.
+pub fn parse(text: &str, file_name: &str) -> Result<Ir, TextError> {
+    parse::parse(text, file_name)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1036 @@
+//! The parser for both forms (mixed freely, op by op).
+//!
+//! One recursive-descent pass over a token vector. Ops are created when their name is read
+//! (so their regions can be parsed into them) and completed when the op ends. Names are
+//! scoped per isolated op (`kernel.func`, `builtin.module`); uses of values and blocks not yet
+//! defined are recorded as fix-ups and resolved when the isolated op ends, which also supplies
+//! the types of forward-referenced operands in the custom form.
+
+use super::lexer::{lex, unescape, Tok, Token};
+use super::print::{is_numbered_block, literal_type, REGION_SEPARATORS};
+use super::TextError;
+use crate::attrs::Attr;
+use crate::entities::{Block, Op, Value};
+use crate::ir::{Ir, Successor, ValueData, ValueDef};
+use crate::location::Loc;
+use crate::registry::{Arity, Keyword, Opcode, Traits};
+use crate::types::{AddrSpace, Scalar, Type};
+use cranelift_entity::packed_option::ReservedValue;
+use std::collections::HashMap;
+
+/// Maximum region nesting depth.
+pub const MAX_DEPTH: usize = 500;
+
+/// Texts whose braces nest deeper than this are parsed on a thread with a big stack (each
+/// level of the recursive descent takes ~13 KiB of stack in debug builds).
+const SHALLOW: usize = 48;
+const BIG_STACK: usize = 64 << 20;
+
+type PResult<T> = Result<T, TextError>;
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Operand(usize),
+    SuccArg(usize, usize),
+}
+
+struct Fixup {
+    op: Op,
+    slot: Slot,
+    name: String,
+    offset: usize,
+    ty: Option<Type>,
+}
+
+struct BlockEntry {
+    block: Block,
+    defined: bool,
+    first_use: usize,
+}
+
+#[derive(Default)]
+struct Scope {
+    values: HashMap<String, Value>,
+    blocks: HashMap<String, BlockEntry>,
+    fixups: Vec<Fixup>,
+}
+
+/// A `%name` or `^name` reference (name without the sigil).
+struct Use {
+    name: String,
+    offset: usize,
+}
+
+/// An operand reference with the type the text gives it (generic form only).
+type TypedUse = (Use, Option<Type>);
+
+/// What the form-specific part of an op yields.
+struct Body {
+    operands: Vec<TypedUse>,
+    succs: Vec<(Use, Vec<TypedUse>)>,
+    result_tys: Vec<Type>,
+    loc: Loc,
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    toks: Vec<Token>,
+    pos: usize,
+    ir: Ir,
+    scopes: Vec<Scope>,
+    depth: usize,
+}
+
+pub(super) fn parse(text: &str, file_name: &str) -> PResult<Ir> {
+    let toks = lex(text)?;
+    let mut depth = 0usize;
+    let mut max = 0;
+    for t in &toks {
+        match t.kind {
+            Tok::LBrace => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            Tok::RBrace => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if max <= SHALLOW {
+        return parse_tokens(text, toks);
+    }
+    let _ = file_name;
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(BIG_STACK)
+            .spawn_scoped(s, || parse_tokens(text, toks))
+        {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(_) => Err(TextError::at(
+                text,
+                0,
+                "cannot start a thread to parse deeply nested text".into(),
+            )),
+        }
+    })
+}
+
+fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
+    let mut p = Parser {
+        text,
+        toks,
+        pos: 0,
+        ir: Ir::new(),
+        scopes: vec![Scope::default()],
+        depth: 0,
+    };
+    let first = p.tok();
+    let is_module = match first.kind {
+        Tok::Ident => matches!(p.slice(first), "module" | "builtin.module"),
+        Tok::Str => unescape(p.slice(first)).is_ok_and(|s| s == "builtin.module"),
+        _ => false,
+    };
+    if is_module {
+        p.parse_op(None)?;
+        if p.peek() != Tok::Eof {
+            return Err(p.unexpected("end of input after the module"));
+        }
+    } else {
+        let b = p.ir.top_block();
+        while p.peek() != Tok::Eof {
+            p.parse_op(Some(b))?;
+        }
+    }
+    p.pop_scope()?;
+    // The module always has a region with a block.
+    let top = p.ir.top;
+    let r = match p.ir.ops[top].regions.first() {
+        Some(&r) => r,
+        None => p.ir.add_region(top),
+    };
+    if p.ir.entry_block(r).is_none() {
+        let b = p.ir.create_block();
+        p.ir.append_block(r, b);
+    }
+    Ok(p.ir)
+}
+
+fn is_numeric(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())
+}
+
+fn min_count(a: Arity) -> usize {
+    match a {
+        Arity::Exact(k) | Arity::AtLeast(k) => k as usize,
+    }
+}
+
+impl Parser<'_> {
+    // ---- tokens ----
+
+    fn tok(&self) -> Token {
+        self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+    fn peek(&self) -> Tok {
+        self.tok().kind
+    }
+    fn peek_at(&self, k: usize) -> Tok {
+        self.toks.get(self.pos + k).map_or(Tok::Eof, |t| t.kind)
+    }
+    fn slice(&self, t: Token) -> &str {
+        &self.text[t.start..t.end]
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.tok();
+        if t.kind != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is_ident(&self, s: &str) -> bool {
+        self.peek() == Tok::Ident && self.slice(self.tok()) == s
+    }
+    fn err(&self, offset: usize, msg: String) -> TextError {
+        TextError::at(self.text, offset, msg)
+    }
+    fn unexpected(&self, what: &str) -> TextError {
+        let t = self.tok();
+        let found = if t.kind == Tok::Eof {
+            "end of input".to_string()
+        } else {
+            let s = self.slice(t);
+            let s: String = s.chars().take(40).collect();
+            format!("`{s}`")
+        };
+        self.err(t.start, format!("expected {what}, found {found}"))
+    }
+    fn expect(&mut self, kind: Tok, what: &str) -> PResult<Token> {
+        if self.peek() == kind {
+            Ok(self.bump())
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+    fn string(&self, t: Token) -> PResult<String> {
+        unescape(self.slice(t)).map_err(|m| self.err(t.start, m))
+    }
+    fn name_use(&mut self) -> Use {
+        let t = self.bump();
+        Use {
+            name: self.slice(t)[1..].to_string(),
+            offset: t.start,
+        }
+    }
+
+    // ---- names ----
+
+    fn scope(&mut self) -> &mut Scope {
+        if self.scopes.is_empty() {
+            self.scopes.push(Scope::default());
+        }
+        let n = self.scopes.len() - 1;
+        &mut self.scopes[n]
+    }
+
+    fn define_value(&mut self, u: &Use, v: Value) -> PResult<()> {
+        if self.scope().values.contains_key(&u.name) {
+            return Err(self.err(u.offset, format!("value `%{}` redefined", u.name)));
+        }
+        self.scope().values.insert(u.name.clone(), v);
+        if !is_numeric(&u.name) {
+            self.ir.values[v].name = Some(u.name.clone());
+        }
+        Ok(())
+    }
+
+    fn check_type(&self, v: Value, ty: Option<Type>, u_name: &str, offset: usize) -> PResult<()> {
+        match ty {
+            Some(t) if self.ir.values[v].ty != t => Err(self.err(
+                offset,
+                format!(
+                    "`%{u_name}` has type {} but is used as {t}",
+                    self.ir.values[v].ty
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn use_value(&mut self, u: Use, ty: Option<Type>, op: Op, slot: Slot) -> PResult<Value> {
+        if let Some(&v) = self.scope().values.get(&u.name) {
+            self.check_type(v, ty, &u.name, u.offset)?;
+            return Ok(v);
+        }
+        self.scope().fixups.push(Fixup {
+            op,
+            slot,
+            name: u.name,
+            offset: u.offset,
+            ty,
+        });
+        Ok(Value::reserved_value())
+    }
+
+    fn use_block(&mut self, u: &Use) -> Block {
+        if let Some(e) = self.scope().blocks.get(&u.name) {
+            return e.block;
+        }
+        let b = self.new_block(&u.name);
+        self.scope().blocks.insert(
+            u.name.clone(),
+            BlockEntry {
+                block: b,
+                defined: false,
+                first_use: u.offset,
+            },
+        );
+        b
+    }
+
+    fn new_block(&mut self, name: &str) -> Block {
+        let b = self.ir.create_block();
+        if !is_numbered_block(name) {
+            self.ir.blocks[b].name = Some(name.to_string());
+        }
+        b
+    }
+
+    fn define_block(&mut self, u: &Use) -> PResult<Block> {
+        if let Some(e) = self.scope().blocks.get_mut(&u.name) {
+            if e.defined {
+                return Err(self.err(u.offset, format!("block `^{}` redefined", u.name)));
+            }
+            e.defined = true;
+            return Ok(e.block);
+        }
+        let b = self.new_block(&u.name);
+        self.scope().blocks.insert(
+            u.name.clone(),
+            BlockEntry {
+                block: b,
+                defined: true,
+                first_use: u.offset,
+            },
+        );
+        Ok(b)
+    }
+
+    /// Ends an isolated scope: resolves forward references.
+    fn pop_scope(&mut self) -> PResult<()> {
+        let Some(scope) = self.scopes.pop() else {
+            return Ok(());
+        };
+        for f in &scope.fixups {
+            let Some(&v) = scope.values.get(&f.name) else {
+                return Err(self.err(f.offset, format!("use of undefined value `%{}`", f.name)));
+            };
+            self.check_type(v, f.ty, &f.name, f.offset)?;
+            let data = &mut self.ir.ops[f.op];
+            let slot = match f.slot {
+                Slot::Operand(i) => data.operands.get_mut(i),
+                Slot::SuccArg(s, i) => data.succs.get_mut(s).and_then(|s| s.args.get_mut(i)),
+            };
+            if let Some(slot) = slot {
+                *slot = v;
+            }
+        }
+        if let Some((name, e)) = scope
+            .blocks
+            .iter()
+            .filter(|(_, e)| !e.defined)
+            .min_by_key(|(_, e)| e.first_use)
+        {
+            return Err(self.err(e.first_use, format!("use of undefined block `^{name}`")));
+        }
+        Ok(())
+    }
+
+    // ---- ops ----
+
+    /// Parses one op into `block` (`None`: the text's top-level module, which becomes `ir.top`).
+    fn parse_op(&mut self, block: Option<Block>) -> PResult<()> {
+        let mut res = Vec::new();
+        if self.peek() == Tok::Percent {
+            loop {
+                res.push(self.name_use());
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                    if self.peek() != Tok::Percent {
+                        return Err(self.unexpected("a result name"));
+                    }
+                } else {
+                    break;
+                }
+            }
+            self.expect(Tok::Equal, "`=`")?;
+        }
+        let name_tok = self.tok();
+        let generic = match name_tok.kind {
+            Tok::Str => true,
+            Tok::Ident => false,
+            _ => return Err(self.unexpected("an operation")),
+        };
+        self.bump();
+        let name = if generic {
+            self.string(name_tok)?
+        } else {
+            self.slice(name_tok).to_string()
+        };
+        let opcode = match (generic, name.as_str()) {
+            (false, "module") => Some(Opcode::Module),
+            _ => Opcode::from_name(&name),
+        };
+        let Some(opcode) = opcode else {
+            return Err(self.err(name_tok.start, format!("unknown operation `{name}`")));
+        };
+        let op = match block {
+            Some(b) => {
+                let op = self.ir.create_op(opcode, &[], &[], Loc::UNKNOWN);
+                self.ir.append_op(b, op);
+                op
+            }
+            None => {
+                let top = self.ir.top;
+                self.ir.ops[top].regions.clear();
+                top
+            }
+        };
+        let isolated = opcode.spec().has(Traits::ISOLATED);
+        if isolated {
+            self.scopes.push(Scope::default());
+        }
+        let body = if generic {
+            self.parse_generic(op)?
+        } else {
+            self.parse_custom(op)?
+        };
+        if isolated {
+            self.pop_scope()?;
+        }
+        if res.len() != body.result_tys.len() {
+            return Err(self.err(
+                name_tok.start,
+                format!(
+                    "`{name}` is given {} result names but {} result types",
+                    res.len(),
+                    body.result_tys.len()
+                ),
+            ));
+        }
+        self.ir.ops[op].loc = body.loc;
+        for (i, (u, ty)) in res.iter().zip(body.result_tys).enumerate() {
+            let v = self.ir.values.push(ValueData {
+                ty,
+                def: ValueDef::Result(op, i as u32),
+                name: None,
+                loc: body.loc,
+            });
+            self.ir.ops[op].results.push(v);
+            self.define_value(u, v)?;
+        }
+        for (i, (u, ty)) in body.operands.into_iter().enumerate() {
+            let v = self.use_value(u, ty, op, Slot::Operand(i))?;
+            self.ir.ops[op].operands.push(v);
+        }
+        for (s, (bu, args)) in body.succs.into_iter().enumerate() {
+            let block = self.use_block(&bu);
+            self.ir.ops[op].succs.push(Successor {
+                block,
+                args: Vec::new(),
+            });
+            for (i, (u, ty)) in args.into_iter().enumerate() {
+                let v = self.use_value(u, ty, op, Slot::SuccArg(s, i))?;
+                self.ir.ops[op].succs[s].args.push(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// `"name"(operands) [succs] <{props}> (regions) {attrs} : (types) -> types loc`, after the name.
+    fn parse_generic(&mut self, op: Op) -> PResult<Body> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut uses = Vec::new();
+        if self.peek() != Tok::RParen {
+            loop {
+                if self.peek() != Tok::Percent {
+                    return Err(self.unexpected("an operand"));
+                }
+                uses.push(self.name_use());
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "`)`")?;
+        let mut succs = Vec::new();
+        if self.peek() == Tok::LBracket {
+            self.bump();
+            loop {
+                if self.peek() != Tok::Caret {
+                    return Err(self.unexpected("a successor block"));
+                }
+                succs.push(self.name_use());
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+            self.expect(Tok::RBracket, "`]`")?;
+        }
+        let mut attrs = Vec::new();
+        if self.peek() == Tok::Lt {
+            self.bump();
+            attrs = self.parse_attr_dict()?;
+            self.expect(Tok::Gt, "`>`")?;
+        }
+        if self.peek() == Tok::LParen {
+            self.bump();
+            loop {
+                self.parse_region(op)?;
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "`)`")?;
+        }
+        if self.peek() == Tok::LBrace {
+            attrs.extend(self.parse_attr_dict()?);
+        }
+        let colon = self.expect(Tok::Colon, "`:`")?;
+        self.expect(Tok::LParen, "`(`")?;
+        let operand_tys = self.type_list(Tok::RParen)?;
+        self.expect(Tok::RParen, "`)`")?;
+        self.expect(Tok::Arrow, "`->`")?;
+        let result_tys = if self.peek() == Tok::LParen {
+            self.bump();
+            let tys = self.type_list(Tok::RParen)?;
+            self.expect(Tok::RParen, "`)`")?;
+            tys
+        } else {
+            vec![self.parse_type()?]
+        };
+        let loc = self.parse_loc()?;
+        if operand_tys.len() != uses.len() {
+            return Err(self.err(
+                colon.start,
+                format!(
+                    "{} operands but {} operand types",
+                    uses.len(),
+                    operand_tys.len()
+                ),
+            ));
+        }
+        // Split the flat operand list into the op's operands and successor arguments.
+        let mut sizes = vec![uses.len()];
+        if !succs.is_empty() {
+            let seg = attrs
+                .iter()
+                .position(|(n, _)| n == "operandSegmentSizes")
+                .map(|i| attrs.remove(i).1);
+            sizes = match seg {
+                Some(Attr::I32Array(seg)) => {
+                    let ok = seg.len() == succs.len() + 1
+                        && seg.iter().all(|&s| s >= 0)
+                        && seg.iter().map(|&s| s as i64).sum::<i64>() == uses.len() as i64;
+                    if !ok {
+                        return Err(self.err(
+                            colon.start,
+                            "`operandSegmentSizes` does not match the operands and successors"
+                                .into(),
+                        ));
+                    }
+                    seg.iter().map(|&s| s as usize).collect()
+                }
+                Some(_) => {
+                    return Err(self.err(
+                        colon.start,
+                        "`operandSegmentSizes` must be an `array<i32: ...>`".into(),
+                    ))
+                }
+                None => {
+                    let own = min_count(self.ir.ops[op].opcode.spec().operands).min(uses.len());
+                    let mut s = vec![own, uses.len() - own];
+                    s.resize(succs.len() + 1, 0);
+                    s
+                }
+            };
+        }
+        for (n, a) in attrs {
+            self.ir.set_attr(op, &n, a);
+        }
+        let mut flat = uses.into_iter().zip(operand_tys.into_iter().map(Some));
+        let operands: Vec<_> = flat.by_ref().take(sizes[0]).collect();
+        let succs = succs
+            .into_iter()
+            .zip(&sizes[1..])
+            .map(|(b, &n)| (b, flat.by_ref().take(n).collect()))
+            .collect();
+        Ok(Body {
+            operands,
+            succs,
+            result_tys,
+            loc,
+        })
+    }
+
+    /// `keyword? operands? attr-dict? successors? regions? (: types)? loc?`, after the name.
+    fn parse_custom(&mut self, op: Op) -> PResult<Body> {
+        let spec = self.ir.ops[op].opcode.spec();
+        let mut has_kw = false;
+        let mut literal = None;
+        let t = self.tok();
+        if let Some(kw) = spec.keyword.filter(|_| !t.nl) {
+            let word = self.slice(t);
+            let is_word =
+                t.kind == Tok::Ident && !REGION_SEPARATORS.contains(&word) && word != "loc";
+            match kw {
+                Keyword::Literal(attr)
+                    if matches!(t.kind, Tok::Int | Tok::Float)
+                        || (t.kind == Tok::Ident && matches!(word, "true" | "false")) =>
+                {
+                    literal = Some(self.bump());
+                    // Reserve the attribute's place; the value needs the result type.
+                    self.ir.set_attr(op, attr, Attr::Unit);
+                    has_kw = true;
+                }
+                Keyword::Enum(attr, names) | Keyword::Ident(attr, names) if is_word => {
+                    let Some(i) = names.iter().position(|n| *n == word) else {
+                        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                        return Err(self.unexpected(&format!("one of {}", list.join(", "))));
+                    };
+                    let a = match kw {
+                        Keyword::Enum(..) => Attr::Int(i as i64, Type::I64),
+                        _ => Attr::Str(word.to_string()),
+                    };
+                    self.bump();
+                    self.ir.set_attr(op, attr, a);
+                    has_kw = true;
+                }
+                Keyword::Symbol(attr) if t.kind == Tok::At => {
+                    self.bump();
+                    let s = self.symbol(t)?;
+                    self.ir.set_attr(op, attr, Attr::Str(s));
+                    has_kw = true;
+                }
+                _ => {}
+            }
+        }
+        let mut uses = Vec::new();
+        if has_kw && self.peek() == Tok::Comma && self.peek_at(1) == Tok::Percent {
+            self.bump();
+        }
+        if self.peek() == Tok::Percent && !self.tok().nl {
+            loop {
+                uses.push((self.name_use(), None));
+                if self.peek() == Tok::Comma && self.peek_at(1) == Tok::Percent {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+        }
+        if self.peek() == Tok::LBrace
+            && matches!(self.peek_at(1), Tok::Ident | Tok::Str)
+            && self.peek_at(2) == Tok::Equal
+        {
+            for (n, a) in self.parse_attr_dict()? {
+                self.ir.set_attr(op, &n, a);
+            }
+        }
+        if self.peek() == Tok::Comma && self.peek_at(1) == Tok::LBracket {
+            self.bump();
+        }
+        let mut succs = Vec::new();
+        if self.peek() == Tok::LBracket {
+            self.bump();
+            loop {
+                if self.peek() != Tok::Caret {
+                    return Err(self.unexpected("a successor block"));
+                }
+                let b = self.name_use();
+                let mut args = Vec::new();
+                if self.peek() == Tok::LParen {
+                    self.bump();
+                    while self.peek() == Tok::Percent {
+                        args.push((self.name_use(), None));
+                        if self.peek() == Tok::Comma {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
+                    self.expect(Tok::RParen, "`)`")?;
+                }
+                succs.push((b, args));
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+            self.expect(Tok::RBracket, "`]`")?;
+        }
+        loop {
+            if self.peek() == Tok::LBrace {
+                self.parse_region(op)?;
+            } else if self.peek() == Tok::Ident
+                && REGION_SEPARATORS.contains(&self.slice(self.tok()))
+                && self.peek_at(1) == Tok::LBrace
+            {
+                self.bump();
+                self.parse_region(op)?;
+            } else {
+                break;
+            }
+        }
+        let mut result_tys = Vec::new();
+        if self.peek() == Tok::Colon {
+            self.bump();
+            loop {
+                result_tys.push(self.parse_type()?);
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+        }
+        let loc = self.parse_loc()?;
+        if let (Some(t), Some(kw)) = (literal, spec.keyword) {
+            let ty = literal_type(&result_tys);
+            let a = match self.slice(t) {
+                "true" | "false" if ty == Type::I1 => {
+                    Attr::Int((self.slice(t) == "true") as i64, ty)
+                }
+                "true" | "false" => {
+                    return Err(self.err(
+                        t.start,
+                        format!("a boolean literal needs type i1, not {ty}"),
+                    ))
+                }
+                _ => self.number(t, ty)?,
+            };
+            self.ir.set_attr(op, kw.attr(), a);
+        }
+        Ok(Body {
+            operands: uses,
+            succs,
+            result_tys,
+            loc,
+        })
+    }
+
+    fn symbol(&self, t: Token) -> PResult<String> {
+        let s = &self.slice(t)[1..];
+        if s.starts_with('"') {
+            unescape(s).map_err(|m| self.err(t.start, m))
+        } else {
+            Ok(s.to_string())
+        }
+    }
+
+    // ---- regions ----
+
+    fn parse_region(&mut self, op: Op) -> PResult<()> {
+        let open = self.expect(Tok::LBrace, "`{`")?;
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(
+                open.start,
+                format!("regions nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        self.depth += 1;
+        let r = self.ir.add_region(op);
+        if self.peek() != Tok::Caret {
+            let b = self.ir.create_block();
+            self.ir.append_block(r, b);
+            self.parse_block_body(b)?;
+        }
+        while self.peek() == Tok::Caret {
+            let label = self.name_use();
+            let b = self.define_block(&label)?;
+            self.ir.append_block(r, b);
+            if self.peek() == Tok::LParen {
+                self.bump();
+                while self.peek() == Tok::Percent {
+                    let u = self.name_use();
+                    self.expect(Tok::Colon, "`:`")?;
+                    let ty = self.parse_type()?;
+                    let loc = self.parse_loc()?;
+                    let v = self.ir.add_block_arg(b, ty, None, loc);
+                    self.define_value(&u, v)?;
+                    if self.peek() == Tok::Comma {
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                self.expect(Tok::RParen, "`)`")?;
+            }
+            self.expect(Tok::Colon, "`:`")?;
+            self.parse_block_body(b)?;
+        }
+        self.expect(Tok::RBrace, "`}`")?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn parse_block_body(&mut self, b: Block) -> PResult<()> {
+        loop {
+            match self.peek() {
+                Tok::Caret | Tok::RBrace => return Ok(()),
+                Tok::Eof => return Err(self.unexpected("`}`")),
+                _ => self.parse_op(Some(b))?,
+            }
+        }
+    }
+
+    // ---- types, attributes, locations ----
+
+    fn type_list(&mut self, end: Tok) -> PResult<Vec<Type>> {
+        let mut tys = Vec::new();
+        if self.peek() != end {
+            loop {
+                tys.push(self.parse_type()?);
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+        }
+        Ok(tys)
+    }
+
+    fn parse_scalar(&mut self) -> PResult<Scalar> {
+        let t = self.tok();
+        match (t.kind == Tok::Ident)
+            .then(|| Scalar::from_name(self.slice(t)))
+            .flatten()
+        {
+            Some(s) => {
+                self.bump();
+                Ok(s)
+            }
+            None => Err(self.unexpected("a scalar type (`i1`, `i32`, `i64`, `f32`)")),
+        }
+    }
+
+    fn parse_type(&mut self) -> PResult<Type> {
+        let t = self.tok();
+        match t.kind {
+            Tok::Ident => Ok(Type::Scalar(self.parse_scalar()?)),
+            Tok::Bang => {
+                self.bump();
+                match self.slice(t) {
+                    "!conv.token" => Ok(Type::Token),
+                    "!kernel.var" => {
+                        self.expect(Tok::Lt, "`<`")?;
+                        let s = self.parse_scalar()?;
+                        self.expect(Tok::Gt, "`>`")?;
+                        Ok(Type::Var(s))
+                    }
+                    "!kernel.ptr" => {
+                        self.expect(Tok::Lt, "`<`")?;
+                        let st = self.tok();
+                        let space = (st.kind == Tok::Ident)
+                            .then(|| AddrSpace::from_name(self.slice(st)))
+                            .flatten()
+                            .ok_or_else(|| {
+                                self.unexpected("an address space (`global`, `shared`)")
+                            })?;
+                        self.bump();
+                        self.expect(Tok::Comma, "`,`")?;
+                        let s = self.parse_scalar()?;
+                        self.expect(Tok::Gt, "`>`")?;
+                        Ok(Type::Ptr(space, s))
+                    }
+                    other => Err(self.err(t.start, format!("unknown type `{other}`"))),
+                }
+            }
+            _ => Err(self.unexpected("a type")),
+        }
+    }
+
+    fn parse_loc(&mut self) -> PResult<Loc> {
+        if !self.is_ident("loc") {
+            return Ok(Loc::UNKNOWN);
+        }
+        self.bump();
+        self.expect(Tok::LParen, "`(`")?;
+        if self.is_ident("unknown") {
+            self.bump();
+            self.expect(Tok::RParen, "`)`")?;
+            return Ok(Loc::UNKNOWN);
+        }
+        let f = self.expect(Tok::Str, "a file name")?;
+        let file = self.string(f)?;
+        self.expect(Tok::Colon, "`:`")?;
+        let line = self.u32_lit()?;
+        self.expect(Tok::Colon, "`:`")?;
+        let col = self.u32_lit()?;
+        self.expect(Tok::RParen, "`)`")?;
+        Ok(self.ir.loc(&file, line, col))
+    }
+
+    fn u32_lit(&mut self) -> PResult<u32> {
+        let t = self.expect(Tok::Int, "a number")?;
+        self.slice(t)
+            .parse()
+            .map_err(|_| self.err(t.start, "expected a line or column number".into()))
+    }
+
+    fn parse_attr_dict(&mut self) -> PResult<Vec<(String, Attr)>> {
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut out = Vec::new();
+        if self.peek() != Tok::RBrace {
+            loop {
+                let t = self.tok();
+                let name = match t.kind {
+                    Tok::Ident => self.slice(t).to_string(),
+                    Tok::Str => self.string(t)?,
+                    _ => return Err(self.unexpected("an attribute name")),
+                };
+                self.bump();
+                let a = if self.peek() == Tok::Equal {
+                    self.bump();
+                    self.parse_attr()?
+                } else {
+                    Attr::Unit
+                };
+                out.push((name, a));
+                if self.peek() == Tok::Comma {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RBrace, "`}`")?;
+        Ok(out)
+    }
+
+    fn parse_attr(&mut self) -> PResult<Attr> {
+        let t = self.tok();
+        match t.kind {
+            Tok::Str => {
+                self.bump();
+                Ok(Attr::Str(self.string(t)?))
+            }
+            Tok::At => {
+                self.bump();
+                Ok(Attr::Symbol(self.symbol(t)?))
+            }
+            Tok::Ident => {
+                match self.slice(t) {
+                    "true" | "false" => {
+                        self.bump();
+                        Ok(Attr::Bool(self.slice(t) == "true"))
+                    }
+                    "unit" => {
+                        self.bump();
+                        Ok(Attr::Unit)
+                    }
+                    "array" => {
+                        self.bump();
+                        self.expect(Tok::Lt, "`<`")?;
+                        if !self.is_ident("i32") {
+                            return Err(self.unexpected("`i32`"));
+                        }
+                        self.bump();
+                        let mut v = Vec::new();
+                        if self.peek() == Tok::Colon {
+                            self.bump();
+                            loop {
+                                let n = self.expect(Tok::Int, "an integer")?;
+                                let x = self.int(n)?;
+                                v.push(i32::try_from(x).map_err(|_| {
+                                    self.err(n.start, "out of range for i32".into())
+                                })?);
+                                if self.peek() == Tok::Comma {
+                                    self.bump();
+                                } else {
+                                    break;
+                                }
+                            }
+                        }
+                        self.expect(Tok::Gt, "`>`")?;
+                        Ok(Attr::I32Array(v))
+                    }
+                    _ => Err(self.unexpected("an attribute")),
+                }
+            }
+            Tok::Int | Tok::Float => {
+                self.bump();
+                if self.peek() == Tok::Colon {
+                    self.bump();
+                    let ty = self.parse_type()?;
+                    self.number(t, ty)
+                } else if t.kind == Tok::Int {
+                    Ok(Attr::Int(self.int(t)?, Type::I64))
+                } else {
+                    self.number(t, Type::F32)
+                }
+            }
+            _ => Err(self.unexpected("an attribute")),
+        }
+    }
+
+    /// A numeric literal of type `ty`.
+    fn number(&self, t: Token, ty: Type) -> PResult<Attr> {
+        let s = self.slice(t);
+        if ty == Type::F32 {
+            let (neg, digits) = match s.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, s),
+            };
+            if let Some(hex) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                let bits = u32::from_str_radix(hex, 16)
+                    .map_err(|_| self.err(t.start, "malformed hexadecimal float".into()))?;
+                let f = f32::from_bits(bits);
+                return Ok(Attr::Float(if neg { -f } else { f }));
+            }
+            return s
+                .parse::<f32>()
+                .map(Attr::Float)
+                .map_err(|_| self.err(t.start, format!("malformed float literal `{s}`")));
+        }
+        if !ty.is_int() {
+            return Err(self.err(t.start, format!("a literal cannot have type {ty}")));
+        }
+        if t.kind == Tok::Float {
+            return Err(self.err(
+                t.start,
+                format!("expected an integer literal for type {ty}"),
+            ));
+        }
+        Ok(Attr::Int(self.int(t)?, ty))
+    }
+
+    fn int(&self, t: Token) -> PResult<i64> {
+        let s = self.slice(t);
+        let (neg, digits) = match s.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, s),
+        };
+        let mag = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(hex) => u64::from_str_radix(hex, 16).ok().map(|v| v as i128),
+            None => digits.parse::<i128>().ok(),
+        };
+        let v = mag.map(|m| if neg { -m } else { m });
+        match v {
+            Some(v) if (i64::MIN as i128..=u64::MAX as i128).contains(&v) => Ok(v as i64),
+            _ => Err(self.err(t.start, format!("integer literal `{s}` out of range"))),
+        }
+    }
+}

@@ -1,0 +1,518 @@
+//! The printer for both forms.
+
+use super::{Annot, PrintOptions};
+use crate::attrs::{format_f32, quote, Attr};
+use crate::entities::{Block, Op, Region, Value};
+use crate::ir::Ir;
+use crate::location::Loc;
+use crate::registry::{Keyword, Opcode, Traits};
+use crate::types::Type;
+use cranelift_entity::SecondaryMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Words printed between the regions of an op in the custom form (`kernel.if ... else ...`).
+pub(super) fn region_separators(opcode: Opcode) -> &'static [&'static str] {
+    match opcode {
+        Opcode::If => &["else"],
+        Opcode::Loop => &["latch"],
+        _ => &[],
+    }
+}
+
+/// All words the parser accepts between regions.
+pub(super) const REGION_SEPARATORS: &[&str] = &["else", "latch"];
+
+/// The type a `Keyword::Literal` attribute takes in the custom form: the single scalar result
+/// type, else `i64`.
+pub(super) fn literal_type(result_tys: &[Type]) -> Type {
+    match result_tys {
+        [t @ Type::Scalar(_)] => *t,
+        _ => Type::I64,
+    }
+}
+
+/// Is `s` a bare identifier (`[A-Za-z_][A-Za-z0-9_.$]*`)?
+pub(super) fn is_bare_ident(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
+}
+
+/// `bb` followed by digits: the form of unnamed block labels.
+pub(super) fn is_numbered_block(s: &str) -> bool {
+    s.strip_prefix("bb")
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// Makes a source name usable after `%` / `^`: invalid characters become `_`, and a leading
+/// digit gets a `_` prefix so it can't clash with numbered names.
+fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.as_bytes()[0].is_ascii_digit() {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// Names used in one isolated scope.
+#[derive(Default)]
+struct Scope {
+    used_values: HashSet<String>,
+    used_blocks: HashSet<String>,
+    /// Next suffix to try per base name.
+    hints: HashMap<(bool, String), u32>,
+    next_value: u32,
+    next_block: u32,
+}
+
+impl Scope {
+    fn unique(&mut self, is_block: bool, base: String, base_ok: bool) -> String {
+        let used = if is_block {
+            &mut self.used_blocks
+        } else {
+            &mut self.used_values
+        };
+        if base_ok && !used.contains(&base) {
+            used.insert(base.clone());
+            return base;
+        }
+        let hint = self.hints.entry((is_block, base.clone())).or_insert(1);
+        loop {
+            let cand = format!("{base}_{hint}");
+            *hint += 1;
+            if used.insert(cand.clone()) {
+                return cand;
+            }
+        }
+    }
+}
+
+/// Printed names of values and blocks.
+struct Names {
+    values: SecondaryMap<Value, String>,
+    blocks: SecondaryMap<Block, String>,
+}
+
+impl Names {
+    /// Names everything under `root` (and `root`'s results) in print order.
+    fn new(ir: &Ir, root: Op) -> Names {
+        let mut n = Names {
+            values: SecondaryMap::new(),
+            blocks: SecondaryMap::new(),
+        };
+        let mut scope = Scope::default();
+        for &r in &ir.ops[root].results {
+            n.name_value(ir, r, &mut scope);
+        }
+        n.name_regions(ir, root, &mut scope);
+        n
+    }
+
+    fn name_value(&mut self, ir: &Ir, v: Value, scope: &mut Scope) {
+        let name = match ir.values[v].name.as_deref() {
+            Some(s) => scope.unique(false, sanitize(s), true),
+            None => {
+                scope.next_value += 1;
+                (scope.next_value - 1).to_string()
+            }
+        };
+        self.values[v] = name;
+    }
+
+    fn name_regions(&mut self, ir: &Ir, op: Op, outer: &mut Scope) {
+        let mut fresh = Scope::default();
+        let scope = if ir.spec(op).has(Traits::ISOLATED) {
+            &mut fresh
+        } else {
+            outer
+        };
+        for &r in &ir.ops[op].regions {
+            for b in ir.region_blocks(r) {
+                let name = match ir.blocks[b].name.as_deref() {
+                    Some(s) => {
+                        let s = sanitize(s);
+                        let ok = !is_numbered_block(&s);
+                        scope.unique(true, s, ok)
+                    }
+                    None => {
+                        scope.next_block += 1;
+                        format!("bb{}", scope.next_block - 1)
+                    }
+                };
+                self.blocks[b] = name;
+                for &a in &ir.blocks[b].args {
+                    self.name_value(ir, a, scope);
+                }
+                for o in ir.block_ops(b) {
+                    for &r in &ir.ops[o].results {
+                        self.name_value(ir, r, scope);
+                    }
+                    self.name_regions(ir, o, scope);
+                }
+            }
+        }
+    }
+}
+
+struct Printer<'a> {
+    ir: &'a Ir,
+    opts: &'a PrintOptions<'a>,
+    names: Names,
+    out: String,
+}
+
+/// Prints `op` at indentation 0; names come from its nearest isolated ancestor (or itself).
+pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
+    let mut root = op;
+    while !ir.spec(root).has(Traits::ISOLATED) {
+        match ir.parent_op(root) {
+            Some(p) => root = p,
+            None => break,
+        }
+    }
+    let mut p = Printer {
+        ir,
+        opts,
+        names: Names::new(ir, root),
+        out: String::new(),
+    };
+    p.op(op, 0);
+    p.out
+}
+
+impl Printer<'_> {
+    fn indent(&mut self, n: usize) {
+        for _ in 0..n {
+            self.out.push(' ');
+        }
+    }
+
+    fn value(&mut self, v: Value) {
+        self.out.push('%');
+        match self.names.values.get(v).filter(|s| !s.is_empty()) {
+            Some(s) => self.out.push_str(s),
+            None => {
+                let _ = write!(self.out, "<{v}>");
+            }
+        }
+    }
+
+    fn values(&mut self, vs: &[Value]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(v);
+        }
+    }
+
+    fn block_ref(&mut self, b: Block) {
+        self.out.push('^');
+        match self.names.blocks.get(b).filter(|s| !s.is_empty()) {
+            Some(s) => self.out.push_str(s),
+            None => {
+                let _ = write!(self.out, "<{b}>");
+            }
+        }
+    }
+
+    fn loc(&mut self, loc: Loc) {
+        if self.opts.locations && loc.is_known() {
+            let _ = write!(
+                self.out,
+                " loc({}:{}:{})",
+                quote(self.ir.file_name(loc.file)),
+                loc.line,
+                loc.col
+            );
+        }
+    }
+
+    fn comment(&mut self, text: Option<String>) {
+        if let Some(t) = text {
+            self.out.push_str(" // ");
+            self.out.push_str(&t.replace(['\n', '\r'], " "));
+        }
+    }
+
+    fn annot(&self, a: Annot) -> Option<String> {
+        self.opts.annotate.and_then(|f| f(a))
+    }
+
+    fn attr_dict(&mut self, attrs: &[(&str, String)]) {
+        self.out.push('{');
+        for (i, (name, val)) in attrs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            if is_bare_ident(name) {
+                self.out.push_str(name);
+            } else {
+                self.out.push_str(&quote(name));
+            }
+            self.out.push_str(" = ");
+            self.out.push_str(val);
+        }
+        self.out.push('}');
+    }
+
+    fn types(&mut self, tys: impl Iterator<Item = Type>) {
+        for (i, t) in tys.enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let _ = write!(self.out, "{t}");
+        }
+    }
+
+    fn op(&mut self, op: Op, indent: usize) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        self.indent(indent);
+        if !data.results.is_empty() {
+            self.values(&data.results);
+            self.out.push_str(" = ");
+        }
+        let annot = self.annot(Annot::Op(op));
+        let annot = if self.opts.generic {
+            self.generic_op(op, indent, annot)
+        } else {
+            self.custom_op(op, indent, annot)
+        };
+        self.loc(data.loc);
+        self.comment(annot);
+        self.out.push('\n');
+    }
+
+    /// Prints the regions; the annotation (if any) goes after the first `{`. Returns it if
+    /// there was no region to put it in.
+    fn region(&mut self, r: Region, indent: usize, annot: Option<String>) {
+        let ir = self.ir;
+        self.out.push('{');
+        self.comment(annot);
+        self.out.push('\n');
+        for (i, b) in ir.region_blocks(r).enumerate() {
+            let args = &ir.blocks[b].args;
+            // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
+            // entry block.
+            let empty = self.opts.generic && ir.first_op(b).is_none();
+            if i > 0 || !args.is_empty() || empty {
+                self.indent(indent);
+                self.block_ref(b);
+                if !args.is_empty() {
+                    self.out.push('(');
+                    for (j, &a) in args.iter().enumerate() {
+                        if j > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.value(a);
+                        let _ = write!(self.out, ": {}", ir.values[a].ty);
+                        self.loc(ir.values[a].loc);
+                    }
+                    self.out.push(')');
+                }
+                self.out.push(':');
+                let a = self.annot(Annot::Block(b));
+                self.comment(a);
+                self.out.push('\n');
+            }
+            for o in ir.block_ops(b) {
+                self.op(o, indent + 2);
+            }
+        }
+        self.indent(indent);
+        self.out.push('}');
+    }
+
+    fn generic_op(&mut self, op: Op, indent: usize, mut annot: Option<String>) -> Option<String> {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let spec = data.opcode.spec();
+        self.out.push_str(&quote(spec.name));
+        self.out.push('(');
+        let mut operands = data.operands.clone();
+        for s in &data.succs {
+            operands.extend_from_slice(&s.args);
+        }
+        self.values(&operands);
+        self.out.push(')');
+        if !data.succs.is_empty() {
+            self.out.push('[');
+            for (i, s) in data.succs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.block_ref(s.block);
+            }
+            self.out.push(']');
+        }
+        let attrs: Vec<(&str, String)> = ordered_attrs(ir, op)
+            .map(|(n, a)| (n, a.to_string()))
+            .collect();
+        let mut props = Vec::new();
+        let mut plain = Vec::new();
+        if spec.has(Traits::UPSTREAM) {
+            props = attrs;
+        } else {
+            plain = attrs;
+        }
+        if data.succs.len() > 1 {
+            let seg = Attr::I32Array(
+                std::iter::once(data.operands.len() as i32)
+                    .chain(data.succs.iter().map(|s| s.args.len() as i32))
+                    .collect(),
+            );
+            props.push(("operandSegmentSizes", seg.to_string()));
+        }
+        if !props.is_empty() {
+            self.out.push_str(" <");
+            self.attr_dict(&props);
+            self.out.push('>');
+        }
+        if !data.regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in data.regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region(r, indent, annot.take());
+            }
+            self.out.push(')');
+        }
+        if !plain.is_empty() {
+            self.out.push(' ');
+            self.attr_dict(&plain);
+        }
+        self.out.push_str(" : (");
+        self.types(operands.iter().map(|&v| ir.values[v].ty));
+        self.out.push_str(") -> ");
+        if data.results.len() == 1 {
+            let _ = write!(self.out, "{}", ir.values[data.results[0]].ty);
+        } else {
+            self.out.push('(');
+            self.types(data.results.iter().map(|&v| ir.values[v].ty));
+            self.out.push(')');
+        }
+        annot
+    }
+
+    fn custom_op(&mut self, op: Op, indent: usize, mut annot: Option<String>) -> Option<String> {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let spec = data.opcode.spec();
+        self.out.push_str(spec.name);
+        let result_tys: Vec<Type> = data.results.iter().map(|&v| ir.values[v].ty).collect();
+        let mut kw_attr = None;
+        if let Some(kw) = spec.keyword {
+            if let Some(text) = ir
+                .attr(op, kw.attr())
+                .and_then(|a| keyword_text(kw, a, &result_tys))
+            {
+                self.out.push(' ');
+                self.out.push_str(&text);
+                kw_attr = Some(kw.attr());
+            }
+        }
+        let mut sep = if kw_attr.is_some() { ", " } else { " " };
+        if !data.operands.is_empty() {
+            self.out.push_str(sep);
+            self.values(&data.operands);
+            sep = ", ";
+        }
+        let attrs: Vec<(&str, String)> = ordered_attrs(ir, op)
+            .filter(|(n, _)| Some(*n) != kw_attr)
+            .map(|(n, a)| (n, a.to_string()))
+            .collect();
+        if !attrs.is_empty() {
+            self.out.push(' ');
+            self.attr_dict(&attrs);
+            sep = " ";
+        }
+        if !data.succs.is_empty() {
+            self.out.push_str(sep);
+            self.out.push('[');
+            for (i, s) in data.succs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.block_ref(s.block);
+                if !s.args.is_empty() {
+                    self.out.push('(');
+                    self.values(&s.args);
+                    self.out.push(')');
+                }
+            }
+            self.out.push(']');
+        }
+        let seps = region_separators(data.opcode);
+        for (i, &r) in data.regions.iter().enumerate() {
+            self.out.push(' ');
+            if let Some(w) = i.checked_sub(1).and_then(|j| seps.get(j)) {
+                self.out.push_str(w);
+                self.out.push(' ');
+            }
+            self.region(r, indent, annot.take());
+        }
+        if !result_tys.is_empty() {
+            self.out.push_str(" : ");
+            self.types(result_tys.into_iter());
+        }
+        annot
+    }
+}
+
+/// An op's attributes, its keyword attribute first (where the custom form's parser puts it),
+/// then the others in insertion order.
+fn ordered_attrs(ir: &Ir, op: Op) -> impl Iterator<Item = (&str, &Attr)> {
+    let attrs = &ir.ops[op].attrs;
+    let kw = ir.spec(op).keyword.map(|k| k.attr());
+    let is_kw = move |n: &String| Some(n.as_str()) == kw;
+    attrs
+        .iter()
+        .filter(move |(n, _)| is_kw(n))
+        .chain(attrs.iter().filter(move |(n, _)| !is_kw(n)))
+        .map(|(n, a)| (n.as_str(), a))
+}
+
+/// The custom-form keyword for attribute `a`, if it has a form the parser maps back to `a`.
+fn keyword_text(kw: Keyword, a: &Attr, result_tys: &[Type]) -> Option<String> {
+    match (kw, a) {
+        (Keyword::Enum(_, names), Attr::Int(i, Type::Scalar(crate::types::Scalar::I64))) => {
+            usize::try_from(*i)
+                .ok()
+                .and_then(|i| names.get(i))
+                .map(|s| s.to_string())
+        }
+        (Keyword::Ident(_, names), Attr::Str(s)) if names.contains(&s.as_str()) => Some(s.clone()),
+        (Keyword::Symbol(_), Attr::Str(s)) => Some(if is_bare_ident(s) {
+            format!("@{s}")
+        } else {
+            format!("@{}", quote(s))
+        }),
+        (Keyword::Literal(_), a) => {
+            let ty = literal_type(result_tys);
+            match a {
+                Attr::Int(v, t) if *t == ty && ty.is_int() => Some(if ty == Type::I1 {
+                    (*v != 0).to_string()
+                } else {
+                    v.to_string()
+                }),
+                Attr::Float(f) if ty == Type::F32 => Some(format_f32(*f)),
+                Attr::Bool(b) if ty == Type::I1 => Some(b.to_string()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

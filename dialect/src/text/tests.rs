@@ -1,0 +1,606 @@
+use super::*;
+use crate::attrs::Attr;
+use crate::entities::{Block, Op, Value};
+use crate::location::Loc;
+use crate::registry::Opcode;
+use crate::types::{AddrSpace, Scalar, Type};
+
+fn op(ir: &mut Ir, b: Block, opc: Opcode, operands: &[Value], tys: &[Type], loc: Loc) -> Op {
+    let o = ir.create_op(opc, operands, tys, loc);
+    ir.append_op(b, o);
+    o
+}
+fn r(ir: &Ir, o: Op) -> Value {
+    ir.ops[o].results[0]
+}
+fn named(ir: &mut Ir, o: Op, name: &str) -> Value {
+    let v = r(ir, o);
+    ir.set_value_name(v, name);
+    v
+}
+fn func(ir: &mut Ir, name: &str) -> (Op, Block) {
+    let top = ir.top_block();
+    let f = op(ir, top, Opcode::Func, &[], &[], Loc::UNKNOWN);
+    ir.set_attr(f, "sym_name", Attr::Str(name.into()));
+    let reg = ir.add_region(f);
+    let b = ir.create_block();
+    ir.append_block(reg, b);
+    (f, b)
+}
+fn constant(ir: &mut Ir, b: Block, a: Attr, ty: Type) -> Value {
+    let o = op(ir, b, Opcode::Constant, &[], &[ty], Loc::UNKNOWN);
+    ir.set_attr(o, "value", a);
+    r(ir, o)
+}
+
+/// A CFG diamond with block arguments, successor arguments, tokens and names to uniquify.
+fn diamond() -> Ir {
+    let mut ir = Ir::new();
+    let (f, entry) = func(&mut ir, "diamond");
+    ir.blocks[entry].name = Some("entry".into());
+    let l = ir.loc("d.k", 1, 17);
+    let out = ir.add_block_arg(
+        entry,
+        Type::Ptr(AddrSpace::Global, Scalar::I32),
+        Some("out".into()),
+        l,
+    );
+    let n = ir.add_block_arg(entry, Type::I32, Some("n".into()), Loc::UNKNOWN);
+    let l1 = ir.loc("d.k", 1, 1);
+    let tok = op(&mut ir, entry, Opcode::ConvEntry, &[], &[Type::Token], l1);
+    let tok = named(&mut ir, tok, "tok");
+    let l2 = ir.loc("d.k", 2, 15);
+    let tid = op(&mut ir, entry, Opcode::WorkitemId, &[], &[Type::I32], l2);
+    ir.set_attr(tid, "dim", Attr::Str("x".into()));
+    let tid = named(&mut ir, tid, "tid");
+    let c0 = constant(&mut ir, entry, Attr::Int(0, Type::I32), Type::I32);
+    ir.set_value_name(c0, "x");
+    let cmp = op(
+        &mut ir,
+        entry,
+        Opcode::CmpI,
+        &[tid, c0],
+        &[Type::I1],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(cmp, "predicate", Attr::Int(0, Type::I64));
+    let c = r(&ir, cmp);
+    let then = ir.create_block();
+    ir.blocks[then].name = Some("then".into());
+    let merge = ir.create_block();
+    ir.blocks[merge].name = Some("merge".into());
+    let odd = ir.create_block();
+    ir.blocks[odd].name = Some("bb3".into());
+    let a = ir.add_block_arg(then, Type::I32, Some("x".into()), Loc::UNKNOWN);
+    let m = ir.add_block_arg(merge, Type::I32, Some("x_1".into()), Loc::UNKNOWN);
+    let cb = op(&mut ir, entry, Opcode::CondBr, &[c], &[], Loc::UNKNOWN);
+    ir.add_successor(cb, then, &[tid]);
+    ir.add_successor(cb, merge, &[n]);
+    let reg = ir.ops[f].regions[0];
+    for b in [then, odd, merge] {
+        ir.append_block(reg, b);
+    }
+    let bal = op(
+        &mut ir,
+        then,
+        Opcode::Ballot,
+        &[c, tok],
+        &[Type::I64],
+        Loc::UNKNOWN,
+    );
+    named(&mut ir, bal, "3 weird name");
+    constant(&mut ir, then, Attr::Float(0.1), Type::F32);
+    constant(&mut ir, then, Attr::Float(1e30), Type::F32);
+    constant(&mut ir, then, Attr::Float(f32::NAN), Type::F32);
+    constant(&mut ir, then, Attr::Int(-7, Type::I64), Type::I64);
+    constant(&mut ir, then, Attr::Int(1, Type::I1), Type::I1);
+    let st = op(
+        &mut ir,
+        then,
+        Opcode::Store,
+        &[a, out, c0],
+        &[],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(st, "volatile", Attr::Unit);
+    let br = op(&mut ir, then, Opcode::Br, &[], &[], Loc::UNKNOWN);
+    ir.add_successor(br, odd, &[]);
+    // A use before its definition in text order (`odd` jumps back to `merge` below it).
+    let br = op(&mut ir, odd, Opcode::Br, &[], &[], Loc::UNKNOWN);
+    ir.add_successor(br, merge, &[a]);
+    let ad = op(
+        &mut ir,
+        merge,
+        Opcode::AddI,
+        &[m, m],
+        &[Type::I32],
+        Loc::UNKNOWN,
+    );
+    named(&mut ir, ad, "x");
+    op(&mut ir, merge, Opcode::Return, &[], &[], Loc::UNKNOWN);
+    ir
+}
+
+/// Structured control flow, variables, tokens, and every keyword kind.
+fn structured() -> Ir {
+    let mut ir = Ir::new();
+    let (_, entry) = func(&mut ir, "structured");
+    let p = ir.add_block_arg(
+        entry,
+        Type::Ptr(AddrSpace::Global, Scalar::F32),
+        Some("p".into()),
+        Loc::UNKNOWN,
+    );
+    let n = ir.add_block_arg(entry, Type::I32, Some("n".into()), Loc::UNKNOWN);
+    let b = entry;
+    let tok = op(
+        &mut ir,
+        b,
+        Opcode::ConvEntry,
+        &[],
+        &[Type::Token],
+        Loc::UNKNOWN,
+    );
+    let tok = r(&ir, tok);
+    let c0 = constant(&mut ir, b, Attr::Int(0, Type::I32), Type::I32);
+    let var = op(
+        &mut ir,
+        b,
+        Opcode::Var,
+        &[c0],
+        &[Type::Var(Scalar::I32)],
+        Loc::UNKNOWN,
+    );
+    let var = named(&mut ir, var, "i");
+    let lp = op(&mut ir, b, Opcode::Loop, &[], &[], Loc::UNKNOWN);
+    let body = ir.add_region(lp);
+    let bb = ir.create_block();
+    ir.append_block(body, bb);
+    let lt = op(
+        &mut ir,
+        bb,
+        Opcode::ConvLoop,
+        &[tok],
+        &[Type::Token],
+        Loc::UNKNOWN,
+    );
+    let lt = r(&ir, lt);
+    let g = op(&mut ir, bb, Opcode::Get, &[var], &[Type::I32], Loc::UNKNOWN);
+    let i = named(&mut ir, g, "i");
+    let cmp = op(
+        &mut ir,
+        bb,
+        Opcode::CmpI,
+        &[i, n],
+        &[Type::I1],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(cmp, "predicate", Attr::Int(2, Type::I64));
+    let c = r(&ir, cmp);
+    let iff = op(&mut ir, bb, Opcode::If, &[c], &[], Loc::UNKNOWN);
+    for term in [Opcode::Yield, Opcode::Break] {
+        let rg = ir.add_region(iff);
+        let blk = ir.create_block();
+        ir.append_block(rg, blk);
+        if term == Opcode::Yield {
+            let bal = op(
+                &mut ir,
+                blk,
+                Opcode::Ballot,
+                &[c, lt],
+                &[Type::I64],
+                Loc::UNKNOWN,
+            );
+            named(&mut ir, bal, "i");
+        }
+        op(&mut ir, blk, term, &[], &[], Loc::UNKNOWN);
+    }
+    op(&mut ir, bb, Opcode::Yield, &[], &[], Loc::UNKNOWN);
+    let latch = ir.add_region(lp);
+    let lb = ir.create_block();
+    ir.append_block(latch, lb);
+    let g = op(&mut ir, lb, Opcode::Get, &[var], &[Type::I32], Loc::UNKNOWN);
+    let i2 = r(&ir, g);
+    let one = constant(&mut ir, lb, Attr::Int(1, Type::I32), Type::I32);
+    let s = op(
+        &mut ir,
+        lb,
+        Opcode::AddI,
+        &[i2, one],
+        &[Type::I32],
+        Loc::UNKNOWN,
+    );
+    let s = r(&ir, s);
+    op(&mut ir, lb, Opcode::Set, &[var, s], &[], Loc::UNKNOWN);
+    op(&mut ir, lb, Opcode::Yield, &[], &[], Loc::UNKNOWN);
+    // Keyword kinds.
+    let wg = op(
+        &mut ir,
+        b,
+        Opcode::WorkgroupId,
+        &[],
+        &[Type::I32],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(wg, "dim", Attr::Str("y".into()));
+    let sh = op(
+        &mut ir,
+        b,
+        Opcode::SharedAlloc,
+        &[],
+        &[Type::Ptr(AddrSpace::Shared, Scalar::F32)],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(sh, "size", Attr::Int(1024, Type::I64));
+    let f1 = constant(&mut ir, b, Attr::Float(-1.5), Type::F32);
+    let at = op(
+        &mut ir,
+        b,
+        Opcode::Atomic,
+        &[p, f1],
+        &[Type::F32],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(at, "kind", Attr::Str("fadd".into()));
+    let atv = r(&ir, at);
+    let cf = op(
+        &mut ir,
+        b,
+        Opcode::CmpF,
+        &[atv, f1],
+        &[Type::I1],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(cf, "predicate", Attr::Int(4, Type::I64));
+    let red = op(
+        &mut ir,
+        b,
+        Opcode::Reduce,
+        &[atv, tok],
+        &[Type::F32],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(red, "kind", Attr::Str("fadd".into()));
+    // A keyword attribute with no keyword form (out of range) and extra attributes first.
+    let odd = op(
+        &mut ir,
+        b,
+        Opcode::Atomic,
+        &[p, f1],
+        &[Type::F32],
+        Loc::UNKNOWN,
+    );
+    ir.set_attr(odd, "volatile", Attr::Bool(true));
+    ir.set_attr(odd, "kind", Attr::Str("bogus".into()));
+    op(&mut ir, b, Opcode::Barrier, &[tok], &[], Loc::UNKNOWN);
+    op(&mut ir, b, Opcode::Return, &[], &[], Loc::UNKNOWN);
+    // A second kernel reusing names: they are scoped per kernel.
+    let (_, e2) = func(&mut ir, "second kernel");
+    let x = op(&mut ir, e2, Opcode::LaneId, &[], &[Type::I32], Loc::UNKNOWN);
+    named(&mut ir, x, "i");
+    op(&mut ir, e2, Opcode::Return, &[], &[], Loc::UNKNOWN);
+    ir
+}
+
+fn custom(ir: &Ir) -> String {
+    print(ir, &PrintOptions::default())
+}
+fn generic(ir: &Ir) -> String {
+    print(ir, &PrintOptions::generic())
+}
+fn parse_ok(text: &str) -> Ir {
+    parse(text, "t.mlir").unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn mlir_accepts(text: &str, tag: &str) {
+    let ok = std::process::Command::new("mlir-opt-22")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("mlir-opt-22 not found; skipping");
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("kc-text-{}-{tag}.mlir", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = std::process::Command::new("mlir-opt-22")
+        .arg("--allow-unregistered-dialect")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        out.status.success(),
+        "mlir-opt rejected:\n{}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn round_trips(ir: &Ir, tag: &str) {
+    let c = custom(ir);
+    let g = generic(ir);
+    let from_c = parse_ok(&c);
+    assert_eq!(custom(&from_c), c);
+    assert_eq!(generic(&from_c), g);
+    let from_g = parse_ok(&g);
+    assert_eq!(generic(&from_g), g);
+    assert_eq!(custom(&from_g), c);
+    // Without locations too.
+    let nl = PrintOptions {
+        locations: false,
+        ..Default::default()
+    };
+    let c2 = print(ir, &nl);
+    assert_eq!(print(&parse_ok(&c2), &nl), c2);
+    mlir_accepts(&g, tag);
+}
+
+#[test]
+fn diamond_round_trips() {
+    let ir = diamond();
+    let c = custom(&ir);
+    assert!(
+        c.contains("cf.cond_br %0, [^then(%tid), ^merge(%n)]"),
+        "{c}"
+    );
+    assert!(
+        c.contains("%tid = kernel.workitem_id x : i32 loc(\"d.k\":2:15)"),
+        "{c}"
+    );
+    assert!(c.contains("^entry(%out: !kernel.ptr<global, i32> loc(\"d.k\":1:17), %n: i32):"));
+    assert!(c.contains("^then(%x_1: i32):"), "{c}");
+    assert!(c.contains("^merge(%x_1_1: i32):"), "{c}");
+    assert!(c.contains("^bb3_1:"), "{c}");
+    assert!(c.contains("%x_2 = arith.addi %x_1_1, %x_1_1 : i32"), "{c}");
+    assert!(
+        c.contains("%_3_weird_name = kernel.ballot %0, %tok : i64"),
+        "{c}"
+    );
+    assert!(c.contains("arith.constant 0.1 : f32"), "{c}");
+    assert!(c.contains("arith.constant 1.0e30 : f32"), "{c}");
+    assert!(c.contains("arith.constant true : i1"), "{c}");
+    assert!(
+        c.contains("kernel.store %x_1, %out, %x {volatile = unit}"),
+        "{c}"
+    );
+    let g = generic(&ir);
+    assert!(
+        g.contains("\"cf.cond_br\"(%0, %tid, %n)[^then, ^merge] <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (i1, i32, i32) -> ()"),
+        "{g}"
+    );
+    assert!(g.contains("}) {sym_name = \"diamond\"} : () -> ()"), "{g}");
+    round_trips(&ir, "diamond");
+}
+
+#[test]
+fn structured_round_trips() {
+    let ir = structured();
+    let c = custom(&ir);
+    for s in [
+        "kernel.loop {",
+        "} latch {",
+        "} else {",
+        "kernel.if %3 {",
+        "kernel.workgroup_id y : i32",
+        "kernel.shared_alloc 1024 : !kernel.ptr<shared, f32>",
+        "kernel.atomic fadd, %p, %",
+        "arith.cmpf olt, %",
+        "arith.cmpi slt, %i_1, %n : i1",
+        "kernel.reduce fadd, %",
+        "kernel.atomic %p, %9 {kind = \"bogus\", volatile = true} : f32",
+        "kernel.func @\"second kernel\" {",
+        "%i = kernel.lane_id : i32",
+    ] {
+        assert!(c.contains(s), "missing `{s}` in\n{c}");
+    }
+    round_trips(&ir, "structured");
+}
+
+#[test]
+fn empty_module_and_bare_functions() {
+    let ir = Ir::new();
+    assert_eq!(custom(&ir), "builtin.module {\n}\n");
+    round_trips(&ir, "empty");
+    let ir =
+        parse_ok("kernel.func @a {\n  kernel.return\n}\nkernel.func @b {\n  kernel.return\n}\n");
+    assert_eq!(ir.kernels().len(), 2);
+    assert_eq!(ir.func_name(ir.kernels()[1]), "b");
+    let ir = parse_ok("module {\n  kernel.func @a {\n    kernel.return\n  }\n}");
+    assert_eq!(ir.kernels().len(), 1);
+    assert!(custom(&ir).starts_with("builtin.module {\n  kernel.func @a {\n"));
+}
+
+#[test]
+fn mixed_forms_and_comments() {
+    let text = r#"
+// a comment
+kernel.func @k {   // trailing
+^entry(%a: i32):
+  %b = "arith.addi"(%a, %c) : (i32, i32) -> i32 // uses %c before its definition
+  %c = arith.constant 3 : i32
+  "kernel.return"() : () -> ()
+}
+"#;
+    let ir = parse_ok(text);
+    let c = custom(&ir);
+    assert!(c.contains("%b = arith.addi %a, %c : i32"), "{c}");
+    // The generic type annotation is checked against the definition.
+    let bad = text.replace("(i32, i32) -> i32", "(i32, i64) -> i32");
+    let e = parse(&bad, "t").unwrap_err();
+    assert!(e.message.contains("has type i32 but is used as i64"), "{e}");
+}
+
+#[test]
+fn annotations_are_comments() {
+    let ir = diamond();
+    let f = |a: Annot| match a {
+        Annot::Op(o) if ir.spec(o).is_terminator() => Some("divergent".to_string()),
+        Annot::Block(_) => Some("args: uniform".to_string()),
+        _ => None,
+    };
+    let opts = PrintOptions {
+        annotate: Some(&f),
+        ..Default::default()
+    };
+    let a = print(&ir, &opts);
+    assert!(a.contains("^merge(%x_1_1: i32): // args: uniform\n"), "{a}");
+    assert!(a.contains("kernel.return // divergent\n"), "{a}");
+    assert_eq!(custom(&parse_ok(&a)), custom(&ir));
+    let g = print(
+        &ir,
+        &PrintOptions {
+            generic: true,
+            ..opts
+        },
+    );
+    assert_eq!(generic(&parse_ok(&g)), generic(&ir));
+}
+
+#[test]
+fn print_op_uses_function_names() {
+    let ir = diamond();
+    let f = ir.kernels()[0];
+    let merge = ir.region_blocks(ir.ops[f].regions[0]).last().unwrap();
+    let add = ir.first_op(merge).unwrap();
+    assert_eq!(
+        print_op(&ir, add, &PrintOptions::default()),
+        "%x_2 = arith.addi %x_1_1, %x_1_1 : i32\n"
+    );
+}
+
+fn err(text: &str) -> TextError {
+    match parse(text, "t") {
+        Ok(ir) => panic!("parsed:\n{}", custom(&ir)),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn errors_have_positions() {
+    let e = err("kernel.func @f {\n  %x = foo.bar : i32\n}");
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (2, 8, "unknown operation `foo.bar`")
+    );
+    let e = err("kernel.func @f {\n  kernel.store %a, %b, %a\n  kernel.return\n}");
+    assert_eq!((e.line, e.col), (2, 16));
+    assert_eq!(e.message, "use of undefined value `%a`");
+    let e = err("kernel.func @f {\n  %a = kernel.lane_id : i32\n  %a = kernel.lane_id : i32\n}");
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (3, 3, "value `%a` redefined")
+    );
+    let e = err("kernel.func @f {\n  cf.br [^nowhere]\n}");
+    assert_eq!((e.line, e.col), (2, 10));
+    assert_eq!(e.message, "use of undefined block `^nowhere`");
+    let e = err("\"kernel.return\"(%a %b) : () -> ()");
+    assert_eq!((e.line, e.col), (1, 20));
+    assert_eq!(e.message, "expected `)`, found `%b`");
+    let e = err("kernel.func @f {\n  %a = kernel.lane_id : i31\n}");
+    assert_eq!((e.line, e.col), (2, 25));
+    let e = err("kernel.func @f {\n  %a = kernel.workitem_id w : i32\n}");
+    assert_eq!((e.line, e.col), (2, 27));
+    let e = err("kernel.func @f {\n  %a = arith.constant 1.5 : i32\n}");
+    assert_eq!((e.line, e.col), (2, 23));
+    let e = err("%a = \"arith.constant\"() <{value = 1 : !kernel.nope}> : () -> i32");
+    assert_eq!((e.line, e.col), (1, 39));
+    let e = err("kernel.func @f {\n  %a = kernel.lane_id\n}");
+    assert!(
+        e.message.contains("1 result names but 0 result types"),
+        "{e}"
+    );
+    let e = err("kernel.func @f {");
+    assert_eq!(e.message, "expected `}`, found end of input");
+    let e = err("kernel.func @f { \"unterminated }");
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (1, 18, "unterminated string")
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 1000;
+    let mut s = String::from("kernel.func @f {\n%c = arith.constant true : i1\n");
+    for _ in 0..depth {
+        s.push_str("kernel.if %c {\n");
+    }
+    for _ in 0..depth {
+        s.push_str("kernel.yield\n} else {\nkernel.yield\n}\n");
+    }
+    s.push_str("kernel.return\n}\n");
+    // Run on a thread with the default test stack size.
+    let e = std::thread::Builder::new()
+        .stack_size(std::env::var("KC_STACK").map_or(2 << 20, |s| s.parse().unwrap()))
+        .spawn(move || parse(&s, "t").map(|_| ()))
+        .unwrap()
+        .join()
+        .unwrap()
+        .unwrap_err();
+    assert!(e.message.contains("nested deeper"), "{e}");
+}
+
+#[test]
+fn never_panics_on_mangled_input() {
+    let texts = [custom(&diamond()), generic(&structured())];
+    for t in &texts {
+        let bytes = t.as_bytes();
+        // Every prefix.
+        for n in 0..bytes.len() {
+            if t.is_char_boundary(n) {
+                let _ = parse(&t[..n], "t");
+            }
+        }
+        // Deletions and substitutions with a cheap deterministic PRNG.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let alphabet = b"%^@!\"(){}[]<>,:=-0123456789ax.\n /";
+        for _ in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut m = bytes.to_vec();
+            let i = (x as usize) % m.len();
+            if x & (1 << 40) != 0 {
+                m.remove(i);
+            } else {
+                m[i] = alphabet[(x >> 20) as usize % alphabet.len()];
+            }
+            if let Ok(s) = String::from_utf8(m) {
+                if let Ok(ir) = parse(&s, "t") {
+                    // Whatever parses must print and re-parse.
+                    let c = custom(&ir);
+                    let _ = generic(&ir);
+                    let again = parse(&c, "t").unwrap_or_else(|e| panic!("{e}\n{c}"));
+                    assert_eq!(custom(&again), c);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn large_module_is_linear() {
+    let mut ir = Ir::new();
+    let (_, b) = func(&mut ir, "big");
+    let mut v = constant(&mut ir, b, Attr::Int(1, Type::I32), Type::I32);
+    for i in 0..100_000 {
+        let o = op(
+            &mut ir,
+            b,
+            Opcode::AddI,
+            &[v, v],
+            &[Type::I32],
+            Loc::UNKNOWN,
+        );
+        v = r(&ir, o);
+        if i % 3 == 0 {
+            ir.set_value_name(v, "t");
+        }
+    }
+    op(&mut ir, b, Opcode::Return, &[], &[], Loc::UNKNOWN);
+    let t0 = std::time::Instant::now();
+    let c = custom(&ir);
+    let ir2 = parse_ok(&c);
+    assert_eq!(custom(&ir2).len(), c.len());
+    eprintln!("100k ops: print+parse+print {:?}", t0.elapsed());
+}
