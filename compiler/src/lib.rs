@@ -2,14 +2,18 @@
 //!
 //! Front-end pipeline: [`parse::parse`] (lexer + LALR parser) produces an
 //! [`ast::Module`]; [`check::check`] resolves names and types and produces the
-//! side tables in [`check::Checked`]; every user error is a [`diag::Diagnostic`]
-//! rendered with [`diag::render`].
+//! side tables in [`check::Checked`]; [`lower::lower`] builds the structured kernel dialect;
+//! [`pipeline`] runs the IR passes; every user error is a [`diag::Diagnostic`] rendered with
+//! [`diag::render`].
 
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod driver;
 pub mod lexer;
+pub mod lower;
 pub mod parse;
+pub mod pipeline;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_parens, unused_qualifications)]

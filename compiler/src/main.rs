@@ -1,1 +1,5 @@
-fn main() {}
+//! The `kc` command.
+
+fn main() {
+    std::process::exit(kc_compiler::driver::main());
+}

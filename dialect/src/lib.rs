@@ -8,8 +8,8 @@ pub mod entities;
 pub mod ir;
 pub mod location;
 pub mod registry;
-pub mod transforms;
 pub mod text;
+pub mod transforms;
 pub mod types;
 pub mod verify;
 

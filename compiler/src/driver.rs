@@ -1,0 +1,173 @@
+//! The `kc` driver: command line, input detection, the stage pipeline and output.
+//!
+//! Exit codes: 0 success, 1 a diagnostic about the input (source or IR), 2 a usage error
+//! (bad flags, unreadable file, stage not available for this input). Like clang, `-` reads
+//! stdin and `-o -` (the default) writes stdout.
+
+use crate::pipeline::{self, Input, Options, Stage};
+use clap::{Parser, ValueEnum};
+use std::io::{IsTerminal, Read, Write};
+
+/// kc: a GPU-kernel compiler for AMD gfx942.
+///
+/// Reads a `.k` kernel file (or MLIR-style `.mlir` IR at any stage) and runs the pipeline
+/// ast -> kernel-ir -> tokens -> cf-ir, printing the stage asked for with `--emit`.
+#[derive(Parser, Debug)]
+#[command(name = "kc", version, about, long_about = None)]
+struct Cli {
+    /// Input file: `.k` source, `.mlir` IR (custom or generic form), or `-` for stdin.
+    input: String,
+
+    /// Output file (`-` for stdout, the default).
+    #[arg(short = 'o', value_name = "OUT", default_value = "-")]
+    output: String,
+
+    /// Target processor. Only gfx942 (MI300, wave64) is supported.
+    #[arg(long, default_value = "gfx942", value_parser = ["gfx942"])]
+    target: String,
+
+    /// Emit assembly (the gfx942 backend; equivalent to `--emit=asm`).
+    #[arg(short = 'S')]
+    assembly: bool,
+
+    /// Stage to stop at and print.
+    #[arg(long, value_enum, value_name = "STAGE")]
+    emit: Option<EmitArg>,
+
+    /// Print IR in MLIR's generic form (accepted by `mlir-opt --allow-unregistered-dialect`).
+    #[arg(long)]
+    generic: bool,
+
+    /// Do not print source locations (`loc(...)`) in IR output.
+    #[arg(long)]
+    no_locs: bool,
+
+    /// Print the IR after every pass to stderr.
+    #[arg(long)]
+    print_ir_after_all: bool,
+
+    /// Skip the IR verifier between passes (it still runs on IR read from a file).
+    #[arg(long, hide = true)]
+    no_verify: bool,
+
+    /// Treat the input as this language regardless of its extension.
+    #[arg(short = 'x', value_enum, value_name = "LANG")]
+    lang: Option<LangArg>,
+
+    /// Colored diagnostics: auto (when stderr is a terminal), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum EmitArg {
+    /// The parsed syntax tree.
+    Ast,
+    /// Structured kernel dialect (`kernel.if`, `kernel.loop`, variables), right after lowering.
+    KernelIr,
+    /// Structured kernel dialect after convergence-token insertion.
+    Tokens,
+    /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
+    CfIr,
+    /// gfx942 assembly (not available yet).
+    Asm,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum LangArg {
+    K,
+    Mlir,
+}
+
+/// Runs kc with the process arguments; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    run(cli)
+}
+
+fn run(cli: Cli) -> i32 {
+    let (name, text) = match read_input(&cli.input) {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("kc: error: {msg}");
+            return 2;
+        }
+    };
+    let lang = match cli.lang {
+        Some(LangArg::K) => false,
+        Some(LangArg::Mlir) => true,
+        None => name.ends_with(".mlir") || (cli.input == "-" && pipeline::looks_like_ir(&text)),
+    };
+    let stage = match (cli.emit, cli.assembly) {
+        (Some(EmitArg::Ast), _) => Stage::Ast,
+        (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
+        (Some(EmitArg::Tokens), _) => Stage::Tokens,
+        (Some(EmitArg::CfIr), _) => Stage::CfIr,
+        (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
+    };
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stderr().is_terminal(),
+    };
+    let opts = Options {
+        stage,
+        generic: cli.generic,
+        locations: !cli.no_locs,
+        print_ir_after_all: cli.print_ir_after_all,
+        verify: !cli.no_verify,
+        color,
+    };
+    let input = Input {
+        name,
+        text,
+        is_ir: lang,
+    };
+    match pipeline::run(&input, &opts) {
+        Ok(out) => match write_output(&cli.output, &out) {
+            Ok(()) => 0,
+            Err(msg) => {
+                eprintln!("kc: error: {msg}");
+                2
+            }
+        },
+        Err(pipeline::Failure::Diagnostics(text)) => {
+            eprint!("{text}");
+            1
+        }
+        Err(pipeline::Failure::Usage(msg)) => {
+            eprintln!("kc: error: {msg}");
+            2
+        }
+    }
+}
+
+fn read_input(path: &str) -> Result<(String, String), String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        return Ok(("<stdin>".to_string(), s));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("`{path}` is not valid UTF-8"))?;
+    Ok((path.to_string(), text))
+}
+
+fn write_output(path: &str, text: &str) -> Result<(), String> {
+    if path == "-" {
+        let mut out = std::io::stdout().lock();
+        // A closed pipe (`kc ... | head`) is not an error worth reporting.
+        let _ = out.write_all(text.as_bytes());
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))
+}

@@ -1,0 +1,220 @@
+//! The compilation pipeline, stage by stage.
+//!
+//! ```text
+//!   .k source ──parse──▶ AST ──check──▶ checked AST ──lower──▶ kernel-ir (structured)
+//!                                                                   │ insert-tokens
+//!   .mlir (any stage) ──parse IR──▶ verify ──────────────────────▶ tokens
+//!                                                                   │ lower-to-cf
+//!                                                                   ▼
+//!                                                                 cf-ir
+//! ```
+//! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
+//! pass (a failure is a compiler bug, reported with the IR). IR input enters the pipeline at
+//! whatever stage it is in: the passes are no-ops on kernels already past them.
+
+use crate::diag::{self, Diagnostic, SourceFile};
+use crate::{ast, check, lower, parse};
+use kc_dialect::text::{self, PrintOptions};
+use kc_dialect::verify::{self, VerifyError};
+use kc_dialect::{transforms, Ir, Op};
+
+/// Where to stop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    Ast,
+    KernelIr,
+    Tokens,
+    CfIr,
+    Asm,
+}
+
+pub struct Input {
+    pub name: String,
+    pub text: String,
+    /// MLIR-style IR rather than `.k` source.
+    pub is_ir: bool,
+}
+
+pub struct Options {
+    pub stage: Stage,
+    pub generic: bool,
+    pub locations: bool,
+    pub print_ir_after_all: bool,
+    pub verify: bool,
+    pub color: bool,
+}
+
+/// Why a run produced no output.
+#[derive(Debug)]
+pub enum Failure {
+    /// Rendered diagnostics about the input (exit code 1).
+    Diagnostics(String),
+    /// A usage problem (exit code 2).
+    Usage(String),
+}
+
+/// Heuristic for stdin: IR starts with an op (`"name"(`, `builtin.module`, `module`,
+/// `kernel.func`); source starts with `kernel` or a comment.
+pub fn looks_like_ir(text: &str) -> bool {
+    let t = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))
+        .unwrap_or("");
+    t.starts_with('"')
+        || t.starts_with("builtin.module")
+        || t.starts_with("module")
+        || t.starts_with("kernel.func")
+}
+
+/// Runs the pipeline up to `opts.stage` and returns the text to write.
+pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let mut ir = if input.is_ir {
+        if opts.stage == Stage::Ast {
+            return Err(Failure::Usage(
+                "--emit=ast needs `.k` source input, not IR".into(),
+            ));
+        }
+        let ir = parse_ir(&file, opts)?;
+        check_ir(&ir, &file, opts, None)?;
+        ir
+    } else {
+        let module = parse::parse(&file).map_err(|d| render(&file, &d, opts))?;
+        if opts.stage == Stage::Ast {
+            return Ok(ast::dump(&module, &file));
+        }
+        let checked = check::check(&file, &module).map_err(|d| render(&file, &d, opts))?;
+        let ir = lower::lower(&file, &module, &checked);
+        after_pass(&ir, &file, opts, "lower-ast")?;
+        ir
+    };
+    if opts.stage == Stage::KernelIr {
+        return Ok(print(&ir, opts));
+    }
+    transforms::insert_tokens(&mut ir);
+    after_pass(&ir, &file, opts, "insert-tokens")?;
+    if opts.stage == Stage::Tokens {
+        return Ok(print(&ir, opts));
+    }
+    transforms::lower_to_cf(&mut ir).map_err(|e| Failure::Diagnostics(format!("error: {e}\n")))?;
+    after_pass(&ir, &file, opts, "lower-to-cf")?;
+    if opts.stage == Stage::CfIr {
+        return Ok(print(&ir, opts));
+    }
+    Err(Failure::Usage(
+        "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"
+            .into(),
+    ))
+}
+
+fn print_options(opts: &Options) -> PrintOptions<'static> {
+    PrintOptions {
+        generic: opts.generic,
+        locations: opts.locations,
+        ..PrintOptions::default()
+    }
+}
+
+fn print(ir: &Ir, opts: &Options) -> String {
+    text::print(ir, &print_options(opts))
+}
+
+fn render(file: &SourceFile, diags: &[Diagnostic], opts: &Options) -> Failure {
+    Failure::Diagnostics(diag::render(file, diags, opts.color))
+}
+
+fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
+    text::parse(&file.text, &file.name).map_err(|e| {
+        let start = e.offset.min(file.text.len());
+        let end = next_char_boundary(&file.text, start);
+        let span = ast::Span::new(file.id, start, end);
+        render(
+            file,
+            &[Diagnostic::error(e.message.clone(), span, "here")],
+            opts,
+        )
+    })
+}
+
+fn next_char_boundary(text: &str, at: usize) -> usize {
+    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+}
+
+/// Verifies after a pass; a failure there is a compiler bug, reported with the IR.
+fn after_pass(ir: &Ir, file: &SourceFile, opts: &Options, pass: &str) -> Result<(), Failure> {
+    if opts.print_ir_after_all {
+        eprintln!(
+            "// -----// IR Dump After {pass} //----- //\n{}",
+            print(ir, opts)
+        );
+    }
+    if !opts.verify {
+        return Ok(());
+    }
+    check_ir(ir, file, opts, Some(pass))
+}
+
+fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options, pass: Option<&str>) -> Result<(), Failure> {
+    let Err(errors) = verify::verify(ir) else {
+        return Ok(());
+    };
+    let mut out = String::new();
+    if let Some(pass) = pass {
+        out.push_str(&format!(
+            "internal compiler error: the IR is invalid after pass `{pass}`\n"
+        ));
+    }
+    for e in &errors {
+        out.push_str(&render_verify_error(ir, file, opts, e));
+    }
+    if pass.is_some() {
+        out.push_str("// IR:\n");
+        out.push_str(&print(ir, opts));
+    }
+    Err(Failure::Diagnostics(out))
+}
+
+/// `file:line:col: error: message`, the source line when the location is in the input file,
+/// then the IR around the op: the op itself between its neighbours.
+fn render_verify_error(ir: &Ir, file: &SourceFile, opts: &Options, e: &VerifyError) -> String {
+    let mut out = String::new();
+    if e.loc.is_known() {
+        let name = ir.file_name(e.loc.file);
+        out.push_str(&format!(
+            "{name}:{}:{}: error: {}\n",
+            e.loc.line, e.loc.col, e.message
+        ));
+        if name == file.name {
+            if let Some(line) = file.text.lines().nth(e.loc.line.saturating_sub(1) as usize) {
+                out.push_str(&format!(
+                    "  {line}\n  {}^\n",
+                    " ".repeat(e.loc.col.saturating_sub(1) as usize)
+                ));
+            }
+        }
+    } else {
+        out.push_str(&format!("{}: error: {}\n", file.name, e.message));
+    }
+    out.push_str(&ir_context(ir, e.op, opts));
+    out
+}
+
+fn ir_context(ir: &Ir, op: Op, opts: &Options) -> String {
+    let popts = PrintOptions {
+        generic: opts.generic,
+        locations: false,
+        ..PrintOptions::default()
+    };
+    let mut lines = String::from("  note: in this IR:\n");
+    let prev = ir.prev_op(op);
+    let next = ir.next_op(op);
+    for (o, mark) in [(prev, "   "), (Some(op), ">> "), (next, "   ")] {
+        let Some(o) = o else { continue };
+        // Structured ops print their whole regions; only the first line is context enough.
+        let text = text::print_op(ir, o, &popts);
+        let first = text.lines().next().unwrap_or("");
+        lines.push_str(&format!("  {mark}{first}\n"));
+    }
+    lines
+}
