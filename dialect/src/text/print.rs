@@ -1,7 +1,7 @@
 //! The printer for both forms.
 
 use super::{Annot, PrintOptions};
-use crate::attrs::{format_f32, quote, Attr};
+use crate::attrs::{format_f32, is_bare_ident, quote, Attr};
 use crate::entities::{Block, Op, Region, Value};
 use crate::ir::Ir;
 use crate::location::Loc;
@@ -30,14 +30,6 @@ pub(super) fn literal_type(result_tys: &[Type]) -> Type {
         [t @ Type::Scalar(_)] => *t,
         _ => Type::I64,
     }
-}
-
-/// Is `s` a bare identifier (`[A-Za-z_][A-Za-z0-9_.$]*`)?
-pub(super) fn is_bare_ident(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
 }
 
 /// `bb` followed by digits: the form of unnamed block labels.

@@ -542,7 +542,12 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn never_panics_on_mangled_input() {
-    let texts = [custom(&diamond()), generic(&structured())];
+    let texts = [
+        custom(&diamond()),
+        generic(&structured()),
+        custom(&structured()),
+        generic(&diamond()),
+    ];
     for t in &texts {
         let bytes = t.as_bytes();
         // Every prefix.
@@ -554,7 +559,8 @@ fn never_panics_on_mangled_input() {
         // Deletions and substitutions with a cheap deterministic PRNG.
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let alphabet = b"%^@!\"(){}[]<>,:=-0123456789ax.\n /";
-        for _ in 0..3000 {
+        let iters = std::env::var("KC_FUZZ_ITERS").map_or(3000, |s| s.parse().unwrap());
+        for _ in 0..iters {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -562,6 +568,11 @@ fn never_panics_on_mangled_input() {
             let i = (x as usize) % m.len();
             if x & (1 << 40) != 0 {
                 m.remove(i);
+            } else if x & (1 << 41) != 0 {
+                // Duplicate a chunk (nesting, repeated definitions).
+                let j = (i + (x >> 44) as usize % 64).min(m.len());
+                let chunk = m[i..j].to_vec();
+                m.splice(i..i, chunk);
             } else {
                 m[i] = alphabet[(x >> 20) as usize % alphabet.len()];
             }
@@ -569,8 +580,12 @@ fn never_panics_on_mangled_input() {
                 if let Ok(ir) = parse(&s, "t") {
                     // Whatever parses must print and re-parse.
                     let c = custom(&ir);
-                    let _ = generic(&ir);
+                    let g = generic(&ir);
                     let again = parse(&c, "t").unwrap_or_else(|e| panic!("{e}\n{c}"));
+                    assert_eq!(custom(&again), c);
+                    assert_eq!(generic(&again), g);
+                    let again = parse(&g, "t").unwrap_or_else(|e| panic!("{e}\n{g}"));
+                    assert_eq!(generic(&again), g);
                     assert_eq!(custom(&again), c);
                 }
             }
@@ -603,4 +618,29 @@ fn large_module_is_linear() {
     let ir2 = parse_ok(&c);
     assert_eq!(custom(&ir2).len(), c.len());
     eprintln!("100k ops: print+parse+print {:?}", t0.elapsed());
+}
+
+#[test]
+fn deep_but_legal_nesting_prints() {
+    let depth = super::parse::MAX_DEPTH - 2;
+    let mut s = String::from("kernel.func @f {\n%c = arith.constant true : i1\n");
+    for _ in 0..depth {
+        s.push_str("kernel.if %c {\n");
+    }
+    for _ in 0..depth {
+        s.push_str("kernel.yield\n} else {\nkernel.yield\n}\n");
+    }
+    s.push_str("kernel.return\n}\n");
+    let ir = parse_ok(&s);
+    let n = std::thread::Builder::new()
+        .stack_size(std::env::var("KC_STACK").map_or(2 << 20, |s| s.parse().unwrap()))
+        .spawn(move || {
+            let c = custom(&ir);
+            let g = generic(&ir);
+            c.len() + g.len()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(n > 0);
 }
