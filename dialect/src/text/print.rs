@@ -94,6 +94,8 @@ impl Scope {
 struct Names {
     values: SecondaryMap<Value, String>,
     blocks: SecondaryMap<Block, String>,
+    /// Blocks that are branch targets (an entry block that is one needs its label).
+    targets: SecondaryMap<Block, bool>,
 }
 
 impl Names {
@@ -102,6 +104,7 @@ impl Names {
         let mut n = Names {
             values: SecondaryMap::new(),
             blocks: SecondaryMap::new(),
+            targets: SecondaryMap::new(),
         };
         let mut scope = Scope::default();
         for &r in &ir.ops[root].results {
@@ -147,6 +150,9 @@ impl Names {
                     self.name_value(ir, a, scope);
                 }
                 for o in ir.block_ops(b) {
+                    for s in &ir.ops[o].succs {
+                        self.targets[s.block] = true;
+                    }
                     for &r in &ir.ops[o].results {
                         self.name_value(ir, r, scope);
                     }
@@ -299,7 +305,7 @@ impl Printer<'_> {
             // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
             // entry block.
             let empty = self.opts.generic && ir.first_op(b).is_none();
-            if i > 0 || !args.is_empty() || empty {
+            if i > 0 || !args.is_empty() || empty || self.names.targets[b] {
                 self.indent(indent);
                 self.block_ref(b);
                 if !args.is_empty() {

@@ -615,9 +615,21 @@ fn large_module_is_linear() {
     op(&mut ir, b, Opcode::Return, &[], &[], Loc::UNKNOWN);
     let t0 = std::time::Instant::now();
     let c = custom(&ir);
+    let t1 = std::time::Instant::now();
     let ir2 = parse_ok(&c);
-    assert_eq!(custom(&ir2).len(), c.len());
-    eprintln!("100k ops: print+parse+print {:?}", t0.elapsed());
+    let t2 = std::time::Instant::now();
+    let g = generic(&ir2);
+    let t3 = std::time::Instant::now();
+    let ir3 = parse_ok(&g);
+    let t4 = std::time::Instant::now();
+    assert_eq!(custom(&ir3), c);
+    eprintln!(
+        "100k ops: print {:?}, parse {:?}, print generic {:?}, parse generic {:?}",
+        t1 - t0,
+        t2 - t1,
+        t3 - t2,
+        t4 - t3
+    );
 }
 
 #[test]
@@ -643,4 +655,48 @@ fn deep_but_legal_nesting_prints() {
         .join()
         .unwrap();
     assert!(n > 0);
+}
+
+#[test]
+fn brief_generic_example_is_a_fixed_point() {
+    let g = r#""builtin.module"() ({
+  "kernel.func"() ({
+  ^entry(%out: !kernel.ptr<global, i32> loc("d.k":1:17), %n: i32):
+    %tok = "conv.entry"() : () -> !conv.token loc("d.k":1:1)
+    %tid = "kernel.workitem_id"() {dim = "x"} : () -> i32 loc("d.k":2:15)
+    %c0 = "arith.constant"() <{value = 0 : i32}> : () -> i32
+    %0 = "arith.cmpi"(%tid, %c0) <{predicate = 0 : i64}> : (i32, i32) -> i1
+    "cf.cond_br"(%0, %tid)[^then, ^merge] <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i1, i32) -> ()
+  ^then(%a: i32):
+    %b = "kernel.ballot"(%0, %tok) : (i1, !conv.token) -> i64
+    "cf.br"()[^merge] : () -> ()
+  ^merge:
+    "kernel.return"() : () -> ()
+  }) {sym_name = "diamond"} : () -> ()
+}) : () -> ()
+"#;
+    let ir = parse_ok(g);
+    assert_eq!(generic(&ir), g);
+    let c = custom(&ir);
+    assert!(
+        c.contains("    cf.cond_br %0, [^then(%tid), ^merge]\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("    %0 = arith.cmpi eq, %tid, %c0 : i1\n"),
+        "{c}"
+    );
+    assert_eq!(generic(&parse_ok(&c)), g);
+    mlir_accepts(g, "brief");
+}
+
+#[test]
+fn entry_block_as_branch_target_keeps_its_label() {
+    let mut ir = Ir::new();
+    let (_, b) = func(&mut ir, "spin");
+    let br = op(&mut ir, b, Opcode::Br, &[], &[], Loc::UNKNOWN);
+    ir.add_successor(br, b, &[]);
+    let c = custom(&ir);
+    assert!(c.contains("  ^bb0:\n    cf.br [^bb0]\n"), "{c}");
+    assert_eq!(custom(&parse_ok(&c)), c);
 }
