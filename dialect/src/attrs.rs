@@ -59,6 +59,15 @@ pub fn format_f32(v: f32) -> String {
     format!("0x{:08X}", v.to_bits())
 }
 
+/// Is `s` an MLIR bare identifier (`[A-Za-z_][A-Za-z0-9_.$]*`), printable unquoted as an
+/// attribute name or after `@`?
+pub fn is_bare_ident(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
+}
+
 /// Quotes a string with MLIR escapes.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -90,7 +99,8 @@ impl fmt::Display for Attr {
             Attr::Float(v) => write!(f, "{} : f32", format_f32(*v)),
             Attr::Str(s) => f.write_str(&quote(s)),
             Attr::Bool(b) => write!(f, "{b}"),
-            Attr::Symbol(s) => write!(f, "@{s}"),
+            Attr::Symbol(s) if is_bare_ident(s) => write!(f, "@{s}"),
+            Attr::Symbol(s) => write!(f, "@{}", quote(s)),
             Attr::I32Array(v) => {
                 f.write_str("array<i32")?;
                 for (i, x) in v.iter().enumerate() {

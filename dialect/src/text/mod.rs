@@ -106,7 +106,8 @@ impl fmt::Display for TextError {
 impl std::error::Error for TextError {}
 
 /// Parses a module in either form (or a bare list of ops, which is wrapped in a module).
-/// `file_name` is used for nothing but is interned first so that file ids are stable.
+/// `file_name` names the text for callers' diagnostics; locations in the IR come only from
+/// `loc(...)` in the text. Never panics; nesting deeper than 500 regions is an error.
 pub fn parse(text: &str, file_name: &str) -> Result<Ir, TextError> {
     parse::parse(text, file_name)
 }

@@ -19,7 +19,7 @@ use cranelift_entity::packed_option::ReservedValue;
 use std::collections::HashMap;
 
 /// Maximum region nesting depth.
-pub const MAX_DEPTH: usize = 500;
+pub(super) const MAX_DEPTH: usize = 500;
 
 /// Texts whose braces nest deeper than this are parsed on a thread with a big stack (each
 /// level of the recursive descent takes ~13 KiB of stack in debug builds).

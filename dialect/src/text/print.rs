@@ -1,7 +1,7 @@
 //! The printer for both forms.
 
 use super::{Annot, PrintOptions};
-use crate::attrs::{format_f32, quote, Attr};
+use crate::attrs::{format_f32, is_bare_ident, quote, Attr};
 use crate::entities::{Block, Op, Region, Value};
 use crate::ir::Ir;
 use crate::location::Loc;
@@ -30,14 +30,6 @@ pub(super) fn literal_type(result_tys: &[Type]) -> Type {
         [t @ Type::Scalar(_)] => *t,
         _ => Type::I64,
     }
-}
-
-/// Is `s` a bare identifier (`[A-Za-z_][A-Za-z0-9_.$]*`)?
-pub(super) fn is_bare_ident(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
 }
 
 /// `bb` followed by digits: the form of unnamed block labels.
@@ -102,6 +94,8 @@ impl Scope {
 struct Names {
     values: SecondaryMap<Value, String>,
     blocks: SecondaryMap<Block, String>,
+    /// Blocks that are branch targets (an entry block that is one needs its label).
+    targets: SecondaryMap<Block, bool>,
 }
 
 impl Names {
@@ -110,6 +104,7 @@ impl Names {
         let mut n = Names {
             values: SecondaryMap::new(),
             blocks: SecondaryMap::new(),
+            targets: SecondaryMap::new(),
         };
         let mut scope = Scope::default();
         for &r in &ir.ops[root].results {
@@ -155,6 +150,9 @@ impl Names {
                     self.name_value(ir, a, scope);
                 }
                 for o in ir.block_ops(b) {
+                    for s in &ir.ops[o].succs {
+                        self.targets[s.block] = true;
+                    }
                     for &r in &ir.ops[o].results {
                         self.name_value(ir, r, scope);
                     }
@@ -307,7 +305,7 @@ impl Printer<'_> {
             // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
             // entry block.
             let empty = self.opts.generic && ir.first_op(b).is_none();
-            if i > 0 || !args.is_empty() || empty {
+            if i > 0 || !args.is_empty() || empty || self.names.targets[b] {
                 self.indent(indent);
                 self.block_ref(b);
                 if !args.is_empty() {

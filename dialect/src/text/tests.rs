@@ -542,7 +542,12 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn never_panics_on_mangled_input() {
-    let texts = [custom(&diamond()), generic(&structured())];
+    let texts = [
+        custom(&diamond()),
+        generic(&structured()),
+        custom(&structured()),
+        generic(&diamond()),
+    ];
     for t in &texts {
         let bytes = t.as_bytes();
         // Every prefix.
@@ -554,7 +559,8 @@ fn never_panics_on_mangled_input() {
         // Deletions and substitutions with a cheap deterministic PRNG.
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let alphabet = b"%^@!\"(){}[]<>,:=-0123456789ax.\n /";
-        for _ in 0..3000 {
+        let iters = std::env::var("KC_FUZZ_ITERS").map_or(3000, |s| s.parse().unwrap());
+        for _ in 0..iters {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -562,6 +568,11 @@ fn never_panics_on_mangled_input() {
             let i = (x as usize) % m.len();
             if x & (1 << 40) != 0 {
                 m.remove(i);
+            } else if x & (1 << 41) != 0 {
+                // Duplicate a chunk (nesting, repeated definitions).
+                let j = (i + (x >> 44) as usize % 64).min(m.len());
+                let chunk = m[i..j].to_vec();
+                m.splice(i..i, chunk);
             } else {
                 m[i] = alphabet[(x >> 20) as usize % alphabet.len()];
             }
@@ -569,8 +580,12 @@ fn never_panics_on_mangled_input() {
                 if let Ok(ir) = parse(&s, "t") {
                     // Whatever parses must print and re-parse.
                     let c = custom(&ir);
-                    let _ = generic(&ir);
+                    let g = generic(&ir);
                     let again = parse(&c, "t").unwrap_or_else(|e| panic!("{e}\n{c}"));
+                    assert_eq!(custom(&again), c);
+                    assert_eq!(generic(&again), g);
+                    let again = parse(&g, "t").unwrap_or_else(|e| panic!("{e}\n{g}"));
+                    assert_eq!(generic(&again), g);
                     assert_eq!(custom(&again), c);
                 }
             }
@@ -600,7 +615,88 @@ fn large_module_is_linear() {
     op(&mut ir, b, Opcode::Return, &[], &[], Loc::UNKNOWN);
     let t0 = std::time::Instant::now();
     let c = custom(&ir);
+    let t1 = std::time::Instant::now();
     let ir2 = parse_ok(&c);
-    assert_eq!(custom(&ir2).len(), c.len());
-    eprintln!("100k ops: print+parse+print {:?}", t0.elapsed());
+    let t2 = std::time::Instant::now();
+    let g = generic(&ir2);
+    let t3 = std::time::Instant::now();
+    let ir3 = parse_ok(&g);
+    let t4 = std::time::Instant::now();
+    assert_eq!(custom(&ir3), c);
+    eprintln!(
+        "100k ops: print {:?}, parse {:?}, print generic {:?}, parse generic {:?}",
+        t1 - t0,
+        t2 - t1,
+        t3 - t2,
+        t4 - t3
+    );
+}
+
+#[test]
+fn deep_but_legal_nesting_prints() {
+    let depth = super::parse::MAX_DEPTH - 2;
+    let mut s = String::from("kernel.func @f {\n%c = arith.constant true : i1\n");
+    for _ in 0..depth {
+        s.push_str("kernel.if %c {\n");
+    }
+    for _ in 0..depth {
+        s.push_str("kernel.yield\n} else {\nkernel.yield\n}\n");
+    }
+    s.push_str("kernel.return\n}\n");
+    let ir = parse_ok(&s);
+    let n = std::thread::Builder::new()
+        .stack_size(std::env::var("KC_STACK").map_or(2 << 20, |s| s.parse().unwrap()))
+        .spawn(move || {
+            let c = custom(&ir);
+            let g = generic(&ir);
+            c.len() + g.len()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(n > 0);
+}
+
+#[test]
+fn brief_generic_example_is_a_fixed_point() {
+    let g = r#""builtin.module"() ({
+  "kernel.func"() ({
+  ^entry(%out: !kernel.ptr<global, i32> loc("d.k":1:17), %n: i32):
+    %tok = "conv.entry"() : () -> !conv.token loc("d.k":1:1)
+    %tid = "kernel.workitem_id"() {dim = "x"} : () -> i32 loc("d.k":2:15)
+    %c0 = "arith.constant"() <{value = 0 : i32}> : () -> i32
+    %0 = "arith.cmpi"(%tid, %c0) <{predicate = 0 : i64}> : (i32, i32) -> i1
+    "cf.cond_br"(%0, %tid)[^then, ^merge] <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i1, i32) -> ()
+  ^then(%a: i32):
+    %b = "kernel.ballot"(%0, %tok) : (i1, !conv.token) -> i64
+    "cf.br"()[^merge] : () -> ()
+  ^merge:
+    "kernel.return"() : () -> ()
+  }) {sym_name = "diamond"} : () -> ()
+}) : () -> ()
+"#;
+    let ir = parse_ok(g);
+    assert_eq!(generic(&ir), g);
+    let c = custom(&ir);
+    assert!(
+        c.contains("    cf.cond_br %0, [^then(%tid), ^merge]\n"),
+        "{c}"
+    );
+    assert!(
+        c.contains("    %0 = arith.cmpi eq, %tid, %c0 : i1\n"),
+        "{c}"
+    );
+    assert_eq!(generic(&parse_ok(&c)), g);
+    mlir_accepts(g, "brief");
+}
+
+#[test]
+fn entry_block_as_branch_target_keeps_its_label() {
+    let mut ir = Ir::new();
+    let (_, b) = func(&mut ir, "spin");
+    let br = op(&mut ir, b, Opcode::Br, &[], &[], Loc::UNKNOWN);
+    ir.add_successor(br, b, &[]);
+    let c = custom(&ir);
+    assert!(c.contains("  ^bb0:\n    cf.br [^bb0]\n"), "{c}");
+    assert_eq!(custom(&parse_ok(&c)), c);
 }
