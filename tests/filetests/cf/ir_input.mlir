@@ -1,0 +1,21 @@
+// kc starts from IR at any stage: structured kernel IR read from a file is lowered to cf.
+// RUN: %kc %s --emit=cf-ir --no-locs | FileCheck %s
+kernel.func @k {
+^entry(%out: !kernel.ptr<global, i32>, %c: i1):
+  %zero = arith.constant 0 : i32
+  %x = kernel.var %zero : !kernel.var<i32>
+  kernel.if %c {
+    %one = arith.constant 1 : i32
+    kernel.set %x, %one
+    kernel.yield
+  } else {
+    kernel.yield
+  }
+  %v = kernel.get %x : i32
+  kernel.store %v, %out, %zero
+  kernel.return
+}
+// CHECK: %entry = conv.entry
+// CHECK: cf.cond_br %c, [^then, ^else]
+// CHECK: ^endif(%x: i32):
+// CHECK: kernel.store %x, %out, %zero
