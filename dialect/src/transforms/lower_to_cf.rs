@@ -277,19 +277,39 @@ impl<'a> Lowering<'a> {
         let regions = self.ir.ops[op].regions.clone();
         let (then_ops, else_ops) = (self.region_ops(regions[0])?, self.region_ops(regions[1])?);
         self.ir.remove_op(op);
-        let then_b = self.new_block("then");
-        let else_b = self.new_block("else");
         let endif = self.new_block("endif");
         let br = self.ir.create_op(Opcode::CondBr, &[cond], &[], loc);
         self.ir.append_op(cur, br);
-        self.add_edge(br, then_b);
-        self.add_edge(br, else_b);
-        for (b, ops) in [(then_b, then_ops), (else_b, else_ops)] {
+        // An arm that is only `yield` / `break` / `continue` branches straight to its target:
+        // no empty forwarding block.
+        let mut arms = Vec::new();
+        for (ops, name) in [(then_ops, "then"), (else_ops, "else")] {
+            match self.direct_target(&ops, endif) {
+                Some(target) => self.add_edge(br, target),
+                None => {
+                    let b = self.new_block(name);
+                    self.add_edge(br, b);
+                    arms.push((b, ops));
+                }
+            }
+        }
+        for (b, ops) in arms {
             self.enter(b);
             self.emit_ops(ops, RegionKind::IfArm(endif))?;
         }
         self.enter_if_reachable(endif);
         Ok(())
+    }
+
+    /// Where an if arm consisting of a single `yield` / `break` / `continue` goes.
+    fn direct_target(&self, ops: &[Op], endif: Block) -> Option<Block> {
+        let [only] = ops else { return None };
+        match self.ir.opcode(*only) {
+            Opcode::Yield => Some(endif),
+            Opcode::Break => self.loops.last().map(|l| l.exit),
+            Opcode::Continue => self.loops.last().map(|l| l.latch),
+            _ => None,
+        }
     }
 
     fn emit_loop(&mut self, op: Op, cur: Block, loc: Loc) -> Result<(), String> {

@@ -16,6 +16,6 @@ kernel.func @k {
   kernel.return
 }
 // CHECK: %entry = conv.entry
-// CHECK: cf.cond_br %c, [^then, ^else]
+// CHECK: cf.cond_br %c, [^then, ^endif(%zero)]
 // CHECK: ^endif(%x: i32):
 // CHECK: kernel.store %x, %out, %zero
