@@ -253,6 +253,7 @@ pub fn check(file: &SourceFile, module: &Module) -> Result<Checked, Vec<Diagnost
         },
         poisoned: Vec::new(),
         scope: Vec::new(),
+        visible: HashMap::new(),
         k: KernelState::default(),
     };
     let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -327,6 +328,9 @@ struct Checker<'a> {
     poisoned: Vec<bool>,
     /// Lexical scope stack; later entries shadow earlier ones.
     scope: Vec<(String, BindingId)>,
+    /// Name -> its visible bindings, innermost last: O(1) lookup whatever the kernel size
+    /// (kept in step with `scope`).
+    visible: HashMap<String, Vec<BindingId>>,
     k: KernelState,
 }
 
@@ -361,7 +365,17 @@ impl Checker<'_> {
         self.poisoned.push(ty.val().is_none());
         self.out.decls.insert(name.span, id);
         self.scope.push((name.name.clone(), id));
+        self.visible.entry(name.name.clone()).or_default().push(id);
         id
+    }
+
+    /// Leaves the scopes opened since `mark` (a length of `scope`).
+    fn truncate_scope(&mut self, mark: usize) {
+        for (name, _) in self.scope.drain(mark..) {
+            if let Some(ids) = self.visible.get_mut(&name) {
+                ids.pop();
+            }
+        }
     }
 
     fn binding_ty(&self, id: BindingId) -> Ty {
@@ -373,11 +387,7 @@ impl Checker<'_> {
     }
 
     fn lookup(&self, name: &str) -> Option<BindingId> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|&(_, id)| id)
+        self.visible.get(name).and_then(|ids| ids.last()).copied()
     }
 
     fn undefined(&mut self, name: &Ident) {
@@ -408,7 +418,7 @@ impl Checker<'_> {
             name: k.name.name.clone(),
             ..KernelState::default()
         };
-        self.scope.clear();
+        self.truncate_scope(0);
         let mut params = Vec::new();
         for p in &k.params {
             if let Some(&first) = params
@@ -492,7 +502,7 @@ impl Checker<'_> {
         self.k.block_depth += 1;
         self.stmts(&b.stmts);
         self.k.block_depth -= 1;
-        self.scope.truncate(mark);
+        self.truncate_scope(mark);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -807,7 +817,7 @@ impl Checker<'_> {
         }
         self.block(body);
         self.k.loop_depth -= 1;
-        self.scope.truncate(mark);
+        self.truncate_scope(mark);
     }
 
     /// Resolves a heart's parent token; `None` if it is not a valid token.
