@@ -97,7 +97,15 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::Tokens {
         return Ok(print(&ir, opts));
     }
-    transforms::lower_to_cf(&mut ir).map_err(|e| Failure::Diagnostics(format!("error: {e}\n")))?;
+    transforms::lower_to_cf(&mut ir).map_err(|e| {
+        // Checked source always lowers; only hand-written structured IR can be malformed.
+        let what = if input.is_ir {
+            "error"
+        } else {
+            "internal compiler error"
+        };
+        Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
+    })?;
     after_pass(&ir, &file, opts, "lower-to-cf")?;
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
