@@ -19,11 +19,10 @@
 //! which case they are plain `arith.andi` / `arith.ori`.
 
 use crate::ast::{self, BinOp, Expr, ExprKind, Stmt, StmtKind, UnaryOp};
-use crate::check::Checked;
+use crate::check::{BindingId, BindingKind, Builtin, Checked, Dim};
 use crate::diag::SourceFile;
 use kc_dialect::registry::Opcode;
 use kc_dialect::{AddrSpace, Attr, Block, FileId, Ir, Loc, Op, Scalar, Type, Value};
-use std::collections::HashMap;
 
 /// Lowers every kernel of `module` into a fresh IR module.
 pub fn lower(file: &SourceFile, module: &ast::Module, checked: &Checked) -> Ir {
@@ -34,8 +33,7 @@ pub fn lower(file: &SourceFile, module: &ast::Module, checked: &Checked) -> Ir {
         file,
         checked,
         file_id,
-        names: HashMap::new(),
-        scopes: Vec::new(),
+        bindings: vec![None; checked.bindings.len()],
         block: None,
     };
     for k in &module.kernels {
@@ -57,10 +55,9 @@ struct Lowerer<'a> {
     file: &'a SourceFile,
     checked: &'a Checked,
     file_id: FileId,
-    /// Name -> bindings, innermost last. With `scopes` (the names each open scope declared)
-    /// this makes lookup O(1) whatever the kernel size.
-    names: HashMap<String, Vec<Binding>>,
-    scopes: Vec<Vec<String>>,
+    /// The IR entity of each checker binding; names are resolved by the checker
+    /// (`Checked::uses` / `decls`), so lowering keeps no scopes of its own.
+    bindings: Vec<Option<Binding>>,
     /// Insertion block; `None` after a terminator (the rest of the block is dead).
     block: Option<Block>,
 }
@@ -110,31 +107,40 @@ impl Lowerer<'_> {
         self.ty(e).scalar().is_some_and(ast::Scalar::is_signed)
     }
 
-    fn lookup(&self, name: &str) -> Binding {
-        match self.names.get(name).and_then(|v| v.last()) {
-            Some(b) => *b,
-            None => unreachable!("checked program: `{name}` resolves"),
+    fn binding(&self, id: BindingId) -> Binding {
+        match self.bindings[id.index()] {
+            Some(b) => b,
+            None => unreachable!(
+                "checked program: binding {} is declared before use",
+                id.index()
+            ),
         }
     }
 
-    fn bind(&mut self, name: &str, b: Binding) {
-        self.names.entry(name.to_string()).or_default().push(b);
-        self.scopes
-            .last_mut()
-            .expect("inside a scope")
-            .push(name.to_string());
+    /// The binding a name expression refers to.
+    fn lookup(&self, e: &Expr) -> Binding {
+        let id = self
+            .checked
+            .use_of(e)
+            .expect("checked program: names resolve");
+        self.binding(id)
     }
 
-    fn push_scope(&mut self) {
-        self.scopes.push(Vec::new());
-    }
-
-    fn pop_scope(&mut self) {
-        for name in self.scopes.pop().expect("scope to pop") {
-            if let Some(v) = self.names.get_mut(&name) {
-                v.pop();
-            }
+    /// A token operand (`@ tok`, heart parent) as an SSA value.
+    fn token(&self, id: BindingId) -> Value {
+        match self.binding(id) {
+            Binding::Value(v) => v,
+            Binding::Var(..) => unreachable!("checked program: tokens are `let` bindings"),
         }
+    }
+
+    /// Records the IR entity of the binding declared by `name`.
+    fn bind(&mut self, name: &ast::Ident, b: Binding) {
+        let id = self
+            .checked
+            .decl(name)
+            .expect("checked program: every declaration has a binding");
+        self.bindings[id.index()] = Some(b);
     }
 
     /// Creates an op at `span` and appends it to the insertion block (if the code is live).
@@ -199,13 +205,12 @@ impl Lowerer<'_> {
         self.ir.append_op(top, func);
         let entry = self.enter_region(func);
         self.ir.blocks[entry].name = Some("entry".into());
-        self.push_scope();
         for p in &k.params {
             let loc = self.loc(p.name.span);
             let v = self
                 .ir
                 .add_block_arg(entry, type_of(p.ty.ty), Some(p.name.name.clone()), loc);
-            self.bind(&p.name.name, Binding::Value(v));
+            self.bind(&p.name, Binding::Value(v));
         }
         self.stmts(&k.body.stmts);
         let end = ast::Span {
@@ -213,13 +218,10 @@ impl Lowerer<'_> {
             ..k.body.span
         };
         self.terminate(Opcode::Return, end);
-        self.pop_scope();
     }
 
     fn block(&mut self, b: &ast::Block) {
-        self.push_scope();
         self.stmts(&b.stmts);
-        self.pop_scope();
     }
 
     fn stmts(&mut self, stmts: &[Stmt]) {
@@ -236,7 +238,7 @@ impl Lowerer<'_> {
             StmtKind::Let { name, init, .. } => {
                 let v = self.expr(init);
                 self.name_value(v, &name.name);
-                self.bind(&name.name, Binding::Value(v));
+                self.bind(name, Binding::Value(v));
             }
             StmtKind::Var { name, init, .. } => {
                 let v = self.expr(init);
@@ -248,7 +250,7 @@ impl Lowerer<'_> {
                 self.name_value(v, &name.name);
                 let var = self.value(Opcode::Var, &[v], Type::Var(elem), name.span);
                 self.ir.set_value_name(var, &name.name);
-                self.bind(&name.name, Binding::Var(var, elem));
+                self.bind(name, Binding::Var(var, elem));
             }
             StmtKind::Shared {
                 name, elem, len, ..
@@ -260,7 +262,7 @@ impl Lowerer<'_> {
                 let op = self.op(Opcode::SharedAlloc, &[], &[ty], s.span);
                 let v = self.with_attr(op, "size", Attr::Int(*len as i64, Type::I64));
                 self.ir.set_value_name(v, &name.name);
-                self.bind(&name.name, Binding::Value(v));
+                self.bind(name, Binding::Value(v));
             }
             StmtKind::Assign { op, place, value } => self.assign(*op, place, value, s.span),
             StmtKind::If {
@@ -286,12 +288,8 @@ impl Lowerer<'_> {
             StmtKind::Return => self.terminate(Opcode::Return, s.span),
             StmtKind::Expr(e) => match &e.kind {
                 // Calls may have no result (barrier).
-                ExprKind::Call {
-                    callee,
-                    args,
-                    token,
-                } => {
-                    self.call(e, &callee.name, args, token.as_ref());
+                ExprKind::Call { args, .. } => {
+                    self.call(e, args);
                 }
                 _ => {
                     self.expr(e);
@@ -305,7 +303,7 @@ impl Lowerer<'_> {
     fn assign(&mut self, op: Option<BinOp>, place: &Expr, value: &Expr, span: ast::Span) {
         match &place.kind {
             ExprKind::Name(id) => {
-                let Binding::Var(var, elem) = self.lookup(&id.name) else {
+                let Binding::Var(var, elem) = self.lookup(place) else {
                     unreachable!("checked program assigns only variables")
                 };
                 let new = match op {
@@ -385,14 +383,18 @@ impl Lowerer<'_> {
         let op = self.op(Opcode::Loop, &[], &[], span);
         let after = self.block;
         self.enter_region(op);
-        self.push_scope();
         if let Some(h) = heart {
-            let Binding::Value(parent) = self.lookup(&h.parent.name) else {
-                unreachable!("token parent")
+            let id = self
+                .checked
+                .decl(&h.name)
+                .expect("checked program: hearts are bindings");
+            let BindingKind::Heart { parent } = self.checked.binding(id).kind else {
+                unreachable!("checked program: a heart binding")
             };
+            let parent = self.token(parent);
             let t = self.value(Opcode::ConvLoop, &[parent], Type::Token, h.span);
             self.ir.set_value_name(t, &h.name.name);
-            self.bind(&h.name.name, Binding::Value(t));
+            self.bind(&h.name, Binding::Value(t));
         }
         if let Some(c) = cond {
             let cv = self.expr(c);
@@ -404,10 +406,9 @@ impl Lowerer<'_> {
             let pred = if signed { "slt" } else { "ult" };
             let c = self.cmpi(pred, i, end, var.span);
             self.exit_unless(c, var.span);
-            self.bind(&var.name, Binding::Value(i));
+            self.bind(var, Binding::Value(i));
         }
         self.block(body);
-        self.pop_scope();
         self.terminate(Opcode::Yield, body.span);
         // Latch: the `for` increment.
         self.enter_region(op);
@@ -445,7 +446,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Float(f) => self.constant(Attr::Float(*f as f32), Type::F32, span),
             ExprKind::Bool(b) => self.int_const(*b as i64, Type::I1, span),
-            ExprKind::Name(id) => match self.lookup(&id.name) {
+            ExprKind::Name(id) => match self.lookup(e) {
                 Binding::Value(v) => v,
                 Binding::Var(var, elem) => {
                     let v = self.value(Opcode::Get, &[var], Type::Scalar(elem), span);
@@ -502,12 +503,8 @@ impl Lowerer<'_> {
                 let ty = self.ir.value_type(p);
                 self.value(Opcode::PtrOffset, &[p, i], ty, span)
             }
-            ExprKind::Call {
-                callee,
-                args,
-                token,
-            } => self
-                .call(e, &callee.name, args, token.as_ref())
+            ExprKind::Call { args, .. } => self
+                .call(e, args)
                 .expect("checked: a call used as a value has one"),
         }
     }
@@ -604,7 +601,7 @@ impl Lowerer<'_> {
     /// `a && b` (`and`) or `a || b`: `b` runs only if needed, unless it is cheap and safe.
     fn short_circuit(&mut self, and: bool, lhs: &Expr, rhs: &Expr, span: ast::Span) -> Value {
         let a = self.expr(lhs);
-        if is_cheap_and_safe(rhs) {
+        if is_cheap_and_safe(self.checked, rhs) {
             let b = self.expr(rhs);
             let code = if and { Opcode::AndI } else { Opcode::OrI };
             return self.value(code, &[a, b], Type::I1, span);
@@ -646,106 +643,99 @@ impl Lowerer<'_> {
         self.value(code, &[x], ti, span)
     }
 
-    fn call(
-        &mut self,
-        e: &Expr,
-        name: &str,
-        args: &[Expr],
-        token: Option<&ast::Ident>,
-    ) -> Option<Value> {
+    /// A builtin call, dispatched on the checker's resolution; `None` for calls without a
+    /// result (`barrier`).
+    fn call(&mut self, e: &Expr, args: &[Expr]) -> Option<Value> {
         let span = e.span;
-        // Calls without a result (barrier) have no type.
-        let result = self.checked.type_of(e).map_or(Type::I32, type_of);
-        let dim = |args: &[Expr]| match &args.first().map(|a| &a.kind) {
-            Some(ExprKind::Name(id)) => id.name.clone(),
-            _ => "x".to_string(),
-        };
-        let simple = |code| -> Option<Opcode> { Some(code) };
-        let id_op = match name {
-            "workitem_id" => simple(Opcode::WorkitemId),
-            "workgroup_id" => simple(Opcode::WorkgroupId),
-            "workgroup_size" => simple(Opcode::WorkgroupSize),
-            "num_workgroups" => simple(Opcode::NumWorkgroups),
+        let builtin = self
+            .checked
+            .builtin(e)
+            .expect("checked program: calls resolve to builtins");
+        let result = self.checked.type_of(e).map(type_of);
+        let ty = || result.expect("checked program: a valued builtin is typed");
+        let dim_op = |code: Opcode, dim: Dim| (code, dim);
+        let dims = match builtin {
+            Builtin::WorkitemId(d) => Some(dim_op(Opcode::WorkitemId, d)),
+            Builtin::WorkgroupId(d) => Some(dim_op(Opcode::WorkgroupId, d)),
+            Builtin::WorkgroupSize(d) => Some(dim_op(Opcode::WorkgroupSize, d)),
+            Builtin::NumWorkgroups(d) => Some(dim_op(Opcode::NumWorkgroups, d)),
             _ => None,
         };
-        if let Some(code) = id_op {
-            let op = self.op(code, &[], &[Type::I32], span);
-            return Some(self.with_attr(op, "dim", Attr::Str(dim(args))));
-        }
-        let vals: Vec<Value> = match name {
-            "workitem_id" | "workgroup_id" | "workgroup_size" | "num_workgroups" => Vec::new(),
-            _ => args.iter().map(|a| self.expr(a)).collect(),
-        };
-        let signed = args.first().is_some_and(|a| self.signed(a));
-        let float = vals
-            .first()
-            .is_some_and(|&v| self.ir.value_type(v) == Type::F32);
-        let with_token =
-            |lw: &mut Self, code: Opcode, mut ops: Vec<Value>, ty: Option<Type>| -> Option<Value> {
-                if let Some(t) = token {
-                    let Binding::Value(tv) = lw.lookup(&t.name) else {
-                        unreachable!("token binding")
-                    };
-                    ops.push(tv);
-                }
-                let results: Vec<Type> = ty.into_iter().collect();
-                let op = lw.op(code, &ops, &results, span);
-                lw.ir.ops[op].results.first().copied()
+        if let Some((code, dim)) = dims {
+            let name = match dim {
+                Dim::X => "x",
+                Dim::Y => "y",
+                Dim::Z => "z",
             };
-        let v = match name {
-            "lane_id" => self.value(Opcode::LaneId, &[], Type::I32, span),
-            "wave_size" => self.value(Opcode::WaveSize, &[], Type::I32, span),
-            "min" | "max" => {
-                let code = match (name, float, signed) {
-                    ("min", true, _) => Opcode::MinimumF,
-                    ("max", true, _) => Opcode::MaximumF,
-                    ("min", _, true) => Opcode::MinSI,
-                    ("max", _, true) => Opcode::MaxSI,
-                    ("min", _, false) => Opcode::MinUI,
-                    _ => Opcode::MaxUI,
-                };
-                self.value(code, &vals, result, span)
-            }
-            "select" => self.value(Opcode::Select, &vals, result, span),
-            "convergence_entry" => self.value(Opcode::ConvEntry, &[], Type::Token, span),
-            "convergence_anchor" => self.value(Opcode::ConvAnchor, &[], Type::Token, span),
-            "barrier" => return with_token(self, Opcode::Barrier, vals, None),
-            "ballot" => return with_token(self, Opcode::Ballot, vals, Some(Type::I64)),
-            "readfirstlane" => return with_token(self, Opcode::ReadFirstLane, vals, Some(result)),
-            "readlane" => return with_token(self, Opcode::ReadLane, vals, Some(result)),
-            "shuffle" => return with_token(self, Opcode::Shuffle, vals, Some(result)),
-            "reduce_add" | "reduce_min" | "reduce_max" => {
-                let kind = match (name, float, signed) {
-                    ("reduce_add", true, _) => "fadd",
-                    ("reduce_add", _, _) => "add",
-                    ("reduce_min", true, _) => "fmin",
-                    ("reduce_max", true, _) => "fmax",
-                    ("reduce_min", _, true) => "min",
-                    ("reduce_max", _, true) => "max",
-                    ("reduce_min", _, false) => "umin",
-                    _ => "umax",
-                };
-                let v = with_token(self, Opcode::Reduce, vals, Some(result))?;
-                let op = self.ir.defining_op(v)?;
-                self.with_attr(op, "kind", Attr::Str(kind.into()))
-            }
-            "atomic_cmpxchg" => self.value(Opcode::AtomicCmpxchg, &vals, result, span),
-            atomic => {
-                let value_signed = args.get(1).is_some_and(|a| self.signed(a));
-                let kind = match (atomic, float, value_signed) {
-                    ("atomic_add", true, _) => "fadd",
-                    ("atomic_add", _, _) => "add",
-                    ("atomic_min", _, true) => "min",
-                    ("atomic_max", _, true) => "max",
-                    ("atomic_min", _, false) => "umin",
-                    ("atomic_max", _, false) => "umax",
-                    _ => "xchg",
-                };
-                let op = self.op(Opcode::Atomic, &vals, &[result], span);
-                self.with_attr(op, "kind", Attr::Str(kind.into()))
-            }
+            let op = self.op(code, &[], &[Type::I32], span);
+            return Some(self.with_attr(op, "dim", Attr::Str(name.into())));
+        }
+        let mut vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        // Signedness and float-ness of the data operand (the value for atomics).
+        let data = if builtin.is_atomic() {
+            args.get(1)
+        } else {
+            args.first()
         };
-        Some(v)
+        let signed = data.is_some_and(|a| self.signed(a));
+        let float = data.is_some_and(|a| self.ty(a) == ast::Type::F32);
+        if builtin.is_convergent() {
+            if let Some(tok) = self.checked.call_token(e) {
+                vals.push(self.token(tok));
+            }
+        }
+        let (code, kind) = match builtin {
+            Builtin::WorkitemId(_)
+            | Builtin::WorkgroupId(_)
+            | Builtin::WorkgroupSize(_)
+            | Builtin::NumWorkgroups(_) => {
+                unreachable!("handled above")
+            }
+            Builtin::LaneId => (Opcode::LaneId, None),
+            Builtin::WaveSize => (Opcode::WaveSize, None),
+            Builtin::Min if float => (Opcode::MinimumF, None),
+            Builtin::Min if signed => (Opcode::MinSI, None),
+            Builtin::Min => (Opcode::MinUI, None),
+            Builtin::Max if float => (Opcode::MaximumF, None),
+            Builtin::Max if signed => (Opcode::MaxSI, None),
+            Builtin::Max => (Opcode::MaxUI, None),
+            Builtin::Select => (Opcode::Select, None),
+            Builtin::ConvergenceEntry => (Opcode::ConvEntry, None),
+            Builtin::ConvergenceAnchor => (Opcode::ConvAnchor, None),
+            Builtin::Barrier => {
+                self.op(Opcode::Barrier, &vals, &[], span);
+                return None;
+            }
+            Builtin::Ballot => (Opcode::Ballot, None),
+            Builtin::ReadFirstLane => (Opcode::ReadFirstLane, None),
+            Builtin::Shuffle => (Opcode::Shuffle, None),
+            Builtin::ReduceAdd => (Opcode::Reduce, Some(if float { "fadd" } else { "add" })),
+            Builtin::ReduceMin => (Opcode::Reduce, Some(minmax("min", float, signed))),
+            Builtin::ReduceMax => (Opcode::Reduce, Some(minmax("max", float, signed))),
+            Builtin::AtomicAdd => (Opcode::Atomic, Some(if float { "fadd" } else { "add" })),
+            // Atomics have no float min/max (the checker rejects them).
+            Builtin::AtomicMin => (Opcode::Atomic, Some(minmax("min", false, signed))),
+            Builtin::AtomicMax => (Opcode::Atomic, Some(minmax("max", false, signed))),
+            Builtin::AtomicXchg => (Opcode::Atomic, Some("xchg")),
+            Builtin::AtomicCmpXchg => (Opcode::AtomicCmpxchg, None),
+        };
+        let op = self.op(code, &vals, &[ty()], span);
+        if let Some(kind) = kind {
+            self.ir.set_attr(op, "kind", Attr::Str(kind.into()));
+        }
+        Some(self.ir.ops[op].results[0])
+    }
+}
+
+/// The `kind` of a min/max reduction or atomic: `min`/`umin`/`fmin` (and `max` alike).
+fn minmax(base: &'static str, float: bool, signed: bool) -> &'static str {
+    match (base, float, signed) {
+        ("min", true, _) => "fmin",
+        ("min", _, true) => "min",
+        ("min", _, false) => "umin",
+        (_, true, _) => "fmax",
+        (_, _, true) => "max",
+        _ => "umax",
     }
 }
 
@@ -759,37 +749,45 @@ fn truncate(v: u64, ty: Type) -> i64 {
 
 /// Expressions that can run unconditionally: no memory access, no division, no calls other
 /// than pure queries, and small.
-fn is_cheap_and_safe(e: &Expr) -> bool {
-    fn walk(e: &Expr, budget: &mut u32) -> bool {
+fn is_cheap_and_safe(checked: &Checked, e: &Expr) -> bool {
+    fn walk(checked: &Checked, e: &Expr, budget: &mut u32) -> bool {
         if *budget == 0 {
             return false;
         }
         *budget -= 1;
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => true,
-            ExprKind::Unary { operand, .. } => walk(operand, budget),
-            ExprKind::Cast { expr, .. } => walk(expr, budget),
+            ExprKind::Unary { operand, .. } => walk(checked, operand, budget),
+            ExprKind::Cast { expr, .. } => walk(checked, expr, budget),
             ExprKind::Binary {
                 op: BinOp::Div | BinOp::Rem,
                 ..
             } => false,
-            ExprKind::Binary { lhs, rhs, .. } => walk(lhs, budget) && walk(rhs, budget),
-            ExprKind::Call { callee, args, .. } => {
-                matches!(
-                    callee.name.as_str(),
-                    "workitem_id"
-                        | "workgroup_id"
-                        | "workgroup_size"
-                        | "num_workgroups"
-                        | "lane_id"
-                        | "wave_size"
-                        | "min"
-                        | "max"
-                        | "select"
-                ) && args.iter().all(|a| walk(a, budget))
+            ExprKind::Binary { lhs, rhs, .. } => {
+                walk(checked, lhs, budget) && walk(checked, rhs, budget)
+            }
+            ExprKind::Call { args, .. } => {
+                let pure = matches!(
+                    checked.builtin(e),
+                    Some(
+                        Builtin::WorkitemId(_)
+                            | Builtin::WorkgroupId(_)
+                            | Builtin::WorkgroupSize(_)
+                            | Builtin::NumWorkgroups(_)
+                            | Builtin::LaneId
+                            | Builtin::WaveSize
+                            | Builtin::Min
+                            | Builtin::Max
+                            | Builtin::Select
+                    )
+                );
+                // The dimension argument of the id builtins is a bare `x`/`y`/`z`, not a value.
+                pure && args
+                    .iter()
+                    .all(|a| checked.type_of(a).is_none() || walk(checked, a, budget))
             }
             ExprKind::Index { .. } | ExprKind::AddrOf(_) => false,
         }
     }
-    walk(e, &mut 8)
+    walk(checked, e, &mut 8)
 }

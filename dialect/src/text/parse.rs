@@ -186,6 +186,14 @@ impl Parser<'_> {
         }
         t
     }
+    /// Consumes the next token if it is `kind`.
+    fn eat(&mut self, kind: Tok) -> bool {
+        let hit = self.peek() == kind;
+        if hit {
+            self.bump();
+        }
+        hit
+    }
     fn is_ident(&self, s: &str) -> bool {
         self.peek() == Tok::Ident && self.slice(self.tok()) == s
     }
@@ -455,9 +463,7 @@ impl Parser<'_> {
                     return Err(self.unexpected("an operand"));
                 }
                 uses.push(self.name_use());
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -471,9 +477,7 @@ impl Parser<'_> {
                     return Err(self.unexpected("a successor block"));
                 }
                 succs.push(self.name_use());
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -489,9 +493,7 @@ impl Parser<'_> {
             self.bump();
             loop {
                 self.parse_region(op)?;
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -657,18 +659,14 @@ impl Parser<'_> {
                     self.bump();
                     while self.peek() == Tok::Percent {
                         args.push((self.name_use(), None));
-                        if self.peek() == Tok::Comma {
-                            self.bump();
-                        } else {
+                        if !self.eat(Tok::Comma) {
                             break;
                         }
                     }
                     self.expect(Tok::RParen, "`)`")?;
                 }
                 succs.push((b, args));
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -692,9 +690,7 @@ impl Parser<'_> {
             self.bump();
             loop {
                 result_tys.push(self.parse_type()?);
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -763,9 +759,7 @@ impl Parser<'_> {
                     let loc = self.parse_loc()?;
                     let v = self.ir.add_block_arg(b, ty, None, loc);
                     self.define_value(&u, v)?;
-                    if self.peek() == Tok::Comma {
-                        self.bump();
-                    } else {
+                    if !self.eat(Tok::Comma) {
                         break;
                     }
                 }
@@ -796,9 +790,7 @@ impl Parser<'_> {
         if self.peek() != end {
             loop {
                 tys.push(self.parse_type()?);
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -903,9 +895,7 @@ impl Parser<'_> {
                     Attr::Unit
                 };
                 out.push((name, a));
-                if self.peek() == Tok::Comma {
-                    self.bump();
-                } else {
+                if !self.eat(Tok::Comma) {
                     break;
                 }
             }
@@ -951,9 +941,7 @@ impl Parser<'_> {
                                 v.push(i32::try_from(x).map_err(|_| {
                                     self.err(n.start, "out of range for i32".into())
                                 })?);
-                                if self.peek() == Tok::Comma {
-                                    self.bump();
-                                } else {
+                                if !self.eat(Tok::Comma) {
                                     break;
                                 }
                             }
