@@ -69,6 +69,8 @@ enum EmitArg {
     Tokens,
     /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
     CfIr,
+    /// CF IR with every value, block argument and branch marked uniform or divergent.
+    Uniformity,
     /// gfx942 assembly (not available yet).
     Asm,
 }
@@ -110,6 +112,7 @@ fn run(cli: Cli) -> i32 {
         (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
         (Some(EmitArg::Tokens), _) => Stage::Tokens,
         (Some(EmitArg::CfIr), _) => Stage::CfIr,
+        (Some(EmitArg::Uniformity), _) => Stage::Uniformity,
         (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
     };
     let color = match cli.color.as_str() {

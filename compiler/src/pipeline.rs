@@ -16,6 +16,7 @@ use crate::diag::{self, Diagnostic, SourceFile};
 use crate::{ast, check, lower, parse};
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify::{self, VerifyError};
+use kc_dialect::report::{self, uniformity::ModuleUniformity};
 use kc_dialect::{transforms, Ir, Op};
 
 /// Where to stop.
@@ -25,6 +26,8 @@ pub enum Stage {
     KernelIr,
     Tokens,
     CfIr,
+    /// CF IR annotated with the uniformity analysis.
+    Uniformity,
     Asm,
 }
 
@@ -109,6 +112,12 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     after_pass(&ir, &file, opts, "lower-to-cf")?;
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
+    }
+    if opts.stage == Stage::Uniformity {
+        let mu = ModuleUniformity::compute(&ir).map_err(|e| {
+            Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
+        })?;
+        return Ok(report::uniformity::annotated(&ir, &mu, &print_options(opts)));
     }
     Err(Failure::Usage(
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"

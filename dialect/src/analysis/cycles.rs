@@ -51,6 +51,9 @@ pub struct CycleInfo {
     pub top_level: Vec<CycleId>,
     /// DFS preorder number of each block (`u32::MAX` if unreachable).
     pub preorder_index: Vec<u32>,
+    /// Preorder interval of each cycle in the forest (`tour[c] = (first, last)`), so that
+    /// nesting tests are O(1).
+    tour: Vec<(u32, u32)>,
 }
 
 impl CycleInfo {
@@ -65,32 +68,14 @@ impl CycleInfo {
     pub fn innermost(&self, b: u32) -> Option<CycleId> {
         self.innermost.get(b as usize).copied().flatten()
     }
-    /// Does cycle `c` contain block `b` (directly or through a child)?
+    /// Does cycle `c` contain block `b` (directly or through a child)? O(1).
     pub fn contains(&self, c: CycleId, b: u32) -> bool {
-        let mut cur = self.innermost(b);
-        let depth = self.cycle(c).depth;
-        while let Some(x) = cur {
-            let d = self.cycle(x).depth;
-            if x == c {
-                return true;
-            }
-            if d <= depth {
-                return false;
-            }
-            cur = self.cycle(x).parent;
-        }
-        false
+        self.innermost(b).is_some_and(|x| self.is_within(x, c))
     }
-    /// Is cycle `inner` equal to or nested in `outer`?
+    /// Is cycle `inner` equal to or nested in `outer`? O(1).
     pub fn is_within(&self, inner: CycleId, outer: CycleId) -> bool {
-        let mut cur = Some(inner);
-        while let Some(c) = cur {
-            if c == outer {
-                return true;
-            }
-            cur = self.cycle(c).parent;
-        }
-        false
+        let (i, o) = (self.tour[inner.0 as usize], self.tour[outer.0 as usize]);
+        o.0 <= i.0 && i.0 <= o.1
     }
     /// Every block of `c`, nested ones included.
     pub fn blocks(&self, c: CycleId) -> Vec<u32> {
@@ -319,6 +304,21 @@ impl<'a> Builder<'a> {
             let mut ch = std::mem::take(&mut self.info.cycles[i].children);
             ch.sort_by_key(|&x| pre[headers[x.0 as usize] as usize]);
             self.info.cycles[i].children = ch;
+        }
+        // Preorder intervals of the forest.
+        self.info.tour = vec![(0, 0); n];
+        let mut counter = 0u32;
+        let mut stack: Vec<(CycleId, bool)> =
+            self.info.top_level.iter().rev().map(|&c| (c, false)).collect();
+        while let Some((c, done)) = stack.pop() {
+            if done {
+                self.info.tour[c.0 as usize].1 = counter - 1;
+                continue;
+            }
+            self.info.tour[c.0 as usize].0 = counter;
+            counter += 1;
+            stack.push((c, true));
+            stack.extend(self.info.cycles[c.0 as usize].children.iter().rev().map(|&x| (x, false)));
         }
         self.info
     }

@@ -8,3 +8,8 @@ pub mod dominance;
 
 pub use cfg::RegionCfg;
 pub use dominance::DomTree;
+pub mod sync_dependence;
+pub mod uniformity;
+
+pub use cycles::{CycleId, CycleInfo};
+pub use uniformity::{Reason, Uniformity};

@@ -68,6 +68,18 @@ pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
     print::print_op(ir, op, opts)
 }
 
+/// Printed names (without `%` / `^`) of the values and blocks under the isolated op `root`,
+/// as [`print`] shows them.
+pub struct Names {
+    pub values: cranelift_entity::SecondaryMap<crate::entities::Value, String>,
+    pub blocks: cranelift_entity::SecondaryMap<Block, String>,
+}
+
+pub fn names(ir: &Ir, root: Op) -> Names {
+    let (values, blocks) = print::names(ir, root);
+    Names { values, blocks }
+}
+
 /// A parse error at a byte offset (with 1-based line and column, in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextError {

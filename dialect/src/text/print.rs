@@ -163,6 +163,13 @@ impl Names {
     }
 }
 
+/// The names [`print_op`] gives the values and blocks of `root` (an isolated op such as a
+/// kernel): other outputs (uniformity reports, LLVM IR) use them so names agree everywhere.
+pub(super) fn names(ir: &Ir, root: Op) -> (SecondaryMap<Value, String>, SecondaryMap<Block, String>) {
+    let n = Names::new(ir, root);
+    (n.values, n.blocks)
+}
+
 struct Printer<'a> {
     ir: &'a Ir,
     opts: &'a PrintOptions<'a>,

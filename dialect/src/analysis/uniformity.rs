@@ -1,0 +1,575 @@
+//! Uniformity analysis of a CF-form kernel: which values, block arguments and branches are
+//! uniform (the same in all converged threads) and which are divergent.
+//!
+//! Semantics: LLVM's "Convergence And Uniformity" (maximal convergence, m-converged static
+//! instances), with controlled convergence when the kernel carries tokens. The algorithm is
+//! LLVM's GenericUniformityImpl:
+//! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics, shuffles)
+//!   are divergent. `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
+//!   reductions, ...) never are. Kernel arguments are uniform.
+//! - *Data.* An op with a divergent operand has divergent results; a successor argument that
+//!   is divergent makes the target's block argument divergent. A `cf.cond_br` with a
+//!   divergent condition is a divergent branch.
+//! - *Sync dependence.* For a divergent branch, the block arguments of its join blocks
+//!   ([`SyncDependence`]) become divergent, except those whose incoming values are one and
+//!   the same constant.
+//! - *Irreducible cycles.* A join inside an irreducible cycle that fails the diverged-entry
+//!   criterion (simplified dominance form), or that paths diverged outside the cycle reach,
+//!   makes every definition in the outermost such cycle divergent ("assumed divergent").
+//! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
+//!   leaves, every use outside the cycle of a value defined in it (through an exit block
+//!   argument or directly) is divergent: threads left on different iterations.
+//!
+//! kc departs from LLVM 22 in three sound ways (each has a named test):
+//! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
+//!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
+//! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
+//!   cycle's heart token is not temporally divergent: threads are converged there only if
+//!   they left on the same iteration (ConvergentOperations, controlled m-converged).
+//! - `kernel.reduce` is always uniform (a wave reduction gives every active lane the same
+//!   value); LLVM 22 calls `wave.reduce` of a divergent input divergent.
+//!
+//! Pre: `func` is a `kernel.func` in CF form (one region, no structured ops); the IR verifies.
+//! Post: every value of the kernel has a verdict and, if divergent, a [`Reason`] whose
+//! operands were divergent before it (so reasons form an acyclic explanation). The result
+//! does not depend on successor order outside irreducible cycles (tested).
+
+use super::cfg::RegionCfg;
+use super::cycles::{CycleId, CycleInfo};
+use super::dominance::DomTree;
+use super::sync_dependence::SyncDependence;
+use crate::attrs::Attr;
+use crate::entities::{Block, Op, Value};
+use crate::ir::{Ir, ValueDef};
+use crate::registry::{Opcode, Traits};
+use crate::types::Type;
+use cranelift_entity::SecondaryMap;
+
+/// Why a value (or branch) is divergent. Every variant points at things that became
+/// divergent earlier, so following reasons terminates at a `Source`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// Result of a divergence source.
+    Source(Op),
+    /// Result of `op`, whose operand `operand` is divergent (for a branch: its condition).
+    Operand { op: Op, operand: Value },
+    /// Block argument that receives the divergent `value` from terminator `from`.
+    Incoming { from: Op, value: Value },
+    /// Block argument of `block`, a join of the divergent branch `branch`.
+    Join { branch: Op, block: Block },
+    /// Block argument of `block`, an exit of `cycle` that the divergent branch `branch` makes
+    /// threads leave on different iterations (or along different paths).
+    DivergentExit { branch: Op, block: Block, cycle: CycleId },
+    /// Defined in `cycle`, an irreducible cycle whose convergence depends on the DFS: the
+    /// divergent branch `branch` joins at `join` without meeting the diverged-entry
+    /// criterion.
+    DivergentCycle { branch: Op, cycle: CycleId, join: Block },
+    /// Uses `value`, defined in `cycle`, outside it after a divergent exit (temporal
+    /// divergence). `op` is the user (for a block argument: the terminator passing it).
+    Temporal { op: Op, value: Value, cycle: CycleId },
+}
+
+/// A use of a value outside the cycle that defines it, after a divergent exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemporalUse {
+    pub value: Value,
+    pub user: Op,
+    pub cycle: CycleId,
+}
+
+/// A join block (or divergent exit) of a divergent branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinInfo {
+    pub branch: Op,
+    pub block: Block,
+    /// A divergent cycle exit rather than a join of disjoint paths.
+    pub is_exit: bool,
+}
+
+/// The analysis result for one kernel.
+pub struct Uniformity {
+    pub func: Op,
+    pub cfg: RegionCfg,
+    pub dom: DomTree,
+    pub cycles: CycleInfo,
+    divergent: SecondaryMap<Value, bool>,
+    reasons: SecondaryMap<Value, Option<Reason>>,
+    divergent_branch: SecondaryMap<Op, bool>,
+    branch_reasons: SecondaryMap<Op, Option<Reason>>,
+    /// Joins and divergent exits of every divergent branch, in discovery order.
+    pub joins: Vec<JoinInfo>,
+    /// Irreducible cycles whose definitions are all divergent.
+    pub assumed_divergent: Vec<CycleId>,
+    /// Outermost cycles left through a divergent exit.
+    pub divergent_exit_cycles: Vec<CycleId>,
+    pub temporal: Vec<TemporalUse>,
+}
+
+/// Error for kernels the analysis does not handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotCfForm;
+
+impl Uniformity {
+    /// Analyses `func` (a CF-form `kernel.func`).
+    pub fn compute(ir: &Ir, func: Op) -> Result<Uniformity, NotCfForm> {
+        let region = *ir.ops[func].regions.first().ok_or(NotCfForm)?;
+        let cfg = RegionCfg::compute(ir, region);
+        Self::compute_with_cfg(ir, func, cfg)
+    }
+
+    /// Same, on a given CFG of the kernel's region (tests permute successor lists to get
+    /// other DFS orders).
+    pub fn compute_with_cfg(ir: &Ir, func: Op, cfg: RegionCfg) -> Result<Uniformity, NotCfForm> {
+        let region = *ir.ops[func].regions.first().ok_or(NotCfForm)?;
+        for b in ir.region_blocks(region) {
+            if ir.block_ops(b).any(|o| !ir.ops[o].regions.is_empty()) {
+                return Err(NotCfForm);
+            }
+        }
+        let dom = DomTree::dominators(&cfg);
+        let cycles = CycleInfo::compute(&cfg);
+        let mut u = Uniformity {
+            func,
+            cfg,
+            dom,
+            cycles,
+            divergent: SecondaryMap::new(),
+            reasons: SecondaryMap::new(),
+            divergent_branch: SecondaryMap::new(),
+            branch_reasons: SecondaryMap::new(),
+            joins: Vec::new(),
+            assumed_divergent: Vec::new(),
+            divergent_exit_cycles: Vec::new(),
+            temporal: Vec::new(),
+        };
+        Propagator::new(ir, &mut u).run();
+        Ok(u)
+    }
+
+    /// Is `v` divergent at its definition?
+    pub fn is_divergent(&self, v: Value) -> bool {
+        self.divergent[v]
+    }
+    /// Is `term` a divergent branch?
+    pub fn is_divergent_branch(&self, term: Op) -> bool {
+        self.divergent_branch[term]
+    }
+    pub fn reason(&self, v: Value) -> Option<&Reason> {
+        self.reasons[v].as_ref()
+    }
+    pub fn branch_reason(&self, term: Op) -> Option<&Reason> {
+        self.branch_reasons[term].as_ref()
+    }
+    /// Is `v` divergent as read by `user`: divergent at its definition, or temporally
+    /// divergent because `user` lies outside a cycle of `v` that has a divergent exit.
+    pub fn is_divergent_use(&self, v: Value, user: Op) -> bool {
+        self.divergent[v] || self.temporal.iter().any(|t| t.value == v && t.user == user)
+    }
+    /// Joins and divergent exits of the divergent branch `term`.
+    pub fn joins_of(&self, term: Op) -> impl Iterator<Item = &JoinInfo> {
+        self.joins.iter().filter(move |j| j.branch == term)
+    }
+    /// Node number of a block of the kernel.
+    pub fn node(&self, b: Block) -> Option<u32> {
+        self.cfg.node(b)
+    }
+}
+
+/// The worklist propagation (one run per kernel).
+struct Propagator<'a> {
+    ir: &'a Ir,
+    u: &'a mut Uniformity,
+    users: SecondaryMap<Value, Vec<Op>>,
+    worklist: Vec<Item>,
+}
+
+#[derive(Copy, Clone)]
+enum Item {
+    Value(Value),
+    Branch(Op),
+}
+
+impl<'a> Propagator<'a> {
+    fn new(ir: &'a Ir, u: &'a mut Uniformity) -> Self {
+        let users = ir.users(u.func);
+        Propagator { ir, u, users, worklist: Vec::new() }
+    }
+
+    fn run(mut self) {
+        let ir = self.ir;
+        let blocks = self.u.cfg.blocks.clone();
+        for &b in &blocks {
+            for op in ir.block_ops(b) {
+                if ir.spec(op).has(Traits::DIVERGENCE_SOURCE) {
+                    self.mark_results(op, Reason::Source(op));
+                }
+            }
+        }
+        // The sync-dependence queries borrow the CFG and cycles while verdicts change: move
+        // them out of the result for the duration of the loop.
+        let cfg = std::mem::take(&mut self.u.cfg);
+        let cycles = std::mem::take(&mut self.u.cycles);
+        let mut sd = SyncDependence::new(&cfg, &cycles);
+        while let Some(item) = self.worklist.pop() {
+            match item {
+                Item::Value(v) => self.push_users(v),
+                Item::Branch(term) => self.control_divergence(term, &cfg, &cycles, &mut sd),
+            }
+        }
+        drop(sd);
+        self.u.cfg = cfg;
+        self.u.cycles = cycles;
+    }
+
+    fn mark_value(&mut self, v: Value, why: Reason) {
+        if self.u.divergent[v] || self.ir.value_type(v) == Type::Token {
+            return;
+        }
+        self.u.divergent[v] = true;
+        self.u.reasons[v] = Some(why);
+        self.worklist.push(Item::Value(v));
+    }
+
+    fn mark_results(&mut self, op: Op, why: Reason) {
+        if self.ir.spec(op).has(Traits::ALWAYS_UNIFORM) {
+            return;
+        }
+        for &r in &self.ir.ops[op].results {
+            self.mark_value(r, why.clone());
+        }
+    }
+
+    fn mark_branch(&mut self, term: Op, why: Reason) {
+        if self.u.divergent_branch[term] || self.ir.opcode(term) != Opcode::CondBr {
+            return;
+        }
+        self.u.divergent_branch[term] = true;
+        self.u.branch_reasons[term] = Some(why);
+        self.worklist.push(Item::Branch(term));
+    }
+
+    /// `user` reads `v`, which is divergent (`cycle` = None) or temporally divergent for
+    /// `user` (`cycle` = the cycle it is defined in).
+    fn mark_user(&mut self, user: Op, v: Value, cycle: Option<CycleId>) {
+        let ir = self.ir;
+        let data = &ir.ops[user];
+        let why = |kind: fn(Op, Value) -> Reason| match cycle {
+            Some(cycle) => Reason::Temporal { op: user, value: v, cycle },
+            None => kind(user, v),
+        };
+        if ir.spec(user).is_terminator() {
+            if ir.opcode(user) == Opcode::CondBr && data.operands[0] == v {
+                self.mark_branch(user, why(|op, operand| Reason::Operand { op, operand }));
+            }
+            for s in &data.succs {
+                for (i, &a) in s.args.iter().enumerate() {
+                    if a == v {
+                        let arg = ir.blocks[s.block].args[i];
+                        self.mark_value(arg, why(|from, value| Reason::Incoming { from, value }));
+                    }
+                }
+            }
+        } else if data.operands.contains(&v) {
+            self.mark_results(user, why(|op, operand| Reason::Operand { op, operand }));
+        }
+    }
+
+    fn push_users(&mut self, v: Value) {
+        let users = std::mem::take(&mut self.users[v]);
+        for &user in &users {
+            self.mark_user(user, v, None);
+        }
+        self.users[v] = users;
+    }
+
+    fn control_divergence(
+        &mut self,
+        term: Op,
+        cfg: &RegionCfg,
+        cycles: &CycleInfo,
+        sd: &mut SyncDependence,
+    ) {
+        let ir = self.ir;
+        let Some(b) = ir.op_block(term).and_then(|blk| cfg.node(blk)) else { return };
+        if !self.u.dom.is_reachable(b) {
+            return;
+        }
+        let desc = sd.branch(b);
+        let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
+        for &j in &desc.joins {
+            self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
+            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j) {
+                div_cycles.push((c, j));
+                continue;
+            }
+            let jb = cfg.blocks[j as usize];
+            self.taint_join_args(j, cfg, Reason::Join { branch: term, block: jb });
+        }
+        div_cycles.sort_by_key(|&(c, _)| std::cmp::Reverse(cycles.cycle(c).depth));
+        for (c, j) in div_cycles {
+            if self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a)) {
+                continue;
+            }
+            self.u.assumed_divergent.push(c);
+            let why = Reason::DivergentCycle { branch: term, cycle: c, join: cfg.blocks[j as usize] };
+            for blk in cycles.blocks(c) {
+                let block = cfg.blocks[blk as usize];
+                for &a in &ir.blocks[block].args {
+                    self.mark_value(a, why.clone());
+                }
+                for op in ir.block_ops(block) {
+                    self.mark_results(op, why.clone());
+                }
+            }
+        }
+        let branch_cycle = cycles.innermost(b);
+        for &x in &desc.divergent_exits {
+            let xb = cfg.blocks[x as usize];
+            self.u.joins.push(JoinInfo { branch: term, block: xb, is_exit: true });
+            let Some(mut c) = branch_cycle else { continue };
+            while let Some(p) = cycles.cycle(c).parent.filter(|&p| !cycles.contains(p, x)) {
+                c = p;
+            }
+            // Threads reach the exit on different iterations or paths: arguments whose
+            // incoming values differ are divergent (LLVM only does this for values defined
+            // in the cycle).
+            let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
+            self.taint_join_args(x, cfg, why);
+            self.cycle_exit_divergence(c, cfg, cycles);
+        }
+    }
+
+    /// Marks the block arguments of node `j` divergent unless all incoming values are the
+    /// same value or equal constants (then every thread sees that one value).
+    fn taint_join_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason) {
+        let ir = self.ir;
+        let block = cfg.blocks[j as usize];
+        let nargs = ir.blocks[block].args.len();
+        if nargs == 0 {
+            return;
+        }
+        let mut incoming: Vec<Vec<Value>> = vec![Vec::new(); nargs];
+        for &p in &cfg.preds[j as usize] {
+            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
+            for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
+                for (i, &a) in s.args.iter().enumerate() {
+                    incoming[i].push(a);
+                }
+            }
+        }
+        for (i, vals) in incoming.iter().enumerate() {
+            if !self.all_same(vals) {
+                self.mark_value(ir.blocks[block].args[i], why.clone());
+            }
+        }
+    }
+
+    fn all_same(&self, vals: &[Value]) -> bool {
+        let Some(&first) = vals.first() else { return true };
+        vals.iter().all(|&v| v == first)
+            || vals.iter().all(|&v| self.constant(v).is_some() && self.constant(v) == self.constant(first))
+    }
+
+    fn constant(&self, v: Value) -> Option<(&Attr, Type)> {
+        let op = self.ir.defining_op(v)?;
+        (self.ir.opcode(op) == Opcode::Constant)
+            .then(|| self.ir.attr(op, "value").map(|a| (a, self.ir.value_type(v))))
+            .flatten()
+    }
+
+    /// LLVM's getOutermostDivergentCycle: the cycle made divergent by a join `j` of the
+    /// branch in `b`, by paths diverged outside it or by the diverged-entry criterion.
+    fn outermost_divergent_cycle(&self, cycles: &CycleInfo, b: u32, j: u32) -> Option<CycleId> {
+        let cycle = cycles.innermost(j)?;
+        let dom = &self.u.dom;
+        // External: the largest cycle containing the join but not the branch.
+        let ext = (!cycles.contains(cycle, b)).then(|| {
+            let mut c = cycle;
+            while let Some(p) = cycles.cycle(c).parent.filter(|&p| !cycles.contains(p, b)) {
+                c = p;
+            }
+            c
+        });
+        let ext = ext.filter(|&c| !cycles.cycle(c).is_reducible());
+        // Internal (diverged entry, simplified): the smallest common cycle, if irreducible
+        // and its header does not dominate the join, widened while parent headers don't.
+        let int = (|| {
+            if dom.strictly_dominates(b, j) {
+                return None;
+            }
+            let mut c = Some(cycle);
+            while let Some(x) = c.filter(|&x| !cycles.contains(x, b)) {
+                c = cycles.cycle(x).parent;
+            }
+            let mut c = c?;
+            if cycles.cycle(c).is_reducible() || dom.strictly_dominates(cycles.cycle(c).header(), j) {
+                return None;
+            }
+            while let Some(p) = cycles
+                .cycle(c)
+                .parent
+                .filter(|&p| !dom.strictly_dominates(cycles.cycle(p).header(), j))
+            {
+                c = p;
+            }
+            Some(c)
+        })();
+        int.or(ext)
+    }
+
+    /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
+    /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
+    fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
+        if self.u.divergent_exit_cycles.contains(&c) {
+            return;
+        }
+        self.u.divergent_exit_cycles.push(c);
+        if self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a)) {
+            return;
+        }
+        let ir = self.ir;
+        let region = HeartRegion::of(ir, cfg, cycles, c, &self.users);
+        let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
+        let defined_in_cycle = |v: Value| match ir.values[v].def {
+            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
+            ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
+        };
+        let exits = cycles.exit_blocks(cfg, c);
+        // Exit block arguments fed from inside the cycle.
+        for &x in &exits {
+            let xb = cfg.blocks[x as usize];
+            if region.as_ref().is_some_and(|r| r.live_in(x)) {
+                continue;
+            }
+            for &p in &cfg.preds[x as usize] {
+                if !cycles.contains(c, p) {
+                    continue;
+                }
+                let t = ir.terminator(cfg.blocks[p as usize]).expect("terminated");
+                for s in &ir.ops[t].succs {
+                    if s.block != xb {
+                        continue;
+                    }
+                    for (i, &a) in s.args.iter().enumerate() {
+                        if defined_in_cycle(a) {
+                            let arg = ir.blocks[xb].args[i];
+                            self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
+                            self.record_temporal(a, t, c);
+                        }
+                    }
+                }
+            }
+        }
+        // Definitions in blocks that dominate an exit, used outside the cycle.
+        for blk in cycles.blocks(c) {
+            if !exits.iter().any(|&x| self.u.dom.dominates(blk, x)) {
+                continue;
+            }
+            let block = cfg.blocks[blk as usize];
+            let defs: Vec<Value> = ir.blocks[block]
+                .args
+                .iter()
+                .copied()
+                .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
+                .collect();
+            for v in defs {
+                if ir.value_type(v) == Type::Token {
+                    continue;
+                }
+                let users = std::mem::take(&mut self.users[v]);
+                for &user in &users {
+                    let Some(ub) = ir.op_block(user) else { continue };
+                    if in_cycle_block(ub) || region.as_ref().is_some_and(|r| r.contains_op(ir, cfg, user)) {
+                        continue;
+                    }
+                    self.record_temporal(v, user, c);
+                    self.mark_user(user, v, Some(c));
+                }
+                self.users[v] = users;
+            }
+        }
+    }
+
+    fn record_temporal(&mut self, value: Value, user: Op, cycle: CycleId) {
+        let t = TemporalUse { value, user, cycle };
+        if !self.u.temporal.contains(&t) {
+            self.u.temporal.push(t);
+        }
+    }
+}
+
+/// The convergence region of a cycle's heart token: the points where the token is live
+/// (dominated by the heart, with a use of the token ahead).
+struct HeartRegion {
+    token: Value,
+    live_in: Vec<bool>,
+    live_out: Vec<bool>,
+}
+
+impl HeartRegion {
+    /// The region of the heart of `c` (a `conv.loop` in its header whose parent token comes
+    /// from outside `c`), if it has one.
+    fn of(
+        ir: &Ir,
+        cfg: &RegionCfg,
+        cycles: &CycleInfo,
+        c: CycleId,
+        users: &SecondaryMap<Value, Vec<Op>>,
+    ) -> Option<HeartRegion> {
+        let header = cfg.blocks[cycles.cycle(c).header() as usize];
+        let heart = ir.block_ops(header).find(|&o| {
+            ir.opcode(o) == Opcode::ConvLoop
+                && ir.ops[o].operands.first().is_some_and(|&p| match ir.values[p].def {
+                    ValueDef::Result(d, _) => ir
+                        .op_block(d)
+                        .and_then(|db| cfg.node(db))
+                        .is_none_or(|n| !cycles.contains(c, n)),
+                    ValueDef::BlockArg(..) => true,
+                })
+        })?;
+        let token = ir.ops[heart].results[0];
+        let def_block = cfg.node(header)?;
+        let n = cfg.len();
+        let mut live_in = vec![false; n];
+        let mut live_out = vec![false; n];
+        let mut stack = Vec::new();
+        for &u in &users[token] {
+            if let Some(ub) = ir.op_block(u).and_then(|b| cfg.node(b)) {
+                if ub != def_block && !live_in[ub as usize] {
+                    live_in[ub as usize] = true;
+                    stack.push(ub);
+                }
+            }
+        }
+        while let Some(b) = stack.pop() {
+            for &p in &cfg.preds[b as usize] {
+                live_out[p as usize] = true;
+                if p != def_block && !live_in[p as usize] {
+                    live_in[p as usize] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        Some(HeartRegion { token, live_in, live_out })
+    }
+
+    fn live_in(&self, b: u32) -> bool {
+        self.live_in[b as usize]
+    }
+
+    /// Is `op` inside the region: the token is live after it, or `op` itself uses it.
+    fn contains_op(&self, ir: &Ir, cfg: &RegionCfg, op: Op) -> bool {
+        let Some(b) = ir.op_block(op).and_then(|blk| cfg.node(blk)) else { return false };
+        if self.live_out[b as usize] {
+            return true;
+        }
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            if ir.ops[o].operands.contains(&self.token) {
+                return true;
+            }
+            cur = ir.next_op(o);
+        }
+        false
+    }
+}
