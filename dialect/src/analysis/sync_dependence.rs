@@ -31,7 +31,7 @@
 
 use super::cfg::RegionCfg;
 use super::cycles::{CycleId, CycleInfo};
-use std::collections::BTreeSet;
+use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 
@@ -57,6 +57,44 @@ pub struct SyncDependence<'a> {
     // Scratch, reset after each query through `touched`.
     labels: Vec<u32>,
     touched: Vec<u32>,
+    fresh: Fresh,
+}
+
+/// The set of order positions holding a fresh label: a max-heap with lazy deletion.
+#[derive(Default)]
+struct Fresh {
+    heap: BinaryHeap<u32>,
+    flag: Vec<bool>,
+    count: usize,
+}
+
+impl Fresh {
+    fn insert(&mut self, i: u32) {
+        if !std::mem::replace(&mut self.flag[i as usize], true) {
+            self.count += 1;
+            self.heap.push(i);
+        }
+    }
+    fn remove(&mut self, i: u32) {
+        if std::mem::replace(&mut self.flag[i as usize], false) {
+            self.count -= 1;
+        }
+    }
+    fn last(&mut self) -> Option<u32> {
+        while let Some(&top) = self.heap.peek() {
+            if self.flag[top as usize] {
+                return Some(top);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+    fn clear(&mut self) {
+        while let Some(i) = self.heap.pop() {
+            self.flag[i as usize] = false;
+        }
+        self.count = 0;
+    }
 }
 
 impl<'a> SyncDependence<'a> {
@@ -71,6 +109,7 @@ impl<'a> SyncDependence<'a> {
             exits: vec![None; cycles.cycles.len()],
             labels: vec![NONE; n],
             touched: Vec::new(),
+            fresh: Fresh { flag: vec![false; n], ..Fresh::default() },
         };
         if n > 0 {
             let mut finalized = vec![false; n];
@@ -85,9 +124,14 @@ impl<'a> SyncDependence<'a> {
         &self.order
     }
 
-    fn exit_blocks(&mut self, c: CycleId) -> &[u32] {
-        let (cfg, cycles) = (self.cfg, self.cycles);
-        self.exits[c.0 as usize].get_or_insert_with(|| cycles.exit_blocks(cfg, c))
+    /// Exit blocks of `c` (cached); give them back with `put_exits`.
+    fn take_exits(&mut self, c: CycleId) -> Vec<u32> {
+        self.exits[c.0 as usize]
+            .take()
+            .unwrap_or_else(|| self.cycles.exit_blocks(self.cfg, c))
+    }
+    fn put_exits(&mut self, c: CycleId, exits: Vec<u32>) {
+        self.exits[c.0 as usize] = Some(exits);
     }
 
     fn append(&mut self, b: u32, reducible_header: bool) {
@@ -112,7 +156,8 @@ impl<'a> SyncDependence<'a> {
                     nested = self.cycles.cycle(nested).parent.expect("nested in `cycle`");
                 }
                 let mut pushed = false;
-                for x in self.exit_blocks(nested).to_vec() {
+                let exits = self.take_exits(nested);
+                for &x in &exits {
                     if cycle.is_some_and(|c| !self.cycles.contains(c, x)) || finalized[x as usize]
                     {
                         continue;
@@ -120,6 +165,7 @@ impl<'a> SyncDependence<'a> {
                     pushed = true;
                     stack.push(x);
                 }
+                self.put_exits(nested, exits);
                 if !pushed {
                     stack.pop();
                     self.cycle_po(nested, finalized);
@@ -166,13 +212,13 @@ impl<'a> SyncDependence<'a> {
     }
 
     /// Pushes label `pushed` into `succ`; true if that makes `succ` a join.
-    fn compute_join(&mut self, succ: u32, pushed: u32, fresh: &mut BTreeSet<u32>) -> bool {
+    fn compute_join(&mut self, succ: u32, pushed: u32) -> bool {
         let old = self.label(succ);
         if old == pushed {
             return false;
         }
         if old != succ {
-            fresh.insert(self.index[succ as usize]);
+            self.fresh.insert(self.index[succ as usize]);
         }
         if old == NONE {
             self.set_label(succ, pushed);
@@ -205,28 +251,29 @@ impl<'a> SyncDependence<'a> {
             }
             Some(c)
         });
-        let mut fresh = BTreeSet::new();
         let push_unique = |v: &mut Vec<u32>, x: u32| {
             if !v.contains(&x) {
                 v.push(x)
             }
         };
-        for s in self.cfg.succs[b as usize].clone() {
+        let cfg = self.cfg;
+        for &s in &cfg.succs[b as usize] {
             if term_cycle.is_some_and(|c| !cycles.contains(c, s)) {
                 // Leaving the cycle right away: later labels might never reach `s` again.
                 push_unique(&mut desc.divergent_exits, s);
             }
-            if self.compute_join(s, s, &mut fresh) {
+            if self.compute_join(s, s) {
                 push_unique(&mut desc.joins, s);
             }
         }
-        while let Some(&idx) = fresh.last() {
+        while let Some(idx) = self.fresh.last() {
             let block = self.order[idx as usize];
-            if fresh.len() == 1 && irreducible_ancestor.is_none_or(|c| !cycles.contains(c, block))
+            if self.fresh.count == 1
+                && irreducible_ancestor.is_none_or(|c| !cycles.contains(c, block))
             {
                 break;
             }
-            fresh.remove(&idx);
+            self.fresh.remove(idx);
             if block == b {
                 continue;
             }
@@ -234,15 +281,17 @@ impl<'a> SyncDependence<'a> {
             if self.reducible_header[block as usize] {
                 let c = cycles.innermost(block).expect("a header is in its cycle");
                 let inside = cycles.contains(c, b);
-                for x in self.exit_blocks(c).to_vec() {
-                    if self.compute_join(x, label, &mut fresh) {
+                let exits = self.take_exits(c);
+                for &x in &exits {
+                    if self.compute_join(x, label) {
                         let set = if inside { &mut desc.divergent_exits } else { &mut desc.joins };
                         push_unique(set, x);
                     }
                 }
+                self.put_exits(c, exits);
             } else {
-                for s in self.cfg.succs[block as usize].clone() {
-                    if self.compute_join(s, label, &mut fresh) {
+                for &s in &cfg.succs[block as usize] {
+                    if self.compute_join(s, label) {
                         push_unique(&mut desc.joins, s);
                     }
                 }
@@ -254,17 +303,21 @@ impl<'a> SyncDependence<'a> {
         while let Some(cy) = c {
             if !cycles.cycle(cy).is_reducible() {
                 let header_label = self.label(cycles.cycle(cy).header());
-                for x in self.exit_blocks(cy).to_vec() {
+                let exits = self.take_exits(cy);
+                for &x in &exits {
                     if self.label(x) != header_label {
                         push_unique(&mut desc.divergent_exits, x);
                     }
                 }
+                self.put_exits(cy, exits);
             }
             c = cycles.cycle(cy).parent;
         }
-        for t in std::mem::take(&mut self.touched) {
+        for &t in &self.touched {
             self.labels[t as usize] = NONE;
         }
+        self.touched.clear();
+        self.fresh.clear();
         desc
     }
 }

@@ -43,7 +43,8 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
+use std::collections::HashSet;
 
 /// Why a value (or branch) is divergent. Every variant points at things that became
 /// divergent earlier, so following reasons terminates at a `Source`.
@@ -103,6 +104,10 @@ pub struct Uniformity {
     /// Outermost cycles left through a divergent exit.
     pub divergent_exit_cycles: Vec<CycleId>,
     pub temporal: Vec<TemporalUse>,
+    temporal_set: HashSet<(Value, Op)>,
+    /// Per cycle: assumed divergent / has a divergent exit (the lists above, as flags).
+    assumed_flag: Vec<bool>,
+    exit_flag: Vec<bool>,
 }
 
 /// Error for kernels the analysis does not handle.
@@ -141,8 +146,14 @@ impl Uniformity {
             assumed_divergent: Vec::new(),
             divergent_exit_cycles: Vec::new(),
             temporal: Vec::new(),
+            temporal_set: HashSet::new(),
+            assumed_flag: Vec::new(),
+            exit_flag: Vec::new(),
         };
-        Propagator::new(ir, &mut u).run();
+        u.assumed_flag = vec![false; u.cycles.cycles.len()];
+        u.exit_flag = vec![false; u.cycles.cycles.len()];
+        let users = Users::of(ir, func);
+        Propagator { ir, u: &mut u, users: &users, worklist: Vec::new() }.run();
         Ok(u)
     }
 
@@ -163,8 +174,9 @@ impl Uniformity {
     /// Is `v` divergent as read by `user`: divergent at its definition, or temporally
     /// divergent because `user` lies outside a cycle of `v` that has a divergent exit.
     pub fn is_divergent_use(&self, v: Value, user: Op) -> bool {
-        self.divergent[v] || self.temporal.iter().any(|t| t.value == v && t.user == user)
+        self.divergent[v] || self.temporal_set.contains(&(v, user))
     }
+
     /// Joins and divergent exits of the divergent branch `term`.
     pub fn joins_of(&self, term: Op) -> impl Iterator<Item = &JoinInfo> {
         self.joins.iter().filter(move |j| j.branch == term)
@@ -179,8 +191,47 @@ impl Uniformity {
 struct Propagator<'a> {
     ir: &'a Ir,
     u: &'a mut Uniformity,
-    users: SecondaryMap<Value, Vec<Op>>,
+    users: &'a Users,
     worklist: Vec<Item>,
+}
+
+/// Every use of every value of a kernel, in one flat array (ops that read a value as an
+/// operand or successor argument; an op reading it twice appears twice).
+struct Users {
+    offsets: Vec<u32>,
+    ops: Vec<Op>,
+}
+
+impl Users {
+    fn of(ir: &Ir, func: Op) -> Users {
+        let n = ir.values.len();
+        let mut offsets = vec![0u32; n + 1];
+        let uses = |o: Op| {
+            let d = &ir.ops[o];
+            d.operands.iter().chain(d.succs.iter().flat_map(|s| s.args.iter())).copied()
+        };
+        ir.walk(func, &mut |o| {
+            for v in uses(o) {
+                offsets[v.index() + 1] += 1;
+            }
+        });
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut cursor = offsets.clone();
+        let mut ops = vec![func; offsets[n] as usize];
+        ir.walk(func, &mut |o| {
+            for v in uses(o) {
+                ops[cursor[v.index()] as usize] = o;
+                cursor[v.index()] += 1;
+            }
+        });
+        Users { offsets, ops }
+    }
+
+    fn get(&self, v: Value) -> &[Op] {
+        &self.ops[self.offsets[v.index()] as usize..self.offsets[v.index() + 1] as usize]
+    }
 }
 
 #[derive(Copy, Clone)]
@@ -190,11 +241,6 @@ enum Item {
 }
 
 impl<'a> Propagator<'a> {
-    fn new(ir: &'a Ir, u: &'a mut Uniformity) -> Self {
-        let users = ir.users(u.func);
-        Propagator { ir, u, users, worklist: Vec::new() }
-    }
-
     fn run(mut self) {
         let ir = self.ir;
         let blocks = self.u.cfg.blocks.clone();
@@ -275,11 +321,10 @@ impl<'a> Propagator<'a> {
     }
 
     fn push_users(&mut self, v: Value) {
-        let users = std::mem::take(&mut self.users[v]);
-        for &user in &users {
+        let users = self.users;
+        for &user in users.get(v) {
             self.mark_user(user, v, None);
         }
-        self.users[v] = users;
     }
 
     fn control_divergence(
@@ -307,9 +352,10 @@ impl<'a> Propagator<'a> {
         }
         div_cycles.sort_by_key(|&(c, _)| std::cmp::Reverse(cycles.cycle(c).depth));
         for (c, j) in div_cycles {
-            if self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a)) {
+            if in_assumed(&self.u.assumed_flag, cycles, c) {
                 continue;
             }
+            self.u.assumed_flag[c.0 as usize] = true;
             self.u.assumed_divergent.push(c);
             let why = Reason::DivergentCycle { branch: term, cycle: c, join: cfg.blocks[j as usize] };
             for blk in cycles.blocks(c) {
@@ -348,26 +394,32 @@ impl<'a> Propagator<'a> {
         if nargs == 0 {
             return;
         }
-        let mut incoming: Vec<Vec<Value>> = vec![Vec::new(); nargs];
-        for &p in &cfg.preds[j as usize] {
-            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
-            for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
-                for (i, &a) in s.args.iter().enumerate() {
-                    incoming[i].push(a);
+        for i in 0..nargs {
+            let mut first: Option<Value> = None;
+            let mut same = true;
+            'preds: for &p in &cfg.preds[j as usize] {
+                let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
+                for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
+                    let a = s.args[i];
+                    match first {
+                        None => first = Some(a),
+                        Some(f) if self.same_value(f, a) => {}
+                        Some(_) => {
+                            same = false;
+                            break 'preds;
+                        }
+                    }
                 }
             }
-        }
-        for (i, vals) in incoming.iter().enumerate() {
-            if !self.all_same(vals) {
+            if !same {
                 self.mark_value(ir.blocks[block].args[i], why.clone());
             }
         }
     }
 
-    fn all_same(&self, vals: &[Value]) -> bool {
-        let Some(&first) = vals.first() else { return true };
-        vals.iter().all(|&v| v == first)
-            || vals.iter().all(|&v| self.constant(v).is_some() && self.constant(v) == self.constant(first))
+    /// The same SSA value, or constants of equal type and value.
+    fn same_value(&self, a: Value, b: Value) -> bool {
+        a == b || (self.constant(a).is_some() && self.constant(a) == self.constant(b))
     }
 
     fn constant(&self, v: Value) -> Option<(&Attr, Type)> {
@@ -420,15 +472,15 @@ impl<'a> Propagator<'a> {
     /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
     /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
     fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
-        if self.u.divergent_exit_cycles.contains(&c) {
+        if std::mem::replace(&mut self.u.exit_flag[c.0 as usize], true) {
             return;
         }
         self.u.divergent_exit_cycles.push(c);
-        if self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a)) {
+        if in_assumed(&self.u.assumed_flag, cycles, c) {
             return;
         }
         let ir = self.ir;
-        let region = HeartRegion::of(ir, cfg, cycles, c, &self.users);
+        let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
         let defined_in_cycle = |v: Value| match ir.values[v].def {
             ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
@@ -476,8 +528,8 @@ impl<'a> Propagator<'a> {
                 if ir.value_type(v) == Type::Token {
                     continue;
                 }
-                let users = std::mem::take(&mut self.users[v]);
-                for &user in &users {
+                let users = self.users;
+                for &user in users.get(v) {
                     let Some(ub) = ir.op_block(user) else { continue };
                     if in_cycle_block(ub) || region.as_ref().is_some_and(|r| r.contains_op(ir, cfg, user)) {
                         continue;
@@ -485,17 +537,27 @@ impl<'a> Propagator<'a> {
                     self.record_temporal(v, user, c);
                     self.mark_user(user, v, Some(c));
                 }
-                self.users[v] = users;
             }
         }
     }
 
     fn record_temporal(&mut self, value: Value, user: Op, cycle: CycleId) {
-        let t = TemporalUse { value, user, cycle };
-        if !self.u.temporal.contains(&t) {
-            self.u.temporal.push(t);
+        if self.u.temporal_set.insert((value, user)) {
+            self.u.temporal.push(TemporalUse { value, user, cycle });
         }
     }
+}
+
+/// Is `c` or a cycle around it flagged in `assumed`? O(depth).
+fn in_assumed(assumed: &[bool], cycles: &CycleInfo, c: CycleId) -> bool {
+    let mut cur = Some(c);
+    while let Some(x) = cur {
+        if assumed[x.0 as usize] {
+            return true;
+        }
+        cur = cycles.cycle(x).parent;
+    }
+    false
 }
 
 /// The convergence region of a cycle's heart token: the points where the token is live
@@ -514,7 +576,7 @@ impl HeartRegion {
         cfg: &RegionCfg,
         cycles: &CycleInfo,
         c: CycleId,
-        users: &SecondaryMap<Value, Vec<Op>>,
+        users: &Users,
     ) -> Option<HeartRegion> {
         let header = cfg.blocks[cycles.cycle(c).header() as usize];
         let heart = ir.block_ops(header).find(|&o| {
@@ -533,7 +595,7 @@ impl HeartRegion {
         let mut live_in = vec![false; n];
         let mut live_out = vec![false; n];
         let mut stack = Vec::new();
-        for &u in &users[token] {
+        for &u in users.get(token) {
             if let Some(ub) = ir.op_block(u).and_then(|b| cfg.node(b)) {
                 if ub != def_block && !live_in[ub as usize] {
                     live_in[ub as usize] = true;
