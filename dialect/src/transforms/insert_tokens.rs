@@ -21,7 +21,10 @@
 //!   (the op would be convergent across iterations), so the heart is kept.
 //!
 //! Kernels that already contain tokens are left untouched (mixing controlled and uncontrolled
-//! convergent ops is rejected by the front end). Nothing else changes: no op is moved or
+//! convergent ops is rejected by the front end), and so are kernels already in CFG form with
+//! several blocks (IR read from a file past this pass): the loop structure needed to place
+//! hearts is gone, and tokens on the entry block's ops alone would mix controlled and
+//! uncontrolled convergence. Nothing else changes: no op is moved or
 //! removed. Cost: two linear walks per kernel.
 
 use crate::entities::{Block, Op, Region, Value};
@@ -42,6 +45,9 @@ pub fn insert_tokens(ir: &mut Ir) {
         let Some(entry_block) = ir.entry_block(region) else {
             continue;
         };
+        if ir.next_block(entry_block).is_some() {
+            continue; // CFG form (structured kernels have one block): see the module docs
+        }
         let mut cycles = HashMap::new();
         region_flow(ir, region, &mut cycles);
 
