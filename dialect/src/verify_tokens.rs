@@ -31,10 +31,11 @@
 //! 7. convergence regions nest. The region of `T` is the set of points dominated by its
 //!    definition from which a use of `T` is reachable. Checked as LLVM does: blocks are visited
 //!    in reverse post-order carrying the stack of live tokens; a definition pushes its token, a
-//!    use must find its token on the stack and pops the tokens above it (their regions must
-//!    have ended, since the use lies in theirs otherwise); a block starts with the intersection
-//!    of the stacks its already-visited predecessors end with, keeping only tokens whose
-//!    definition dominates the block (retreating edges do not contribute).
+//!    use of `T` must find `T` on the stack and pops the tokens above it (tokens defined inside
+//!    `T`'s region, whose regions must end before this use: a later use of one is the
+//!    violation); a block starts with the intersection of the stacks its already-visited
+//!    predecessors end with, keeping only tokens whose definition dominates the block
+//!    (retreating edges do not contribute).
 //!
 //! `Err` holds one error per violation at the offending op, in layout order (a use that breaks
 //! the nesting is not checked further against rule 2).
@@ -86,7 +87,10 @@ pub fn is_cf_kernel(ir: &Ir, func: Op) -> bool {
 }
 
 fn is_conv(code: Opcode) -> bool {
-    matches!(code, Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop)
+    matches!(
+        code,
+        Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop
+    )
 }
 
 /// The token an op uses, if any (verified IR has at most one token operand).
@@ -111,7 +115,7 @@ fn check_kernel(ir: &Ir, func: Op, out: &mut Vec<VerifyError>) {
         errors: Vec::new(),
         order: SecondaryMap::new(),
     };
-    if !k.check_placement(entry) {
+    if !k.check_placement(region, entry) {
         return; // no tokens in this kernel
     }
     k.check_flow(region);
@@ -151,9 +155,8 @@ impl Kernel<'_> {
     }
 
     /// Rules 1, 3 and 6, in one layout walk. Returns whether the kernel uses tokens.
-    fn check_placement(&mut self, entry: Block) -> bool {
+    fn check_placement(&mut self, region: Region, entry: Block) -> bool {
         let ir = self.ir;
-        let region = ir.block_region(entry).expect("entry block is linked");
         let mut pos = 0u32;
         let mut controlled = false;
         let mut first_entry: Option<Op> = None;
@@ -171,10 +174,9 @@ impl Kernel<'_> {
                         op,
                         "`conv.entry` must be in the kernel's entry block".into(),
                     ),
-                    Opcode::ConvEntry if first_entry.is_some() => self.err(
-                        op,
-                        "`conv.entry` may appear only once in a kernel".into(),
-                    ),
+                    Opcode::ConvEntry if first_entry.is_some() => {
+                        self.err(op, "`conv.entry` may appear only once in a kernel".into())
+                    }
                     Opcode::ConvEntry => {
                         first_entry = Some(op);
                         if let Some(prev) = first_convergent {
@@ -294,6 +296,9 @@ impl Kernel<'_> {
                 if rpo_index[s as usize] <= rpo_index[b as usize] {
                     continue; // retreating edge: `s` was visited already
                 }
+                // The first visited predecessor keeps the tokens whose definition dominates
+                // `s` (LLVM's live set; on dominance-verified IR the others could not be used
+                // anyway); later ones intersect.
                 let slot = &mut live_in[s as usize];
                 *slot = Some(match *slot {
                     None => tree.deepest(top, |n| {
@@ -354,7 +359,10 @@ impl Kernel<'_> {
             return;
         }
         if cycle.header() != b {
-            let (here, header) = (self.block_name(cfg, b), self.block_name(cfg, cycle.header()));
+            let (here, header) = (
+                self.block_name(cfg, b),
+                self.block_name(cfg, cycle.header()),
+            );
             self.err(
                 op,
                 format!(
@@ -616,7 +624,13 @@ mod tests {
             }
             out
         };
-        for &(x, y) in &[(17u32, 999u32), (500, 501), (1000, 3), (64, 128), (999, 998)] {
+        for &(x, y) in &[
+            (17u32, 999u32),
+            (500, 501),
+            (1000, 3),
+            (64, 128),
+            (999, 998),
+        ] {
             let (cx, cy) = (chain(x), chain(y));
             let lca = *cx.iter().find(|n| cy.contains(n)).unwrap();
             assert_eq!(t.common_ancestor(x, y), lca, "lca({x}, {y})");
@@ -626,7 +640,9 @@ mod tests {
                 .iter()
                 .find(|&&n| n == TokenTree::ROOT || t.def_block[n as usize] <= limit)
                 .unwrap();
-            let got = t.deepest(y, |n| n == TokenTree::ROOT || t.def_block[n as usize] <= limit);
+            let got = t.deepest(y, |n| {
+                n == TokenTree::ROOT || t.def_block[n as usize] <= limit
+            });
             assert_eq!(got, want);
         }
     }
@@ -688,6 +704,217 @@ kernel.func @k {
     }
 
     #[test]
+    fn unverified_ir_does_not_panic() {
+        // Tokens through block arguments, a successor to the entry block, a use before the
+        // definition, two tokens on one op, a non-token parent, a nested kernel: `verify`
+        // rejects all of these.
+        let srcs = [
+            r#"
+kernel.func @k {
+^entry(%c: i1, %v: i32):
+  %e = conv.entry : !conv.token
+  cf.br [^a(%e)]
+^a(%t: !conv.token):
+  %h = conv.loop %t : !conv.token
+  %x = kernel.readfirstlane %v, %u : i32
+  %u = conv.anchor : !conv.token
+  cf.cond_br %c, [^a(%h), ^entry]
+}
+"#,
+            r#"
+kernel.func @k {
+^entry(%v: i32):
+  %a = conv.anchor : !conv.token
+  %b = conv.loop %v : !conv.token
+  %x = kernel.readfirstlane %v, %a, %b : i32
+  kernel.func @inner {
+  ^c:
+    %e = conv.entry : !conv.token
+    kernel.return
+  }
+  cf.br [^entry]
+}
+"#,
+        ];
+        for src in srcs {
+            let ir = text::parse(src, "t.mlir").expect("parses");
+            assert!(crate::verify::verify(&ir).is_err());
+            let _ = verify_tokens(&ir);
+        }
+    }
+
+    /// LLVM's algorithm as written there (vector stacks, per-edge copies, quadratic
+    /// intersections, parent-walking cycle queries): the ops it flags for rule 7 and rule 2.
+    fn reference_flags(ir: &Ir, func: Op) -> (Vec<Op>, Vec<Op>) {
+        let region = ir.ops[func].regions[0];
+        let cfg = RegionCfg::compute(ir, region);
+        let dom = DomTree::dominators(&cfg);
+        let cycles = CycleInfo::compute(&cfg);
+        let node = |v: Value| cfg.node(ir.value_block(v).unwrap()).unwrap();
+        let mut live_map: std::collections::HashMap<u32, Vec<Value>> = Default::default();
+        let mut hearts: std::collections::HashMap<CycleId, Op> = Default::default();
+        let (mut nesting, mut cycle_flags) = (Vec::new(), Vec::new());
+        let rpo = reverse_post_order(&cfg);
+        let mut seen = vec![false; cfg.len()];
+        for &b in &rpo {
+            seen[b as usize] = true;
+            let mut live = live_map.remove(&b).unwrap_or_default();
+            for op in ir.block_ops(cfg.blocks[b as usize]) {
+                if let Some(t) = token_operand(ir, op) {
+                    if !live.contains(&t) {
+                        nesting.push(op);
+                    } else {
+                        while live.last() != Some(&t) {
+                            live.pop();
+                        }
+                        let d = node(t);
+                        let inner = cycles.innermost(b);
+                        if inner.is_some_and(|c| d != b && !cycles.contains(c, d)) {
+                            let c = cycles.outermost_excluding(b, d).unwrap();
+                            let cy = cycles.cycle(c);
+                            if ir.opcode(op) != Opcode::ConvLoop
+                                || !cy.is_reducible()
+                                || cy.header() != b
+                                || hearts.insert(c, op).is_some()
+                            {
+                                cycle_flags.push(op);
+                            }
+                        }
+                    }
+                }
+                if is_conv(ir.opcode(op)) {
+                    live.push(ir.ops[op].results[0]);
+                }
+            }
+            for &s in &cfg.succs[b as usize] {
+                if seen[s as usize] {
+                    continue;
+                }
+                match live_map.get_mut(&s) {
+                    None => {
+                        let keep: Vec<Value> = live
+                            .iter()
+                            .copied()
+                            .take_while(|&t| dom.dominates(node(t), s))
+                            .collect();
+                        live_map.insert(s, keep);
+                    }
+                    Some(v) => v.retain(|t| live.contains(t)),
+                }
+            }
+        }
+        (nesting, cycle_flags)
+    }
+
+    #[test]
+    fn matches_the_reference_algorithm_on_random_kernels() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut flagged = [0usize; 2];
+        for _ in 0..400 {
+            // A random CFG: block 0 is the entry; branches go to any other block.
+            let n = 2 + rand(7);
+            let terms: Vec<String> = (0..n)
+                .map(|i| match rand(5) {
+                    _ if i + 1 == n => "kernel.return".to_string(),
+                    0 => "kernel.return".to_string(),
+                    1 => format!("cf.br [^b{}]", 1 + rand(n - 1)),
+                    _ => format!(
+                        "cf.cond_br %c, [^b{}, ^b{}]",
+                        1 + rand(n - 1),
+                        1 + rand(n - 1)
+                    ),
+                })
+                .collect();
+            let text = |bodies: &[String]| {
+                let mut t = String::from("kernel.func @k {\n^b0(%c: i1, %v: i32):\n");
+                for i in 0..n {
+                    if i > 0 {
+                        t += &format!("^b{i}:\n");
+                    }
+                    t += &bodies[i];
+                    t += &format!("  {}\n", terms[i]);
+                }
+                t + "}\n"
+            };
+            let skeleton = text(&vec![String::new(); n]);
+            let ir = text::parse(&skeleton, "t.mlir").expect("skeleton parses");
+            let func = ir.kernels()[0];
+            let cfg = RegionCfg::compute(&ir, ir.ops[func].regions[0]);
+            let dom = DomTree::dominators(&cfg);
+            // Tokens and uses, each use of a token whose definition dominates it.
+            let mut bodies = vec![String::new(); n];
+            let mut defined: Vec<Vec<usize>> = vec![Vec::new(); n];
+            let mut order: Vec<u32> = reverse_post_order(&cfg);
+            order.extend((0..n as u32).filter(|b| !dom.is_reachable(*b)));
+            let (mut tokens, mut uses) = (0, 0);
+            for &b in &order {
+                let mut avail: Vec<usize> = (0..n)
+                    .filter(|&d| d != b as usize && dom.dominates(d as u32, b))
+                    .flat_map(|d| defined[d].clone())
+                    .collect();
+                for _ in 0..rand(5) {
+                    let pick = (!avail.is_empty()).then(|| avail[rand(avail.len())]);
+                    let line = match (rand(3), pick) {
+                        (0, _) | (_, None) => {
+                            tokens += 1;
+                            avail.push(tokens);
+                            defined[b as usize].push(tokens);
+                            format!("  %t{tokens} = conv.anchor : !conv.token\n")
+                        }
+                        (1, Some(p)) => {
+                            tokens += 1;
+                            avail.push(tokens);
+                            defined[b as usize].push(tokens);
+                            format!("  %t{tokens} = conv.loop %t{p} : !conv.token\n")
+                        }
+                        (_, Some(p)) => {
+                            uses += 1;
+                            format!("  %x{uses} = kernel.readfirstlane %v, %t{p} : i32\n")
+                        }
+                    };
+                    bodies[b as usize] += &line;
+                }
+            }
+            let src = text(&bodies);
+            let ir = text::parse(&src, "t.mlir").expect("parses");
+            assert_eq!(crate::verify::verify(&ir), Ok(()), "{src}");
+            let func = ir.kernels()[0];
+            let (nesting, cycle) = reference_flags(&ir, func);
+            let errors = verify_tokens(&ir).err().unwrap_or_default();
+            let ours = |prefixes: &[&str]| -> Vec<Op> {
+                let mut v: Vec<Op> = errors
+                    .iter()
+                    .filter(|e| prefixes.iter().any(|p| e.message.starts_with(p)))
+                    .map(|e| e.op)
+                    .collect();
+                v.sort();
+                v
+            };
+            let sorted = |mut v: Vec<Op>| {
+                v.sort();
+                v
+            };
+            assert_eq!(
+                ours(&["convergence region"]),
+                sorted(nesting.clone()),
+                "{src}"
+            );
+            let cycle_prefixes = ["convergence token", "cycle heart", "two static"];
+            assert_eq!(ours(&cycle_prefixes), sorted(cycle.clone()), "{src}");
+            flagged[0] += nesting.len();
+            flagged[1] += cycle.len();
+        }
+        // The generator exercises both outcomes.
+        assert!(flagged[0] > 20 && flagged[1] > 20, "{flagged:?}");
+    }
+
+    #[test]
     fn nesting_intersects_at_joins() {
         // %a is used on one arm only: after the join, %b (defined after %a) is not live any
         // more, whatever the layout order of the arms.
@@ -709,7 +936,10 @@ kernel.func @k {
 "#;
         let m = messages(src);
         assert_eq!(m.len(), 1, "{m:?}");
-        assert!(m[0].starts_with("convergence region of %b is not well-nested"), "{m:?}");
+        assert!(
+            m[0].starts_with("convergence region of %b is not well-nested"),
+            "{m:?}"
+        );
         let swapped = src.replace("[^l, ^r]", "[^r, ^l]");
         assert_eq!(messages(&swapped), m);
     }
