@@ -34,7 +34,9 @@ use crate::types::Type;
 use std::collections::HashMap;
 
 /// Inserts convergence tokens into every kernel of `ir` that has none (see the module docs).
-pub fn insert_tokens(ir: &mut Ir) {
+/// Returns the kernels it gave tokens to (the others' tokens, if any, are the input's).
+pub fn insert_tokens(ir: &mut Ir) -> Vec<Op> {
+    let mut changed = Vec::new();
     for func in ir.kernels() {
         if has_tokens(ir, func) {
             continue;
@@ -57,7 +59,9 @@ pub fn insert_tokens(ir: &mut Ir) {
         let token = ir.ops[entry].results[0];
         ir.set_value_name(token, "entry");
         insert_in_block(ir, entry_block, token, &cycles);
+        changed.push(func);
     }
+    changed
 }
 
 /// Whether `func` already uses controlled convergence.
