@@ -24,8 +24,8 @@
 //! convergent ops is rejected by the front end), and so are kernels already in CFG form with
 //! several blocks (IR read from a file past this pass): the loop structure needed to place
 //! hearts is gone, and tokens on the entry block's ops alone would mix controlled and
-//! uncontrolled convergence. Nothing else changes: no op is moved or
-//! removed. Cost: two linear walks per kernel.
+//! uncontrolled convergence. Nothing else changes: no op is moved or removed. Cost: two linear
+//! walks per kernel.
 
 use crate::entities::{Block, Op, Region, Value};
 use crate::ir::Ir;
