@@ -9,15 +9,19 @@
 //!                                                                 cf-ir
 //! ```
 //! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
-//! pass (a failure is a compiler bug, reported with the IR). IR input enters the pipeline at
-//! whatever stage it is in: the passes are no-ops on kernels already past them.
+//! pass (a failure is a compiler bug, reported with the IR). The token verifier (the static
+//! rules of controlled convergence, on CF kernels) runs on IR read from a file and after
+//! lower-to-cf; a failure is the user's in kernels whose tokens the user wrote, a compiler bug in
+//! kernels that insert-tokens gave tokens to. IR input enters the pipeline at whatever stage it
+//! is in: the passes are no-ops on kernels already past them.
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::{ast, check, lower, parse};
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify::{self, VerifyError};
-use kc_dialect::report::{self, uniformity::ModuleUniformity};
-use kc_dialect::{transforms, Ir, Op};
+use kc_dialect::report::uniformity::{self as uniformity_report, ModuleUniformity};
+use kc_dialect::verify_tokens::verify_tokens;
+use kc_dialect::{transforms, Ir, Op, Opcode};
 
 /// Where to stop.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,6 +85,7 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
         }
         let ir = parse_ir(&file, opts)?;
         check_ir(&ir, &file, opts, None)?;
+        check_tokens(&ir, &file, opts, &[])?;
         ir
     } else {
         let module = parse::parse(&file).map_err(|d| render(&file, &d, opts))?;
@@ -95,7 +100,7 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::KernelIr {
         return Ok(print(&ir, opts));
     }
-    transforms::insert_tokens(&mut ir);
+    let inserted = transforms::insert_tokens(&mut ir);
     after_pass(&ir, &file, opts, "insert-tokens")?;
     if opts.stage == Stage::Tokens {
         return Ok(print(&ir, opts));
@@ -110,6 +115,10 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
         Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
     })?;
     after_pass(&ir, &file, opts, "lower-to-cf")?;
+    // The user's tokens are checked even with `--no-verify`; only ours depend on it.
+    if opts.verify || inserted.len() < ir.kernels().len() {
+        check_tokens(&ir, &file, opts, &inserted)?;
+    }
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
@@ -117,7 +126,7 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
         let mu = ModuleUniformity::compute(&ir).map_err(|e| {
             Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
         })?;
-        return Ok(report::uniformity::annotated(&ir, &mu, &print_options(opts)));
+        return Ok(uniformity_report::annotated(&ir, &mu, &print_options(opts)));
     }
     Err(Failure::Usage(
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"
@@ -173,23 +182,62 @@ fn after_pass(ir: &Ir, file: &SourceFile, opts: &Options, pass: &str) -> Result<
 }
 
 fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options, pass: Option<&str>) -> Result<(), Failure> {
-    let Err(errors) = verify::verify(ir) else {
+    match verify::verify(ir) {
+        Ok(()) => Ok(()),
+        Err(errors) => Err(report(ir, file, opts, pass, &errors)),
+    }
+}
+
+/// The token rules, on verified IR. The tokens of the kernels in `inserted` are the compiler's
+/// (a violation is a bug of insert-tokens or lower-to-cf); all others are the user's: IR input,
+/// or `@` / `heart` in source, where the checker does not enforce every rule (e.g. nesting).
+fn check_tokens(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    inserted: &[Op],
+) -> Result<(), Failure> {
+    let Err(errors) = verify_tokens(ir) else {
         return Ok(());
     };
+    let kernel = |op| {
+        std::iter::successors(Some(op), |&o| ir.parent_op(o))
+            .find(|&o| ir.opcode(o) == Opcode::Func)
+    };
+    let ours = errors
+        .iter()
+        .any(|e| kernel(e.op).is_some_and(|k| inserted.contains(&k)));
+    Err(report(
+        ir,
+        file,
+        opts,
+        ours.then_some("lower-to-cf"),
+        &errors,
+    ))
+}
+
+/// Renders verifier errors; with `pass`, as an internal compiler error followed by the IR.
+fn report(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    pass: Option<&str>,
+    errors: &[VerifyError],
+) -> Failure {
     let mut out = String::new();
     if let Some(pass) = pass {
         out.push_str(&format!(
             "internal compiler error: the IR is invalid after pass `{pass}`\n"
         ));
     }
-    for e in &errors {
+    for e in errors {
         out.push_str(&render_verify_error(ir, file, opts, e));
     }
     if pass.is_some() {
         out.push_str("// IR:\n");
         out.push_str(&print(ir, opts));
     }
-    Err(Failure::Diagnostics(out))
+    Failure::Diagnostics(out)
 }
 
 /// `file:line:col: error: message`, the source line when the location is in the input file,

@@ -1,6 +1,7 @@
 //! kc IR core: MLIR-style ops, SSA values, blocks with arguments and regions, stored in
 //! cranelift-entity arenas with typed indices; the dialect registry (`kernel`, `arith`, `cf`,
-//! `conv`); textual forms (custom and MLIR generic); the verifier; analyses.
+//! `conv`); textual forms (custom and MLIR generic); the verifier and the token verifier;
+//! analyses.
 
 pub mod analysis;
 pub mod attrs;
@@ -13,6 +14,7 @@ pub mod text;
 pub mod transforms;
 pub mod types;
 pub mod verify;
+pub mod verify_tokens;
 
 pub use attrs::Attr;
 pub use entities::{Block, Op, Region, Value};

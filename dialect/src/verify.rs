@@ -12,8 +12,9 @@
 //! 3. Types: each op's own rules (`check_types`).
 //! 4. Tokens: `!conv.token` values are only made by `conv.*`, only used as the trailing
 //!    operand of convergent ops that take one (or as the parent of `conv.loop`), never block
-//!    arguments; `conv.entry` only in a kernel's entry block. The full static rules of
-//!    controlled convergence are the token verifier's (uniformity issue), not this one's.
+//!    arguments. These hold at every stage; the static rules of controlled convergence
+//!    (placement of `conv.entry` / `conv.loop`, cycles, mixing, nesting) are checked on CF
+//!    kernels by [`verify_tokens`](crate::verify_tokens), which assumes this verifier passed.
 //! 5. Dominance: every use is dominated by its definition (same block: defined earlier; a
 //!    value from an enclosing region is visible in nested regions unless an isolated op lies
 //!    between). Uses in unreachable blocks are not checked, as in MLIR.
@@ -511,16 +512,6 @@ impl Verifier<'_> {
         for s in &data.succs {
             if s.args.iter().any(|&a| ir.value_type(a) == Type::Token) {
                 self.err(op, "convergence tokens cannot be passed as block arguments");
-            }
-        }
-        if data.opcode == Opcode::ConvEntry {
-            let block = ir.op_block(op);
-            let func_entry = ir
-                .parent_op(op)
-                .filter(|&p| ir.opcode(p) == Opcode::Func)
-                .and_then(|p| ir.entry_block(ir.ops[p].regions[0]));
-            if block.is_none() || block != func_entry {
-                self.err(op, "`conv.entry` must be in the kernel's entry block");
             }
         }
     }

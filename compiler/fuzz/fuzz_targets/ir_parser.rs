@@ -25,8 +25,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(ir) = text::parse(src, "fuzz.mlir") else {
         return;
     };
-    // The verifier may reject parsed IR; it must not panic.
+    // The verifiers may reject parsed IR; they must not panic (the token verifier assumes
+    // verified IR, but must not panic on any).
     let _ = kc_dialect::verify::verify(&ir);
+    let _ = kc_dialect::verify_tokens::verify_tokens(&ir);
     round_trip(&ir, &PrintOptions::default(), "custom");
     round_trip(&ir, &PrintOptions::generic(), "generic");
 });

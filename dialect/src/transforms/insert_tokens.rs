@@ -21,8 +21,11 @@
 //!   (the op would be convergent across iterations), so the heart is kept.
 //!
 //! Kernels that already contain tokens are left untouched (mixing controlled and uncontrolled
-//! convergent ops is rejected by the front end). Nothing else changes: no op is moved or
-//! removed. Cost: two linear walks per kernel.
+//! convergent ops is rejected by the front end), and so are kernels already in CFG form with
+//! several blocks (IR read from a file past this pass): the loop structure needed to place
+//! hearts is gone, and tokens on the entry block's ops alone would mix controlled and
+//! uncontrolled convergence. Nothing else changes: no op is moved or removed. Cost: two linear
+//! walks per kernel.
 
 use crate::entities::{Block, Op, Region, Value};
 use crate::ir::Ir;
@@ -31,7 +34,9 @@ use crate::types::Type;
 use std::collections::HashMap;
 
 /// Inserts convergence tokens into every kernel of `ir` that has none (see the module docs).
-pub fn insert_tokens(ir: &mut Ir) {
+/// Returns the kernels it gave tokens to (the others' tokens, if any, are the input's).
+pub fn insert_tokens(ir: &mut Ir) -> Vec<Op> {
+    let mut changed = Vec::new();
     for func in ir.kernels() {
         if has_tokens(ir, func) {
             continue;
@@ -42,6 +47,9 @@ pub fn insert_tokens(ir: &mut Ir) {
         let Some(entry_block) = ir.entry_block(region) else {
             continue;
         };
+        if ir.next_block(entry_block).is_some() {
+            continue; // CFG form (structured kernels have one block): see the module docs
+        }
         let mut cycles = HashMap::new();
         region_flow(ir, region, &mut cycles);
 
@@ -51,7 +59,9 @@ pub fn insert_tokens(ir: &mut Ir) {
         let token = ir.ops[entry].results[0];
         ir.set_value_name(token, "entry");
         insert_in_block(ir, entry_block, token, &cycles);
+        changed.push(func);
     }
+    changed
 }
 
 /// Whether `func` already uses controlled convergence.

@@ -1,8 +1,8 @@
 //! IR-to-IR transforms.
 //!
 //! - [`insert_tokens`]: structured form -> structured form; makes convergence explicit by
-//!   giving every kernel without tokens an entry token, a loop heart per real loop, and a token
-//!   operand on every convergent op (what clang does for HLSL).
+//!   giving every structured kernel without tokens an entry token, a loop heart per real loop,
+//!   and a token operand on every convergent op (what clang does for HLSL).
 //! - [`lower_to_cf`]: structured form -> CFG form (`cf.br` / `cf.cond_br` between blocks with
 //!   arguments), building SSA for the mutable variables on the fly (Braun et al. 2013).
 

@@ -783,7 +783,7 @@ fn tokens_innermost_heart() {
     t.ir.insert_op_before(bar_latch, latch_yield);
     t.term(b, Opcode::Return);
 
-    insert_tokens(&mut t.ir);
+    assert_eq!(insert_tokens(&mut t.ir), vec![f]);
     let ir = &t.ir;
     let first = ir.first_op(b).unwrap();
     assert_eq!(ir.opcode(first), Opcode::ConvEntry);
@@ -816,6 +816,7 @@ fn tokens_innermost_heart() {
     // The structured verifier does not let the latch region see the heart defined in the body
     // region (see the insert_tokens docs), so only the lowered form is verified here.
     let low = lower_and_compare_any(&t.ir, f, &[vec![0], vec![3]]);
+    assert_eq!(crate::verify_tokens::verify_tokens(&low), Ok(()));
     let hearts_first = block_named(&low, f, "loop.header")
         .into_iter()
         .filter(|&h| low.opcode(low.first_op(h).unwrap()) == Opcode::ConvLoop)
@@ -857,7 +858,30 @@ fn loop_exiting_by_continue_only_is_a_cycle_and_return_only_is_not() {
     };
     assert_eq!(first(l1), Opcode::ConvLoop);
     assert_ne!(first(l2), Opcode::ConvLoop);
-    lower_and_compare(&t.ir, f, &[vec![0]]);
+    let low = lower_and_compare(&t.ir, f, &[vec![0]]);
+    assert_eq!(crate::verify_tokens::verify_tokens(&low), Ok(()));
+}
+
+#[test]
+fn cfg_form_kernels_untouched() {
+    // IR past lower-to-cf: tokens on the entry block's ops only would mix controlled and
+    // uncontrolled convergence, so the kernel stays uncontrolled.
+    let src = r#"
+kernel.func @k {
+^entry(%c: i1, %v: i32):
+  %a = kernel.readfirstlane %v : i32
+  cf.cond_br %c, [^l, ^r]
+^l:
+  %b = kernel.readfirstlane %v : i32
+  cf.br [^r]
+^r:
+  kernel.return
+}
+"#;
+    let mut ir = crate::text::parse(src, "t.mlir").unwrap();
+    let before = crate::text::print(&ir, &Default::default());
+    assert_eq!(insert_tokens(&mut ir), Vec::<Op>::new());
+    assert_eq!(crate::text::print(&ir, &Default::default()), before);
 }
 
 #[test]
@@ -877,7 +901,7 @@ fn explicit_tokens_untouched() {
         t.ir.walk(f, &mut |o| v.push((o, t.ir.ops[o].operands.clone())));
         v
     };
-    insert_tokens(&mut t.ir);
+    assert_eq!(insert_tokens(&mut t.ir), Vec::<Op>::new());
     let mut after = Vec::new();
     t.ir.walk(f, &mut |o| after.push((o, t.ir.ops[o].operands.clone())));
     assert_eq!(before, after);
