@@ -69,6 +69,8 @@ enum EmitArg {
     Tokens,
     /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
     CfIr,
+    /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
+    Llvm,
     /// gfx942 assembly (not available yet).
     Asm,
 }
@@ -110,6 +112,7 @@ fn run(cli: Cli) -> i32 {
         (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
         (Some(EmitArg::Tokens), _) => Stage::Tokens,
         (Some(EmitArg::CfIr), _) => Stage::CfIr,
+        (Some(EmitArg::Llvm), _) => Stage::Llvm,
         (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
     };
     let color = match cli.color.as_str() {

@@ -7,6 +7,9 @@
 //!                                                                   │ lower-to-cf
 //!                                                                   ▼
 //!                                                                 cf-ir
+//!                                                                   │ target::emit_llvm
+//!                                                                   ▼
+//!                                                                 llvm (textual LLVM IR)
 //! ```
 //! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
 //! pass (a failure is a compiler bug, reported with the IR). IR input enters the pipeline at
@@ -25,6 +28,8 @@ pub enum Stage {
     KernelIr,
     Tokens,
     CfIr,
+    /// LLVM IR for amdgcn-amd-amdhsa, translated from cf-ir.
+    Llvm,
     Asm,
 }
 
@@ -109,6 +114,17 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     after_pass(&ir, &file, opts, "lower-to-cf")?;
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
+    }
+    if opts.stage == Stage::Llvm {
+        return kc_dialect::target::emit_llvm(&ir).map_err(|e| {
+            // Checked source always translates; only hand-written IR can be unsupported.
+            let what = if input.is_ir {
+                "error"
+            } else {
+                "internal compiler error"
+            };
+            Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
+        });
     }
     Err(Failure::Usage(
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"

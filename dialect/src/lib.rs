@@ -8,6 +8,7 @@ pub mod entities;
 pub mod ir;
 pub mod location;
 pub mod registry;
+pub mod target;
 pub mod text;
 pub mod transforms;
 pub mod types;
