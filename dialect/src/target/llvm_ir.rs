@@ -704,7 +704,7 @@ impl<'a> FuncEmitter<'a> {
         self.line(format!(
             "%{gep} = getelementptr inbounds i8, ptr addrspace(4) %{dp}, i64 {offset}"
         ));
-        let al = if offset % 4 == 0 { 4 } else { 2 };
+        let al = if offset & 3 == 0 { 4 } else { 2 };
         if bits == 32 {
             self.line(format!(
                 "%{name} = load i32, ptr addrspace(4) %{gep}, align {al}, !invariant.load !0"
