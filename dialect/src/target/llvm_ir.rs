@@ -74,7 +74,7 @@
 //!   `llvm.amdgcn.readfirstlane.*`/`readlane.*`; `shuffle` -> `llvm.amdgcn.ds.bpermute` with
 //!   byte address `lane * 4` (f32 through bitcasts, i64 as two 32-bit halves); `reduce` ->
 //!   `llvm.amdgcn.wave.reduce.{add,min,max,umin,umax,fadd,fmin,fmax}` (all exist in LLVM 22
-//!   for the types kc allows, so no open-coded sequence is needed), see [`Uniform reduce`].
+//!   for the types kc allows, so no open-coded sequence is needed), see "Uniform reduce" below.
 //! - Convergence tokens: `conv.entry/anchor/loop` -> `llvm.experimental.convergence.*`, and
 //!   every convergent call of a kernel with tokens carries `[ "convergencectrl"(token %t) ]`;
 //!   a kernel without tokens gets no bundles. Intrinsics are declared with LLVM's attributes

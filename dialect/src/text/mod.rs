@@ -73,7 +73,7 @@ pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
 /// isolated, e.g. a `kernel.func`; else its nearest isolated ancestor), without the `%` / `^`
 /// sigil: `values[v]` is `tid`, `x_1` (a source name made unique), or `3` (an unnamed value,
 /// numbered in print order); `blocks[b]` is `then`, `endif_1` or `bb2`. Values and blocks
-/// outside the scope map to the empty string. This is exactly what [`print`] writes, so tools
+/// outside the scope map to the empty string. This is exactly what [`print()`] writes, so tools
 /// that relate other outputs (e.g. the LLVM IR of `--emit=llvm`) to the listing key on it.
 pub fn names(
     ir: &Ir,
