@@ -109,8 +109,7 @@ pub const TARGET_CPU: &str = "gfx942";
 /// The LLVM names of one kernel's kc values and blocks (without `%`), see the module docs.
 pub struct LlvmNames {
     /// Every value of the kernel (parameters, block arguments, op results). Values that become
-    /// LLVM constants (`arith.constant`, `kernel.wave_size`) have a name here that the output
-    /// never defines.
+    /// LLVM constants ([`is_folded`]) have a name here that the output never defines.
     pub values: SecondaryMap<Value, String>,
     /// Every block's label.
     pub blocks: SecondaryMap<Block, String>,
@@ -125,6 +124,14 @@ pub fn llvm_value_name(kc_name: &str) -> String {
     } else {
         kc_name.to_string()
     }
+}
+
+/// Whether `emit_llvm` turns kc value `v` into an LLVM constant rather than a named value
+/// (`arith.constant`, and `kernel.wave_size`, which is 64): such values have a name in
+/// [`llvm_names`] that the output never defines, so a value-by-value comparison skips them.
+pub fn is_folded(ir: &Ir, v: Value) -> bool {
+    ir.defining_op(v)
+        .is_some_and(|op| matches!(ir.opcode(op), Opcode::Constant | Opcode::WaveSize))
 }
 
 fn is_numbered(s: &str) -> bool {
@@ -487,10 +494,7 @@ impl<'a> FuncEmitter<'a> {
             .copied()
             .filter(|&t| ir.value_type(t) == Type::Token);
         match token {
-            Some(t) => Ok(format!(
-                " [ \"convergencectrl\"(token %{}) ]",
-                self.name(t)
-            )),
+            Some(t) => Ok(format!(" [ \"convergencectrl\"(token %{}) ]", self.name(t))),
             None if self.controlled => Err(format!(
                 "`{}` has no convergence token although the kernel uses tokens (LLVM cannot mix \
                  controlled and uncontrolled convergent operations)",
@@ -503,10 +507,7 @@ impl<'a> FuncEmitter<'a> {
     fn run(mut self) -> Result<String, String> {
         let ir = self.ir;
         let func = self.func;
-        let region = *ir.ops[func]
-            .regions
-            .first()
-            .ok_or("kernel has no region")?;
+        let region = *ir.ops[func].regions.first().ok_or("kernel has no region")?;
         let entry = ir.entry_block(region).ok_or("kernel has no blocks")?;
         let blocks: Vec<Block> = ir.region_blocks(region).collect();
 
@@ -1331,13 +1332,19 @@ mod tests {
         )
         .unwrap();
         assert!(!out.contains("convergencectrl"), "{out}");
-        assert!(out.contains("%b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)\n"), "{out}");
+        assert!(
+            out.contains("%b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)\n"),
+            "{out}"
+        );
         assert!(
             out.contains("%r.reduce = call i64 @llvm.amdgcn.wave.reduce.umax.i64(i64 %b, i32 0)\n"),
             "{out}"
         );
         assert!(out.contains("%r = call i64 @llvm.amdgcn.readfirstlane.i64(i64 %r.reduce)\n"));
-        assert!(out.contains("call void @llvm.amdgcn.s.barrier()\n"), "{out}");
+        assert!(
+            out.contains("call void @llvm.amdgcn.s.barrier()\n"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1350,7 +1357,10 @@ mod tests {
              }\n",
         )
         .unwrap_err();
-        assert!(err.contains("kernel @k") && err.contains("not in CF form"), "{err}");
+        assert!(
+            err.contains("kernel @k") && err.contains("not in CF form"),
+            "{err}"
+        );
     }
 
     #[test]

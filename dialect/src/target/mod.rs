@@ -5,4 +5,4 @@
 
 pub mod llvm_ir;
 
-pub use llvm_ir::{emit_llvm, llvm_names, llvm_value_name, LlvmNames};
+pub use llvm_ir::{emit_llvm, is_folded, llvm_names, llvm_value_name, LlvmNames};

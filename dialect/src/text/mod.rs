@@ -75,13 +75,7 @@ pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
 /// numbered in print order); `blocks[b]` is `then`, `endif_1` or `bb2`. Values and blocks
 /// outside the scope map to the empty string. This is exactly what [`print()`] writes, so tools
 /// that relate other outputs (e.g. the LLVM IR of `--emit=llvm`) to the listing key on it.
-pub fn names(
-    ir: &Ir,
-    op: Op,
-) -> (
-    SecondaryMap<Value, String>,
-    SecondaryMap<Block, String>,
-) {
+pub fn names(ir: &Ir, op: Op) -> (SecondaryMap<Value, String>, SecondaryMap<Block, String>) {
     print::names(ir, op)
 }
 
