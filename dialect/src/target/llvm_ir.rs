@@ -75,6 +75,9 @@
 //!   byte address `lane * 4` (f32 through bitcasts, i64 as two 32-bit halves); `reduce` ->
 //!   `llvm.amdgcn.wave.reduce.{add,min,max,umin,umax,fadd,fmin,fmax}` (all exist in LLVM 22
 //!   for the types kc allows, so no open-coded sequence is needed), see "Uniform reduce" below.
+//!   LANGUAGE.md leaves NaNs and the summation order of a float reduction open: `fmin/fmax`
+//!   follow the intrinsics (`v_min_f32`/`v_max_f32`, NaN-ignoring like `minnum`), unlike the
+//!   NaN-propagating `min`/`max` of two f32 values (`minimumf`).
 //! - Convergence tokens: `conv.entry/anchor/loop` -> `llvm.experimental.convergence.*`, and
 //!   every convergent call of a kernel with tokens carries `[ "convergencectrl"(token %t) ]`;
 //!   a kernel without tokens gets no bundles. Intrinsics are declared with LLVM's attributes
@@ -1405,6 +1408,11 @@ mod tests {
         )
         .unwrap();
         assert!(out.contains("@k(i32 %entry) #0 {\nentry.bb:\n"), "{out}");
+    }
+
+    #[test]
+    fn kernel_attributes_name_the_target_cpu() {
+        assert!(ATTRIBUTE_GROUPS[0].contains(&format!("\"target-cpu\"=\"{TARGET_CPU}\"")));
     }
 
     #[test]
