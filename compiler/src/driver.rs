@@ -71,6 +71,8 @@ enum EmitArg {
     CfIr,
     /// CF IR with every value, block argument and branch marked uniform or divergent.
     Uniformity,
+    /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
+    Llvm,
     /// gfx942 assembly (not available yet).
     Asm,
 }
@@ -113,6 +115,7 @@ fn run(cli: Cli) -> i32 {
         (Some(EmitArg::Tokens), _) => Stage::Tokens,
         (Some(EmitArg::CfIr), _) => Stage::CfIr,
         (Some(EmitArg::Uniformity), _) => Stage::Uniformity,
+        (Some(EmitArg::Llvm), _) => Stage::Llvm,
         (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
     };
     let color = match cli.color.as_str() {

@@ -7,6 +7,9 @@
 //!                                                                   │ lower-to-cf
 //!                                                                   ▼
 //!                                                                 cf-ir
+//!                                                                   │ target::emit_llvm
+//!                                                                   ▼
+//!                                                                 llvm (textual LLVM IR)
 //! ```
 //! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
 //! pass (a failure is a compiler bug, reported with the IR). The token verifier (the static
@@ -32,6 +35,8 @@ pub enum Stage {
     CfIr,
     /// CF IR annotated with the uniformity analysis.
     Uniformity,
+    /// LLVM IR for amdgcn-amd-amdhsa, translated from cf-ir.
+    Llvm,
     Asm,
 }
 
@@ -127,6 +132,17 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
             Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
         })?;
         return Ok(uniformity_report::annotated(&ir, &mu, &print_options(opts)));
+    }
+    if opts.stage == Stage::Llvm {
+        return kc_dialect::target::emit_llvm(&ir).map_err(|e| {
+            // Checked source always translates; only hand-written IR can be unsupported.
+            let what = if input.is_ir {
+                "error"
+            } else {
+                "internal compiler error"
+            };
+            Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
+        });
     }
     Err(Failure::Usage(
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"

@@ -10,6 +10,7 @@ pub mod ir;
 pub mod location;
 pub mod registry;
 pub mod report;
+pub mod target;
 pub mod text;
 pub mod transforms;
 pub mod types;

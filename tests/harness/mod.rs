@@ -12,7 +12,7 @@
 //! | `%s` / `%S`  | the test file / its directory                            |
 //! | `%t` / `%T`  | a per-test temp path / its directory (`target/filetests-tmp/`) |
 //! | `%examples`  | the repo's `examples/` directory                         |
-//! | `%mlir-opt`, `%llvm-mc`, `%opt`, `%clang` | the LLVM 22 tool         |
+//! | `%mlir-opt`, `%llvm-mc`, `%opt`, `%llc`, `%clang` | the LLVM 22 tool |
 //! | `%%`         | `%`                                                      |
 //!
 //! `FileCheck` (LLVM 22's; `$KC_FILECHECK` overrides) and `not` are shell

@@ -53,6 +53,12 @@ const OPT: ToolSpec = ToolSpec {
     candidates: &["opt-22", "/usr/lib/llvm-22/bin/opt"],
     package: "llvm-22",
 };
+const LLC: ToolSpec = ToolSpec {
+    name: "llc",
+    env_var: "KC_LLC",
+    candidates: &["llc-22", "/usr/lib/llvm-22/bin/llc"],
+    package: "llvm-22",
+};
 const CLANG: ToolSpec = ToolSpec {
     name: "clang",
     env_var: "KC_CLANG",
@@ -105,6 +111,7 @@ pub struct Tools {
     pub mlir_opt: Result<PathBuf, String>,
     pub llvm_mc: Result<PathBuf, String>,
     pub opt: Result<PathBuf, String>,
+    pub llc: Result<PathBuf, String>,
     pub clang: Result<PathBuf, String>,
     /// The `kc` binary: `None` when no selected test uses `%kc`.
     pub kc: Option<PathBuf>,
@@ -118,6 +125,7 @@ impl Tools {
             mlir_opt: MLIR_OPT.locate(),
             llvm_mc: LLVM_MC.locate(),
             opt: OPT.locate(),
+            llc: LLC.locate(),
             clang: CLANG.locate(),
             kc: None,
         })
@@ -130,6 +138,7 @@ impl Tools {
             "mlir-opt" => self.mlir_opt.is_ok(),
             "llvm-mc" => self.llvm_mc.is_ok(),
             "opt" => self.opt.is_ok(),
+            "llc" => self.llc.is_ok(),
             "clang" => self.clang.is_ok(),
             "kc" => self.kc.is_some(),
             other => which(other).is_some(),
@@ -262,6 +271,7 @@ impl Substitutions<'_> {
             "mlir-opt" => tool(&self.tools.mlir_opt),
             "llvm-mc" => tool(&self.tools.llvm_mc),
             "opt" => tool(&self.tools.opt),
+            "llc" => tool(&self.tools.llc),
             "clang" => tool(&self.tools.clang),
             "FileCheck" => path(&self.tools.filecheck),
             _ => return None,
@@ -278,6 +288,7 @@ impl Substitutions<'_> {
             "llvm-mc",
             "clang",
             "opt",
+            "llc",
             "kc",
             "s",
             "S",
@@ -321,6 +332,7 @@ mod tests {
             mlir_opt: Ok("/bin/mlir-opt-22".into()),
             llvm_mc: Err("missing".into()),
             opt: Ok("/bin/opt-22".into()),
+            llc: Ok("/bin/llc-22".into()),
             clang: Ok("/bin/clang-22".into()),
             kc: Some("/t/debug/kc".into()),
         };
@@ -336,10 +348,11 @@ mod tests {
             tmp: Path::new("/tmp/x/b.k.tmp"),
         };
         assert_eq!(
-            s.apply("%kc %s -o %t.o && ls %S %T %examples/x.k | %opt %mlir-opt 100%% %d")
+            s.apply("%kc %s -o %t.o && ls %S %T %examples/x.k | %opt %mlir-opt 100%% %d | %llc")
                 .unwrap(),
             "/t/debug/kc /ws/tests/filetests/a/b.k -o /tmp/x/b.k.tmp.o && ls \
-             /ws/tests/filetests/a /tmp/x /ws/examples/x.k | /bin/opt-22 /bin/mlir-opt-22 100% %d"
+             /ws/tests/filetests/a /tmp/x /ws/examples/x.k | /bin/opt-22 /bin/mlir-opt-22 100% %d \
+             | /bin/llc-22"
         );
         assert!(s.apply("%llvm-mc x").unwrap_err().contains("missing"));
     }

@@ -14,8 +14,9 @@ mod lexer;
 mod parse;
 mod print;
 
-use crate::entities::{Block, Op};
+use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;
+use cranelift_entity::SecondaryMap;
 use std::fmt;
 
 /// What an annotation callback is asked about.
@@ -68,16 +69,22 @@ pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
     print::print_op(ir, op, opts)
 }
 
-/// Printed names (without `%` / `^`) of the values and blocks under the isolated op `root`,
-/// as [`print`] shows them.
+/// The names the printer gives to the values and blocks of `op`'s scope (`op` itself if it is
+/// isolated, e.g. a `kernel.func`; else its nearest isolated ancestor), without the `%` / `^`
+/// sigil: `values[v]` is `tid`, `x_1` (a source name made unique), or `3` (an unnamed value,
+/// numbered in print order); `blocks[b]` is `then`, `endif_1` or `bb2`. Values and blocks
+/// outside the scope map to the empty string. This is exactly what [`print()`] writes, so tools
+/// that relate other outputs (uniformity reports, the LLVM IR of `--emit=llvm`) to the listing
+/// key on it.
 pub struct Names {
-    pub values: cranelift_entity::SecondaryMap<crate::entities::Value, String>,
-    pub blocks: cranelift_entity::SecondaryMap<Block, String>,
+    pub values: SecondaryMap<Value, String>,
+    pub blocks: SecondaryMap<Block, String>,
 }
 
-pub fn names(ir: &Ir, root: Op) -> Names {
-    let (values, blocks) = print::names(ir, root);
+pub fn names(ir: &Ir, op: Op) -> Names {
+    let (values, blocks) = print::names(ir, op);
     Names { values, blocks }
+}
 }
 
 /// A parse error at a byte offset (with 1-based line and column, in characters).

@@ -163,13 +163,6 @@ impl Names {
     }
 }
 
-/// The names [`print_op`] gives the values and blocks of `root` (an isolated op such as a
-/// kernel): other outputs (uniformity reports, LLVM IR) use them so names agree everywhere.
-pub(super) fn names(ir: &Ir, root: Op) -> (SecondaryMap<Value, String>, SecondaryMap<Block, String>) {
-    let n = Names::new(ir, root);
-    (n.values, n.blocks)
-}
-
 struct Printer<'a> {
     ir: &'a Ir,
     opts: &'a PrintOptions<'a>,
@@ -177,8 +170,8 @@ struct Printer<'a> {
     out: String,
 }
 
-/// Prints `op` at indentation 0; names come from its nearest isolated ancestor (or itself).
-pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
+/// The nearest isolated ancestor of `op` (or `op` itself): the scope its names come from.
+fn isolated_root(ir: &Ir, op: Op) -> Op {
     let mut root = op;
     while !ir.spec(root).has(Traits::ISOLATED) {
         match ir.parent_op(root) {
@@ -186,10 +179,21 @@ pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
             None => break,
         }
     }
+    root
+}
+
+/// The printed names (without `%` / `^`) of the values and blocks in `op`'s isolated scope.
+pub(super) fn names(ir: &Ir, op: Op) -> (SecondaryMap<Value, String>, SecondaryMap<Block, String>) {
+    let n = Names::new(ir, isolated_root(ir, op));
+    (n.values, n.blocks)
+}
+
+/// Prints `op` at indentation 0; names come from its nearest isolated ancestor (or itself).
+pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
     let mut p = Printer {
         ir,
         opts,
-        names: Names::new(ir, root),
+        names: Names::new(ir, isolated_root(ir, op)),
         out: String::new(),
     };
     p.op(op, 0);

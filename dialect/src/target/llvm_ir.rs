@@ -1,0 +1,1425 @@
+//! Translation of CF-form kernels to textual LLVM IR for AMDGPU (`kc --emit=llvm`).
+//!
+//! **Pre-condition**: `ir` is in CFG form, i.e. what `--emit=cf-ir` prints (the post-condition
+//! of `transforms::lower_to_cf`): every `kernel.func` has one region of blocks, the entry
+//! block's arguments are the kernel parameters and no branch targets the entry block; every
+//! block ends in `cf.br`, `cf.cond_br` or `kernel.return`; no structured op
+//! (`kernel.if/loop/yield/break/continue/var/get/set`) remains; block arguments are never
+//! tokens; the IR verifies (`verify::verify`). A kernel either uses convergence tokens on all
+//! its convergent ops or on none. Input outside this (structured ops, `!kernel.var` values,
+//! mixed controlled and uncontrolled convergence, an atomic kind the element type does not
+//! support, two kernels with one name) gives `Err` with a message naming the kernel.
+//!
+//! **Post-condition**: `Ok(text)` is one LLVM 22 module for `target triple =
+//! "amdgcn-amd-amdhsa"` with the gfx942 data layout that `opt-22 -passes=verify` accepts
+//! (including the convergence-control verifier) and `llc-22 -mcpu=gfx942` compiles. Each
+//! kernel becomes `define amdgpu_kernel void @name(...) #0` (`convergent`,
+//! `"target-cpu"="gfx942"`); kernel parameters become arguments (`ptr addrspace(1)` global,
+//! `ptr addrspace(3)` shared, `i1`/`i32`/`i64`/`float`); blocks keep their order.
+//!
+//! # Names
+//!
+//! Every LLVM value defined for a kc value carries kc's printed name ([`crate::text::names`],
+//! the names `--emit=cf-ir` prints), mapped by [`llvm_value_name`]: a source-named value keeps
+//! its name (`%tid`, `%x_1`); an unnamed value, which kc prints as `%12`, becomes `%.12`
+//! (LLVM requires numbered names to be sequential, so they cannot be kept; a `.k` identifier
+//! cannot start with `.`, so this never collides with a source name, and LLVM's own passes
+//! name values the same way, e.g. mem2reg's `%.0`). [`llvm_names`] gives the authoritative
+//! map for one kernel, value by value; it equals `llvm_value_name` of the printed name except
+//! for IR input that itself names a value `.N` (the numbered value then gets `.N.1`). Block
+//! `^then` becomes label `then`; LLVM labels share the namespace of values, so a label that
+//! equals a value name gets `.bb` appended (`^entry` is `entry.bb` when the entry token
+//! `%entry` exists). Values that LLVM represents as constants have no instruction and so do
+//! not appear: `arith.constant` and `kernel.wave_size` (64) are folded into their uses.
+//! Intermediate values the translation adds are named after the kc value they help compute
+//! (or the pointer a store writes through) plus a suffix: `%x.gep`, `%x.dispatch`, `%x.lo`,
+//! `%x.reduce`, ... (made unique with `.1`, `.2`, ...); forwarding blocks are `<pred>.split`.
+//!
+//! # Translation
+//!
+//! - Block arguments become `phi`s. A `cf.cond_br` whose two edges reach one block with
+//!   different arguments gets its false edge split by a forwarding block (`<pred>.split`), so
+//!   each phi has one value per predecessor; identical arguments give two equal entries.
+//! - `arith`: integers are signless, signedness is in the op. `divsi/divui/remsi/remui` are
+//!   `sdiv/udiv/srem/urem`. **UB difference**: LANGUAGE.md makes division by zero an undefined
+//!   *value* and integer arithmetic wrap (so `INT_MIN / -1` is `INT_MIN`), while LLVM makes
+//!   both immediate undefined behaviour; no guard is emitted. Shifts take the amount modulo
+//!   the width as LANGUAGE.md defines (`and` with width-1, folded for constants), where LLVM
+//!   would give poison. `fptosi/fptoui` use `llvm.fpto[su]i.sat` (LANGUAGE.md: saturating;
+//!   NaN gives 0) instead of the poison-producing instructions. `minimumf/maximumf` are
+//!   `llvm.minimum/maximum` (NaN-propagating, as MLIR defines them); integer min/max are
+//!   `llvm.[su]{min,max}`. Indexing uses `getelementptr inbounds` (an out-of-bounds index is
+//!   undefined, as in C); an `i1` index is zero-extended first.
+//! - Thread geometry: `workitem_id`/`workgroup_id` are `llvm.amdgcn.workitem.id.*` /
+//!   `workgroup.id.*`; `lane_id` is `mbcnt.lo` + `mbcnt.hi`; `wave_size` is 64;
+//!   `workgroup_size` is the `u16` at offset 4/6/8 of the HSA dispatch packet
+//!   (`llvm.amdgcn.dispatch.ptr`, `!invariant.load`); `num_workgroups` is
+//!   ceil(grid size (the `u32` at offset 12/16/20) / workgroup size). Both are loads of a
+//!   uniform constant-address-space pointer, so LLVM's uniformity analysis keeps them uniform.
+//! - Memory: `shared_alloc` is an `internal addrspace(3)` global `@<kernel>.<name>` (the kc
+//!   value is a zero `getelementptr` of it, to keep the name); loads/stores are
+//!   `getelementptr` + `load`/`store` with natural alignment. Atomics are
+//!   `atomicrmw`/`cmpxchg` + `extractvalue`; LANGUAGE.md does not give an ordering, so they are
+//!   `seq_cst` at `agent` scope (global) or `workgroup` scope (shared): the strongest
+//!   reasonable choice, which keeps lock idioms like `examples/spinlock.k` correct.
+//!   **LLVM 22 bug**: llc's AMDGPUAtomicOptimizer rewrites an `atomicrmw` at a uniform
+//!   address into ballot/readlane/DPP calls without `convergencectrl` bundles, so a kernel
+//!   with tokens ends up mixing controlled and uncontrolled convergence and llc aborts
+//!   ("Broken function found"). The emitted IR is valid; compile such kernels with
+//!   `llc -amdgpu-atomic-optimizer-strategy=None` (pinned by `tests/filetests/llvm/atomics_llc.k`).
+//! - `barrier` is `fence syncscope("workgroup") release`, `llvm.amdgcn.s.barrier`,
+//!   `fence syncscope("workgroup") acquire` (what HIP's `__syncthreads` is), since
+//!   LANGUAGE.md says it orders shared memory.
+//! - Cross-lane: `ballot` -> `llvm.amdgcn.ballot.i64`; `readfirstlane`/`readlane` ->
+//!   `llvm.amdgcn.readfirstlane.*`/`readlane.*`; `shuffle` -> `llvm.amdgcn.ds.bpermute` with
+//!   byte address `lane * 4` (f32 through bitcasts, i64 as two 32-bit halves); `reduce` ->
+//!   `llvm.amdgcn.wave.reduce.{add,min,max,umin,umax,fadd,fmin,fmax}` (all exist in LLVM 22
+//!   for the types kc allows, so no open-coded sequence is needed), see "Uniform reduce" below.
+//!   LANGUAGE.md leaves NaNs and the summation order of a float reduction open: `fmin/fmax`
+//!   follow the intrinsics (`v_min_f32`/`v_max_f32`, NaN-ignoring like `minnum`), unlike the
+//!   NaN-propagating `min`/`max` of two f32 values (`minimumf`).
+//! - Convergence tokens: `conv.entry/anchor/loop` -> `llvm.experimental.convergence.*`, and
+//!   every convergent call of a kernel with tokens carries `[ "convergencectrl"(token %t) ]`;
+//!   a kernel without tokens gets no bundles. Intrinsics are declared with LLVM's attributes
+//!   (`convergent` on the cross-lane ones, the barrier and the token intrinsics).
+//!
+//! # Uniform reduce
+//!
+//! kc defines `kernel.reduce` as always uniform (every active lane gets the same value), but
+//! LLVM 22's UniformityAnalysis reports `llvm.amdgcn.wave.reduce.*` of a divergent operand as
+//! divergent. So the reduction is followed by `llvm.amdgcn.readfirstlane` (same token), and
+//! that call, which LLVM knows to be uniform, is the value carrying kc's name: the emitted
+//! program then states kc's semantics in LLVM's own terms (the intrinsic's result is
+//! already uniform in fact, so the extra call costs at most one `v_readfirstlane_b32`).
+
+use crate::attrs::Attr;
+use crate::entities::{Block, Op, Value};
+use crate::ir::Ir;
+use crate::registry::{Opcode, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::text;
+use crate::types::{AddrSpace, Scalar, Type};
+use cranelift_entity::SecondaryMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write;
+
+/// The target triple of the emitted module.
+pub const TRIPLE: &str = "amdgcn-amd-amdhsa";
+/// LLVM 22's AMDGPU data layout (what clang-22 writes for `amdgcn-amd-amdhsa`).
+pub const DATALAYOUT: &str = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9";
+/// The processor the kernels are compiled for (function attribute `"target-cpu"`).
+pub const TARGET_CPU: &str = "gfx942";
+
+/// The LLVM names of one kernel's kc values and blocks (without `%`), see the module docs.
+pub struct LlvmNames {
+    /// Every value of the kernel (parameters, block arguments, op results). Values that become
+    /// LLVM constants ([`is_folded`]) have a name here that the output never defines.
+    pub values: SecondaryMap<Value, String>,
+    /// Every block's label.
+    pub blocks: SecondaryMap<Block, String>,
+}
+
+/// The LLVM name of a value that kc prints as `%kc_name`: numbered names (`12`) become `.12`,
+/// every other name is kept. [`llvm_names`] is the exact per-kernel map (it differs from this
+/// only when IR input names a value `.N` itself).
+pub fn llvm_value_name(kc_name: &str) -> String {
+    if is_numbered(kc_name) {
+        format!(".{kc_name}")
+    } else {
+        kc_name.to_string()
+    }
+}
+
+/// Whether `emit_llvm` turns kc value `v` into an LLVM constant rather than a named value
+/// (`arith.constant`, and `kernel.wave_size`, which is 64): such values have a name in
+/// [`llvm_names`] that the output never defines, so a value-by-value comparison skips them.
+pub fn is_folded(ir: &Ir, v: Value) -> bool {
+    ir.defining_op(v)
+        .is_some_and(|op| matches!(ir.opcode(op), Opcode::Constant | Opcode::WaveSize))
+}
+
+fn is_numbered(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// The LLVM names of the values and blocks of kernel `func`, as `emit_llvm` writes them.
+pub fn llvm_names(ir: &Ir, func: Op) -> LlvmNames {
+    let text::Names { values: kc_values, blocks: kc_blocks } = text::names(ir, func);
+    let mut values = SecondaryMap::new();
+    let mut blocks = SecondaryMap::new();
+    let mut used = HashSet::new();
+    let mut vals = Vec::new();
+    let mut blks = Vec::new();
+    collect(ir, func, &mut vals, &mut blks);
+    // Source names first (they are unique among themselves), then the numbered ones.
+    let mut numbered = Vec::new();
+    for &v in &vals {
+        let n = &kc_values[v];
+        if is_numbered(n) {
+            numbered.push(v);
+        } else {
+            used.insert(n.clone());
+            values[v] = n.clone();
+        }
+    }
+    for v in numbered {
+        values[v] = unique(&mut used, llvm_value_name(&kc_values[v]));
+    }
+    for b in blks {
+        let base = &kc_blocks[b];
+        let mut cand = base.clone();
+        let mut i = 1;
+        while used.contains(&cand) {
+            cand = if i == 1 {
+                format!("{base}.bb")
+            } else {
+                format!("{base}.bb{i}")
+            };
+            i += 1;
+        }
+        used.insert(cand.clone());
+        blocks[b] = cand;
+    }
+    LlvmNames { values, blocks }
+}
+
+/// Values and blocks under `op`, in print order.
+fn collect(ir: &Ir, op: Op, vals: &mut Vec<Value>, blks: &mut Vec<Block>) {
+    for &r in &ir.ops[op].regions {
+        for b in ir.region_blocks(r) {
+            blks.push(b);
+            vals.extend_from_slice(&ir.blocks[b].args);
+            for o in ir.block_ops(b) {
+                vals.extend_from_slice(&ir.ops[o].results);
+                collect(ir, o, vals, blks);
+            }
+        }
+    }
+}
+
+/// `base` if unused, else `base.1`, `base.2`, ...; marks the result used.
+fn unique(used: &mut HashSet<String>, base: String) -> String {
+    if used.insert(base.clone()) {
+        return base;
+    }
+    (1..)
+        .map(|i| format!("{base}.{i}"))
+        .find(|c| used.insert(c.clone()))
+        .expect("an unused suffix exists")
+}
+
+/// Attribute groups of the module (`#N`).
+#[derive(Copy, Clone)]
+enum Attrs {
+    /// Speculatable queries and pure math: `workitem.id`, `dispatch.ptr`, `smin`, ...
+    Pure = 1,
+    /// Cross-lane reads: `ballot`, `readfirstlane`, `readlane`, `ds.bpermute`, `wave.reduce`.
+    CrossLane = 2,
+    /// `s.barrier`.
+    Barrier = 3,
+    /// `convergence.entry/anchor/loop`.
+    Token = 4,
+    /// `mbcnt.lo/hi` (no memory, not speculatable).
+    NoMem = 5,
+}
+
+const ATTRIBUTE_GROUPS: &[&str] = &[
+    "attributes #0 = { convergent nounwind \"target-cpu\"=\"gfx942\" }",
+    "attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }",
+    "attributes #2 = { convergent nocallback nofree nounwind willreturn memory(none) }",
+    "attributes #3 = { convergent nocallback nofree nounwind willreturn }",
+    "attributes #4 = { convergent nocallback nofree nosync nounwind willreturn memory(none) }",
+    "attributes #5 = { nocallback nofree nosync nounwind willreturn memory(none) }",
+];
+
+/// Module-level state shared by the kernels.
+#[derive(Default)]
+struct Module {
+    /// `declare` lines by intrinsic name.
+    decls: BTreeMap<String, String>,
+    globals: Vec<String>,
+    global_names: HashSet<String>,
+    /// `!0 = !{}` is needed (for `!invariant.load`).
+    invariant_md: bool,
+}
+
+/// Translates every kernel of `ir` (in CF form) to one LLVM IR module; see the module docs.
+pub fn emit_llvm(ir: &Ir) -> Result<String, String> {
+    let mut m = Module::default();
+    let kernels = ir.kernels();
+    for &f in &kernels {
+        let name = ir.func_name(f);
+        if !m.global_names.insert(name.to_string()) {
+            return Err(format!("two kernels are named @{name}"));
+        }
+    }
+    let mut funcs = String::new();
+    for &f in &kernels {
+        let text = FuncEmitter::new(ir, f, &mut m)
+            .and_then(|e| e.run())
+            .map_err(|e| format!("kernel @{}: {e}", ir.func_name(f)))?;
+        funcs.push('\n');
+        funcs.push_str(&text);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "target datalayout = \"{DATALAYOUT}\"");
+    let _ = writeln!(out, "target triple = \"{TRIPLE}\"");
+    if !m.globals.is_empty() {
+        out.push('\n');
+        for g in &m.globals {
+            out.push_str(g);
+            out.push('\n');
+        }
+    }
+    out.push_str(&funcs);
+    if !m.decls.is_empty() {
+        out.push('\n');
+        for d in m.decls.values() {
+            out.push_str(d);
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    for g in ATTRIBUTE_GROUPS {
+        out.push_str(g);
+        out.push('\n');
+    }
+    if m.invariant_md {
+        out.push_str("\n!0 = !{}\n");
+    }
+    Ok(out)
+}
+
+/// `@name`, quoted when it is not a bare LLVM identifier.
+fn global_ident(name: &str) -> String {
+    let bare = name
+        .bytes()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_'))
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_'));
+    if bare {
+        return format!("@{name}");
+    }
+    let mut s = String::from("@\"");
+    for b in name.bytes() {
+        if b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b) {
+            let _ = write!(s, "\\{b:02X}");
+        } else {
+            s.push(b as char);
+        }
+    }
+    s.push('"');
+    s
+}
+
+fn scalar_ty(s: Scalar) -> &'static str {
+    match s {
+        Scalar::I1 => "i1",
+        Scalar::I32 => "i32",
+        Scalar::I64 => "i64",
+        Scalar::F32 => "float",
+    }
+}
+
+/// The suffix of an overloaded intrinsic for a scalar (`.i32`, `.f32`).
+fn mangle(s: Scalar) -> &'static str {
+    s.name()
+}
+
+fn addrspace(a: AddrSpace) -> u32 {
+    match a {
+        AddrSpace::Global => 1,
+        AddrSpace::Shared => 3,
+    }
+}
+
+fn ll_type(t: Type) -> Result<String, String> {
+    Ok(match t {
+        Type::Scalar(s) => scalar_ty(s).to_string(),
+        Type::Ptr(a, _) => format!("ptr addrspace({})", addrspace(a)),
+        Type::Token => "token".to_string(),
+        Type::Var(_) => {
+            return Err(format!(
+                "value of type {t} (structured form; run lower-to-cf first)"
+            ))
+        }
+    })
+}
+
+fn align(s: Scalar) -> u32 {
+    match s {
+        Scalar::I1 => 1,
+        Scalar::I32 | Scalar::F32 => 4,
+        Scalar::I64 => 8,
+    }
+}
+
+/// An `f32` as an LLVM float literal: the shortest decimal that is exactly the value (as a
+/// double), or the double's hexadecimal bit pattern for infinities and NaNs.
+fn float_literal(v: f32) -> String {
+    if v.is_finite() {
+        let s = format!("{:?}", v as f64);
+        return if s.contains('.') {
+            s
+        } else if let Some(e) = s.find(['e', 'E']) {
+            format!("{}.0{}", &s[..e], &s[e..])
+        } else {
+            format!("{s}.0")
+        };
+    }
+    let b = v.to_bits() as u64;
+    let sign = (b >> 31) << 63;
+    let mantissa = (b & 0x7f_ffff) << 29;
+    format!("0x{:016X}", sign | 0x7FF0_0000_0000_0000 | mantissa)
+}
+
+/// One incoming edge of a block: the arguments and the label of the LLVM predecessor.
+#[derive(Clone)]
+struct Edge {
+    args: Vec<Value>,
+    from: String,
+}
+
+struct FuncEmitter<'a> {
+    ir: &'a Ir,
+    func: Op,
+    names: LlvmNames,
+    used: HashSet<String>,
+    /// The kernel uses convergence tokens: every convergent call needs a bundle.
+    controlled: bool,
+    m: &'a mut Module,
+    out: String,
+    incoming: SecondaryMap<Block, Vec<Edge>>,
+    /// Forwarding block (label) for the false edge of a block's `cf.cond_br`.
+    split: HashMap<Block, String>,
+}
+
+impl<'a> FuncEmitter<'a> {
+    fn new(ir: &'a Ir, func: Op, m: &'a mut Module) -> Result<Self, String> {
+        let names = llvm_names(ir, func);
+        let mut used = HashSet::new();
+        let mut vals = Vec::new();
+        let mut blks = Vec::new();
+        collect(ir, func, &mut vals, &mut blks);
+        for &v in &vals {
+            used.insert(names.values[v].clone());
+        }
+        for &b in &blks {
+            used.insert(names.blocks[b].clone());
+        }
+        let controlled = vals.iter().any(|&v| ir.value_type(v) == Type::Token);
+        Ok(FuncEmitter {
+            ir,
+            func,
+            names,
+            used,
+            controlled,
+            m,
+            out: String::new(),
+            incoming: SecondaryMap::new(),
+            split: HashMap::new(),
+        })
+    }
+
+    fn fresh(&mut self, base: String) -> String {
+        unique(&mut self.used, base)
+    }
+
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.out.push_str("  ");
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+    }
+
+    fn name(&self, v: Value) -> &str {
+        &self.names.values[v]
+    }
+
+    /// The operand text of `v` (no type): `%name`, or a literal for constants.
+    fn val(&self, v: Value) -> Result<String, String> {
+        let ir = self.ir;
+        if let Some(op) = ir.defining_op(v) {
+            match ir.opcode(op) {
+                Opcode::Constant => return constant_literal(ir, op),
+                Opcode::WaveSize => return Ok("64".to_string()),
+                _ => {}
+            }
+        }
+        Ok(format!("%{}", self.name(v)))
+    }
+
+    /// `type operand`.
+    fn tv(&self, v: Value) -> Result<String, String> {
+        Ok(format!(
+            "{} {}",
+            ll_type(self.ir.value_type(v))?,
+            self.val(v)?
+        ))
+    }
+
+    fn declare(&mut self, ret: &str, callee: &str, params: &[&str], attrs: Attrs) {
+        self.m.decls.entry(callee.to_string()).or_insert_with(|| {
+            format!(
+                "declare {ret} @{callee}({}) #{}",
+                params.join(", "),
+                attrs as u32
+            )
+        });
+    }
+
+    /// Emits `[%result = ]call ret @callee(args)[bundle]` and declares the callee.
+    #[allow(clippy::too_many_arguments)]
+    fn call(
+        &mut self,
+        result: Option<&str>,
+        ret: &str,
+        callee: &str,
+        params: &[&str],
+        args: &[String],
+        attrs: Attrs,
+        bundle: &str,
+    ) {
+        self.declare(ret, callee, params, attrs);
+        let lhs = result.map_or(String::new(), |r| format!("%{r} = "));
+        self.line(format!(
+            "{lhs}call {ret} @{callee}({}){bundle}",
+            args.join(", ")
+        ));
+    }
+
+    /// The `[ "convergencectrl"(token %t) ]` bundle of a convergent op ("" without tokens).
+    fn bundle(&self, op: Op) -> Result<String, String> {
+        let ir = self.ir;
+        let token = ir.ops[op]
+            .operands
+            .last()
+            .copied()
+            .filter(|&t| ir.value_type(t) == Type::Token);
+        match token {
+            Some(t) => Ok(format!(" [ \"convergencectrl\"(token %{}) ]", self.name(t))),
+            None if self.controlled => Err(format!(
+                "`{}` has no convergence token although the kernel uses tokens (LLVM cannot mix \
+                 controlled and uncontrolled convergent operations)",
+                ir.spec(op).name
+            )),
+            None => Ok(String::new()),
+        }
+    }
+
+    fn run(mut self) -> Result<String, String> {
+        let ir = self.ir;
+        let func = self.func;
+        let region = *ir.ops[func].regions.first().ok_or("kernel has no region")?;
+        let entry = ir.entry_block(region).ok_or("kernel has no blocks")?;
+        let blocks: Vec<Block> = ir.region_blocks(region).collect();
+
+        // Shape checks and the edges into each block.
+        for &b in &blocks {
+            for o in ir.block_ops(b) {
+                let spec = ir.spec(o);
+                let structured = matches!(
+                    ir.opcode(o),
+                    Opcode::If
+                        | Opcode::Loop
+                        | Opcode::Yield
+                        | Opcode::Break
+                        | Opcode::Continue
+                        | Opcode::Var
+                        | Opcode::Get
+                        | Opcode::Set
+                        | Opcode::Func
+                        | Opcode::Module
+                );
+                if structured || !ir.ops[o].regions.is_empty() {
+                    return Err(format!(
+                        "`{}` is not in CF form (run lower-to-cf first)",
+                        spec.name
+                    ));
+                }
+            }
+            let term = ir
+                .terminator(b)
+                .ok_or_else(|| format!("block ^{} has no terminator", self.names.blocks[b]))?;
+            let succs = &ir.ops[term].succs;
+            let split_false = succs.len() == 2
+                && succs[0].block == succs[1].block
+                && succs[0].args != succs[1].args;
+            if split_false {
+                let label = self.fresh(format!("{}.split", self.names.blocks[b]));
+                self.split.insert(b, label);
+            }
+            for (i, s) in succs.iter().enumerate() {
+                if s.block == entry {
+                    return Err("a branch targets the entry block".into());
+                }
+                let from = match self.split.get(&b) {
+                    Some(l) if i == 1 => l.clone(),
+                    _ => self.names.blocks[b].clone(),
+                };
+                self.incoming[s.block].push(Edge {
+                    args: s.args.clone(),
+                    from,
+                });
+            }
+        }
+
+        // Signature.
+        let mut params = Vec::new();
+        for &a in &ir.blocks[entry].args {
+            let t = ir.value_type(a);
+            if matches!(t, Type::Token | Type::Var(_)) {
+                return Err(format!("parameter %{} has type {t}", self.name(a)));
+            }
+            params.push(format!("{} %{}", ll_type(t)?, self.name(a)));
+        }
+        let header = format!(
+            "define amdgpu_kernel void {}({}) #0 {{\n",
+            global_ident(ir.func_name(func)),
+            params.join(", ")
+        );
+
+        for &b in &blocks {
+            self.block(b, b == entry)?;
+        }
+        Ok(format!("{header}{}}}\n", self.out))
+    }
+
+    fn block(&mut self, b: Block, is_entry: bool) -> Result<(), String> {
+        let ir = self.ir;
+        let _ = writeln!(self.out, "{}:", self.names.blocks[b]);
+        if !is_entry {
+            let edges = std::mem::take(&mut self.incoming[b]);
+            for (j, &a) in ir.blocks[b].args.iter().enumerate() {
+                let ty = ll_type(ir.value_type(a))?;
+                let name = self.name(a).to_string();
+                if edges.is_empty() {
+                    // A block without predecessors (unreachable IR input): no phi possible.
+                    self.line(format!("%{name} = freeze {ty} poison"));
+                    continue;
+                }
+                let mut ins = Vec::new();
+                for e in &edges {
+                    ins.push(format!("[ {}, %{} ]", self.val(e.args[j])?, e.from));
+                }
+                self.line(format!("%{name} = phi {ty} {}", ins.join(", ")));
+            }
+        }
+        for o in ir.block_ops(b) {
+            self.op(o, b)?;
+        }
+        if let Some(label) = self.split.get(&b).cloned() {
+            let term = ir.terminator(b).expect("checked in run");
+            let target = ir.ops[term].succs[1].block;
+            let _ = writeln!(self.out, "{label}:");
+            let t = format!("br label %{}", self.names.blocks[target]);
+            self.line(t);
+        }
+        Ok(())
+    }
+
+    /// The LLVM name for an op's single result.
+    fn result(&self, op: Op) -> Result<String, String> {
+        self.ir.ops[op]
+            .results
+            .first()
+            .map(|&r| self.name(r).to_string())
+            .ok_or_else(|| format!("`{}` has no result", self.ir.spec(op).name))
+    }
+
+    fn operand(&self, op: Op, i: usize) -> Result<Value, String> {
+        self.ir.ops[op]
+            .operands
+            .get(i)
+            .copied()
+            .ok_or_else(|| format!("`{}` lacks operand #{i}", self.ir.spec(op).name))
+    }
+
+    fn str_attr(&self, op: Op, name: &str) -> Result<String, String> {
+        self.ir
+            .attr(op, name)
+            .and_then(Attr::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("`{}` lacks its `{name}` attribute", self.ir.spec(op).name))
+    }
+
+    fn dim(&self, op: Op) -> Result<(String, u32), String> {
+        let d = self.str_attr(op, "dim")?;
+        let i = match d.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return Err(format!("bad dimension `{d}`")),
+        };
+        Ok((d, i))
+    }
+
+    /// Element scalar of a pointer operand, and its address space number.
+    fn pointee(&self, p: Value) -> Result<(Scalar, u32, AddrSpace), String> {
+        match self.ir.value_type(p) {
+            Type::Ptr(a, s) => Ok((s, addrspace(a), a)),
+            t => Err(format!("expected a pointer, got {t}")),
+        }
+    }
+
+    fn scalar_of(&self, v: Value) -> Result<Scalar, String> {
+        self.ir
+            .value_type(v)
+            .scalar()
+            .ok_or_else(|| format!("expected a scalar, got {}", self.ir.value_type(v)))
+    }
+
+    /// `getelementptr inbounds elem, ptr p, index` named `name`.
+    fn gep(&mut self, name: &str, p: Value, idx: Value, base: &str) -> Result<(), String> {
+        let (elem, asp, _) = self.pointee(p)?;
+        let mut index = self.tv(idx)?;
+        if self.ir.value_type(idx) == Type::I1 {
+            let z = self.fresh(format!("{base}.idx"));
+            self.line(format!("%{z} = zext {index} to i32"));
+            index = format!("i32 %{z}");
+        }
+        let p = self.val(p)?;
+        self.line(format!(
+            "%{name} = getelementptr inbounds {}, ptr addrspace({asp}) {p}, {index}",
+            scalar_ty(elem)
+        ));
+        Ok(())
+    }
+
+    /// `%<base>.dispatch = call @llvm.amdgcn.dispatch.ptr()` and a load of a `u16`/`u32` at
+    /// `offset` of the dispatch packet, zero-extended to i32 into `%name`.
+    fn dispatch_field(&mut self, name: &str, base: &str, offset: u32, bits: u32) {
+        let dp = self.fresh(format!("{base}.dispatch"));
+        self.call(
+            Some(&dp),
+            "ptr addrspace(4)",
+            "llvm.amdgcn.dispatch.ptr",
+            &[],
+            &[],
+            Attrs::Pure,
+            "",
+        );
+        self.dispatch_load(name, base, &dp, offset, bits);
+    }
+
+    fn dispatch_load(&mut self, name: &str, base: &str, dp: &str, offset: u32, bits: u32) {
+        self.m.invariant_md = true;
+        let gep = self.fresh(format!("{base}.gep"));
+        self.line(format!(
+            "%{gep} = getelementptr inbounds i8, ptr addrspace(4) %{dp}, i64 {offset}"
+        ));
+        let al = if offset & 3 == 0 { 4 } else { 2 };
+        if bits == 32 {
+            self.line(format!(
+                "%{name} = load i32, ptr addrspace(4) %{gep}, align {al}, !invariant.load !0"
+            ));
+        } else {
+            let narrow = self.fresh(format!("{base}.i16"));
+            self.line(format!(
+                "%{narrow} = load i16, ptr addrspace(4) %{gep}, align {al}, !invariant.load !0"
+            ));
+            self.line(format!("%{name} = zext i16 %{narrow} to i32"));
+        }
+    }
+
+    fn op(&mut self, op: Op, block: Block) -> Result<(), String> {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        use Opcode::*;
+        match data.opcode {
+            Constant => {
+                constant_literal(ir, op)?;
+            }
+            WaveSize => {}
+
+            // ---- convergence tokens ----
+            ConvEntry | ConvAnchor => {
+                let r = self.result(op)?;
+                let which = if data.opcode == ConvEntry {
+                    "entry"
+                } else {
+                    "anchor"
+                };
+                self.call(
+                    Some(&r),
+                    "token",
+                    &format!("llvm.experimental.convergence.{which}"),
+                    &[],
+                    &[],
+                    Attrs::Token,
+                    "",
+                );
+            }
+            ConvLoop => {
+                let r = self.result(op)?;
+                let parent = self.operand(op, 0)?;
+                let b = format!(" [ \"convergencectrl\"(token %{}) ]", self.name(parent));
+                self.call(
+                    Some(&r),
+                    "token",
+                    "llvm.experimental.convergence.loop",
+                    &[],
+                    &[],
+                    Attrs::Token,
+                    &b,
+                );
+            }
+
+            // ---- thread geometry ----
+            WorkitemId | WorkgroupId => {
+                let r = self.result(op)?;
+                let (d, _) = self.dim(op)?;
+                let what = if data.opcode == WorkitemId {
+                    "workitem"
+                } else {
+                    "workgroup"
+                };
+                self.call(
+                    Some(&r),
+                    "i32",
+                    &format!("llvm.amdgcn.{what}.id.{d}"),
+                    &[],
+                    &[],
+                    Attrs::Pure,
+                    "",
+                );
+            }
+            WorkgroupSize => {
+                let r = self.result(op)?;
+                let (_, i) = self.dim(op)?;
+                self.dispatch_field(&r, &r, 4 + 2 * i, 16);
+            }
+            NumWorkgroups => {
+                // ceil(grid_size / workgroup_size), without overflow.
+                let r = self.result(op)?;
+                let (_, i) = self.dim(op)?;
+                let dp = self.fresh(format!("{r}.dispatch"));
+                self.call(
+                    Some(&dp),
+                    "ptr addrspace(4)",
+                    "llvm.amdgcn.dispatch.ptr",
+                    &[],
+                    &[],
+                    Attrs::Pure,
+                    "",
+                );
+                let grid = self.fresh(format!("{r}.grid"));
+                self.dispatch_load(&grid, &grid, &dp, 12 + 4 * i, 32);
+                let size = self.fresh(format!("{r}.size"));
+                self.dispatch_load(&size, &size, &dp, 4 + 2 * i, 16);
+                let full = self.fresh(format!("{r}.full"));
+                let rem = self.fresh(format!("{r}.rem"));
+                let partial = self.fresh(format!("{r}.partial"));
+                let extra = self.fresh(format!("{r}.extra"));
+                self.line(format!("%{full} = udiv i32 %{grid}, %{size}"));
+                self.line(format!("%{rem} = urem i32 %{grid}, %{size}"));
+                self.line(format!("%{partial} = icmp ne i32 %{rem}, 0"));
+                self.line(format!("%{extra} = zext i1 %{partial} to i32"));
+                self.line(format!("%{r} = add i32 %{full}, %{extra}"));
+            }
+            LaneId => {
+                let r = self.result(op)?;
+                let lo = self.fresh(format!("{r}.lo"));
+                self.call(
+                    Some(&lo),
+                    "i32",
+                    "llvm.amdgcn.mbcnt.lo",
+                    &["i32", "i32"],
+                    &["i32 -1".into(), "i32 0".into()],
+                    Attrs::NoMem,
+                    "",
+                );
+                self.call(
+                    Some(&r),
+                    "i32",
+                    "llvm.amdgcn.mbcnt.hi",
+                    &["i32", "i32"],
+                    &["i32 -1".into(), format!("i32 %{lo}")],
+                    Attrs::NoMem,
+                    "",
+                );
+            }
+
+            // ---- memory ----
+            SharedAlloc => {
+                let r = self.result(op)?;
+                let Type::Ptr(AddrSpace::Shared, elem) = ir.value_type(data.results[0]) else {
+                    return Err("`kernel.shared_alloc` must return a shared pointer".into());
+                };
+                let size = ir
+                    .attr(op, "size")
+                    .and_then(Attr::as_int)
+                    .filter(|&n| n > 0)
+                    .ok_or("`kernel.shared_alloc` needs a positive `size`")?;
+                let kernel = ir.func_name(self.func);
+                let mut gname = format!("{kernel}.{r}");
+                let mut k = 1;
+                while !self.m.global_names.insert(gname.clone()) {
+                    gname = format!("{kernel}.{r}.{k}");
+                    k += 1;
+                }
+                let g = global_ident(&gname);
+                self.m.globals.push(format!(
+                    "{g} = internal addrspace(3) global [{size} x {}] poison, align {}",
+                    scalar_ty(elem),
+                    align(elem)
+                ));
+                self.line(format!(
+                    "%{r} = getelementptr inbounds i8, ptr addrspace(3) {g}, i32 0"
+                ));
+            }
+            PtrOffset => {
+                let r = self.result(op)?;
+                let (p, i) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                self.gep(&r, p, i, &r)?;
+            }
+            Load => {
+                let r = self.result(op)?;
+                let (p, i) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let (elem, asp, _) = self.pointee(p)?;
+                let g = self.fresh(format!("{r}.gep"));
+                self.gep(&g, p, i, &r)?;
+                self.line(format!(
+                    "%{r} = load {}, ptr addrspace({asp}) %{g}, align {}",
+                    scalar_ty(elem),
+                    align(elem)
+                ));
+            }
+            Store => {
+                let (v, p, i) = (
+                    self.operand(op, 0)?,
+                    self.operand(op, 1)?,
+                    self.operand(op, 2)?,
+                );
+                let (elem, asp, _) = self.pointee(p)?;
+                let base = self.name(p).to_string();
+                let g = self.fresh(format!("{base}.gep"));
+                self.gep(&g, p, i, &base)?;
+                let v = self.tv(v)?;
+                self.line(format!(
+                    "store {v}, ptr addrspace({asp}) %{g}, align {}",
+                    align(elem)
+                ));
+            }
+            Atomic => {
+                let r = self.result(op)?;
+                let (p, v) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let (elem, asp, space) = self.pointee(p)?;
+                let kind = self.str_attr(op, "kind")?;
+                let ok = match kind.as_str() {
+                    "add" | "min" | "max" | "umin" | "umax" => {
+                        matches!(elem, Scalar::I32 | Scalar::I64)
+                    }
+                    "xchg" => elem != Scalar::I1,
+                    "fadd" => elem == Scalar::F32,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!("`kernel.atomic {kind}` on {elem} is not supported"));
+                }
+                let p = self.val(p)?;
+                let v = self.tv(v)?;
+                self.line(format!(
+                    "%{r} = atomicrmw {kind} ptr addrspace({asp}) {p}, {v} {} seq_cst, align {}",
+                    scope(space),
+                    align(elem)
+                ));
+            }
+            AtomicCmpxchg => {
+                let r = self.result(op)?;
+                let (p, c, n) = (
+                    self.operand(op, 0)?,
+                    self.operand(op, 1)?,
+                    self.operand(op, 2)?,
+                );
+                let (elem, asp, space) = self.pointee(p)?;
+                if !matches!(elem, Scalar::I32 | Scalar::I64) {
+                    return Err(format!(
+                        "`kernel.atomic_cmpxchg` on {elem} is not supported (integers only)"
+                    ));
+                }
+                let pair = self.fresh(format!("{r}.pair"));
+                let (p, c, n) = (self.val(p)?, self.tv(c)?, self.tv(n)?);
+                let s = scope(space);
+                self.line(format!(
+                    "%{pair} = cmpxchg ptr addrspace({asp}) {p}, {c}, {n} {s} seq_cst seq_cst, align {}",
+                    align(elem)
+                ));
+                let t = scalar_ty(elem);
+                self.line(format!("%{r} = extractvalue {{ {t}, i1 }} %{pair}, 0"));
+            }
+
+            // ---- convergent ----
+            Barrier => {
+                let b = self.bundle(op)?;
+                self.line("fence syncscope(\"workgroup\") release");
+                self.call(
+                    None,
+                    "void",
+                    "llvm.amdgcn.s.barrier",
+                    &[],
+                    &[],
+                    Attrs::Barrier,
+                    &b,
+                );
+                self.line("fence syncscope(\"workgroup\") acquire");
+            }
+            Ballot => {
+                let r = self.result(op)?;
+                let b = self.bundle(op)?;
+                let c = self.tv(self.operand(op, 0)?)?;
+                self.call(
+                    Some(&r),
+                    "i64",
+                    "llvm.amdgcn.ballot.i64",
+                    &["i1"],
+                    &[c],
+                    Attrs::CrossLane,
+                    &b,
+                );
+            }
+            ReadFirstLane | ReadLane => {
+                let r = self.result(op)?;
+                let b = self.bundle(op)?;
+                let v = self.operand(op, 0)?;
+                let s = self.scalar_of(v)?;
+                let t = scalar_ty(s);
+                let mut args = vec![self.tv(v)?];
+                let mut params = vec![t];
+                let which = if data.opcode == ReadLane {
+                    args.push(self.tv(self.operand(op, 1)?)?);
+                    params.push("i32");
+                    "readlane"
+                } else {
+                    "readfirstlane"
+                };
+                self.call(
+                    Some(&r),
+                    t,
+                    &format!("llvm.amdgcn.{which}.{}", mangle(s)),
+                    &params,
+                    &args,
+                    Attrs::CrossLane,
+                    &b,
+                );
+            }
+            Shuffle => self.shuffle(op)?,
+            Reduce => {
+                let r = self.result(op)?;
+                let b = self.bundle(op)?;
+                let v = self.operand(op, 0)?;
+                let s = self.scalar_of(v)?;
+                let kind = self.str_attr(op, "kind")?;
+                let int = matches!(s, Scalar::I32 | Scalar::I64);
+                let ok = match kind.as_str() {
+                    "add" | "min" | "max" | "umin" | "umax" => int,
+                    "fadd" | "fmin" | "fmax" => s == Scalar::F32,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!("`kernel.reduce {kind}` on {s} is not supported"));
+                }
+                let t = scalar_ty(s);
+                let red = self.fresh(format!("{r}.reduce"));
+                let args = vec![self.tv(v)?, "i32 0".to_string()];
+                self.call(
+                    Some(&red),
+                    t,
+                    &format!("llvm.amdgcn.wave.reduce.{kind}.{}", mangle(s)),
+                    &[t, "i32 immarg"],
+                    &args,
+                    Attrs::CrossLane,
+                    &b,
+                );
+                // kc's reduce is uniform by definition; LLVM 22 calls wave.reduce of a
+                // divergent input divergent. readfirstlane (always uniform for LLVM) restates
+                // kc's semantics, and carries kc's name (module docs, "Uniform reduce").
+                self.call(
+                    Some(&r),
+                    t,
+                    &format!("llvm.amdgcn.readfirstlane.{}", mangle(s)),
+                    &[t],
+                    &[format!("{t} %{red}")],
+                    Attrs::CrossLane,
+                    &b,
+                );
+            }
+
+            // ---- arith ----
+            AddI | SubI | MulI | DivSI | DivUI | RemSI | RemUI | AndI | OrI | XOrI | AddF
+            | SubF | MulF | DivF | RemF => {
+                let inst = match data.opcode {
+                    AddI => "add",
+                    SubI => "sub",
+                    MulI => "mul",
+                    DivSI => "sdiv",
+                    DivUI => "udiv",
+                    RemSI => "srem",
+                    RemUI => "urem",
+                    AndI => "and",
+                    OrI => "or",
+                    XOrI => "xor",
+                    AddF => "fadd",
+                    SubF => "fsub",
+                    MulF => "fmul",
+                    DivF => "fdiv",
+                    _ => "frem",
+                };
+                self.binary(op, inst)?;
+            }
+            ShLI | ShRSI | ShRUI => {
+                let r = self.result(op)?;
+                let inst = match data.opcode {
+                    ShLI => "shl",
+                    ShRSI => "ashr",
+                    _ => "lshr",
+                };
+                let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let ty = ll_type(ir.value_type(a))?;
+                let mask = ir.value_type(a).bits() as i64 - 1;
+                // LANGUAGE.md: shift amounts are taken modulo the width (LLVM: poison).
+                let amount = match ir.defining_op(b).filter(|&d| ir.opcode(d) == Constant) {
+                    Some(d) => {
+                        let c = ir.attr(d, "value").and_then(Attr::as_int).unwrap_or(0);
+                        (c & mask).to_string()
+                    }
+                    None => {
+                        let amt = self.fresh(format!("{r}.amount"));
+                        let bv = self.val(b)?;
+                        self.line(format!("%{amt} = and {ty} {bv}, {mask}"));
+                        format!("%{amt}")
+                    }
+                };
+                let av = self.val(a)?;
+                self.line(format!("%{r} = {inst} {ty} {av}, {amount}"));
+            }
+            MinSI | MaxSI | MinUI | MaxUI | MinimumF | MaximumF => {
+                let r = self.result(op)?;
+                let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let s = self.scalar_of(a)?;
+                let t = scalar_ty(s);
+                let f = match data.opcode {
+                    MinSI => "smin",
+                    MaxSI => "smax",
+                    MinUI => "umin",
+                    MaxUI => "umax",
+                    MinimumF => "minimum",
+                    _ => "maximum",
+                };
+                let args = vec![self.tv(a)?, self.tv(b)?];
+                self.call(
+                    Some(&r),
+                    t,
+                    &format!("llvm.{f}.{}", mangle(s)),
+                    &[t, t],
+                    &args,
+                    Attrs::Pure,
+                    "",
+                );
+            }
+            NegF => {
+                let r = self.result(op)?;
+                let a = self.tv(self.operand(op, 0)?)?;
+                self.line(format!("%{r} = fneg {a}"));
+            }
+            CmpI | CmpF => {
+                let r = self.result(op)?;
+                let preds = if data.opcode == CmpI {
+                    CMPI_PREDICATES
+                } else {
+                    CMPF_PREDICATES
+                };
+                let pred = ir
+                    .attr(op, "predicate")
+                    .and_then(Attr::as_int)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .and_then(|i| preds.get(i))
+                    .ok_or("bad comparison predicate")?;
+                let inst = if data.opcode == CmpI { "icmp" } else { "fcmp" };
+                let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let a = self.tv(a)?;
+                let b = self.val(b)?;
+                self.line(format!("%{r} = {inst} {pred} {a}, {b}"));
+            }
+            Select => {
+                let r = self.result(op)?;
+                let c = self.tv(self.operand(op, 0)?)?;
+                let a = self.tv(self.operand(op, 1)?)?;
+                let b = self.tv(self.operand(op, 2)?)?;
+                self.line(format!("%{r} = select {c}, {a}, {b}"));
+            }
+            ExtSI | ExtUI | TruncI | SIToFP | UIToFP | Bitcast => {
+                let r = self.result(op)?;
+                let inst = match data.opcode {
+                    ExtSI => "sext",
+                    ExtUI => "zext",
+                    TruncI => "trunc",
+                    SIToFP => "sitofp",
+                    UIToFP => "uitofp",
+                    _ => "bitcast",
+                };
+                let a = self.tv(self.operand(op, 0)?)?;
+                let to = ll_type(ir.value_type(data.results[0]))?;
+                self.line(format!("%{r} = {inst} {a} to {to}"));
+            }
+            FPToSI | FPToUI => {
+                // LANGUAGE.md: float to integer saturates (LLVM's fptosi would be poison).
+                let r = self.result(op)?;
+                let to = self.scalar_of(data.results[0])?;
+                let s = if data.opcode == FPToSI { "s" } else { "u" };
+                let a = self.tv(self.operand(op, 0)?)?;
+                self.call(
+                    Some(&r),
+                    scalar_ty(to),
+                    &format!("llvm.fpto{s}i.sat.{}.f32", mangle(to)),
+                    &["float"],
+                    &[a],
+                    Attrs::Pure,
+                    "",
+                );
+            }
+
+            // ---- terminators ----
+            Br => {
+                let t = &data.succs[0];
+                let l = format!("br label %{}", self.names.blocks[t.block]);
+                self.line(l);
+            }
+            CondBr => {
+                let c = self.tv(self.operand(op, 0)?)?;
+                let t = self.names.blocks[data.succs[0].block].clone();
+                let f = match self.split.get(&block) {
+                    Some(l) => l.clone(),
+                    None => self.names.blocks[data.succs[1].block].clone(),
+                };
+                self.line(format!("br {c}, label %{t}, label %{f}"));
+            }
+            Return => self.line("ret void"),
+
+            If | Loop | Yield | Break | Continue | Var | Get | Set | Func | Module => {
+                return Err(format!(
+                    "`{}` is not in CF form (run lower-to-cf first)",
+                    data.opcode.name()
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn binary(&mut self, op: Op, inst: &str) -> Result<(), String> {
+        let r = self.result(op)?;
+        let a = self.tv(self.operand(op, 0)?)?;
+        let b = self.val(self.operand(op, 1)?)?;
+        self.line(format!("%{r} = {inst} {a}, {b}"));
+        Ok(())
+    }
+
+    /// `shuffle(v, lane)`: `ds_bpermute_b32` reads `v` of the lane whose byte address is given
+    /// (`lane * 4`); f32 goes through i32 bitcasts, i64 is permuted as two halves.
+    fn shuffle(&mut self, op: Op) -> Result<(), String> {
+        let r = self.result(op)?;
+        let b = self.bundle(op)?;
+        let (v, lane) = (self.operand(op, 0)?, self.operand(op, 1)?);
+        let s = self.scalar_of(v)?;
+        let addr = self.fresh(format!("{r}.addr"));
+        let lane = self.val(lane)?;
+        self.line(format!("%{addr} = shl i32 {lane}, 2"));
+        let vv = self.val(v)?;
+        let permute = |e: &mut Self, name: &str, data: String| {
+            e.call(
+                Some(name),
+                "i32",
+                "llvm.amdgcn.ds.bpermute",
+                &["i32", "i32"],
+                &[format!("i32 %{addr}"), data],
+                Attrs::CrossLane,
+                &b,
+            );
+        };
+        match s {
+            Scalar::I32 => permute(self, &r, format!("i32 {vv}")),
+            Scalar::F32 => {
+                let bits = self.fresh(format!("{r}.bits"));
+                let perm = self.fresh(format!("{r}.perm"));
+                self.line(format!("%{bits} = bitcast float {vv} to i32"));
+                permute(self, &perm, format!("i32 %{bits}"));
+                self.line(format!("%{r} = bitcast i32 %{perm} to float"));
+            }
+            Scalar::I64 => {
+                let lo = self.fresh(format!("{r}.lo"));
+                let hi64 = self.fresh(format!("{r}.hi64"));
+                let hi = self.fresh(format!("{r}.hi"));
+                self.line(format!("%{lo} = trunc i64 {vv} to i32"));
+                self.line(format!("%{hi64} = lshr i64 {vv}, 32"));
+                self.line(format!("%{hi} = trunc i64 %{hi64} to i32"));
+                let plo = self.fresh(format!("{r}.perm.lo"));
+                let phi = self.fresh(format!("{r}.perm.hi"));
+                permute(self, &plo, format!("i32 %{lo}"));
+                permute(self, &phi, format!("i32 %{hi}"));
+                let zlo = self.fresh(format!("{r}.zext.lo"));
+                let zhi = self.fresh(format!("{r}.zext.hi"));
+                let shl = self.fresh(format!("{r}.shl.hi"));
+                self.line(format!("%{zlo} = zext i32 %{plo} to i64"));
+                self.line(format!("%{zhi} = zext i32 %{phi} to i64"));
+                self.line(format!("%{shl} = shl i64 %{zhi}, 32"));
+                self.line(format!("%{r} = or i64 %{shl}, %{zlo}"));
+            }
+            Scalar::I1 => return Err("`kernel.shuffle` of i1 is not supported".into()),
+        }
+        Ok(())
+    }
+}
+
+/// The `syncscope` of an atomic on memory in `space`.
+fn scope(space: AddrSpace) -> &'static str {
+    match space {
+        AddrSpace::Global => "syncscope(\"agent\")",
+        AddrSpace::Shared => "syncscope(\"workgroup\")",
+    }
+}
+
+/// The literal of an `arith.constant`.
+fn constant_literal(ir: &Ir, op: Op) -> Result<String, String> {
+    let ty = ir.ops[op].results.first().map(|&r| ir.value_type(r));
+    match (ir.attr(op, "value"), ty) {
+        (Some(Attr::Int(v, _)), Some(Type::I1)) => Ok((*v != 0).to_string()),
+        (Some(Attr::Bool(b)), Some(Type::I1)) => Ok(b.to_string()),
+        (Some(Attr::Int(v, _)), Some(Type::I32)) => Ok((*v as i32).to_string()),
+        (Some(Attr::Int(v, _)), Some(Type::I64)) => Ok(v.to_string()),
+        (Some(Attr::Float(f)), Some(Type::F32)) => Ok(float_literal(*f)),
+        _ => Err("`arith.constant` with a value that does not match its type".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_names() {
+        assert_eq!(llvm_value_name("12"), ".12");
+        assert_eq!(llvm_value_name("tid"), "tid");
+        assert_eq!(llvm_value_name("x_1"), "x_1");
+    }
+
+    #[test]
+    fn float_literals() {
+        assert_eq!(float_literal(1.0), "1.0");
+        assert_eq!(float_literal(0.5), "0.5");
+        assert_eq!(float_literal(1e30), "1.0000000150474662e30");
+        assert_eq!(float_literal(1e-7), "1.0000000116860974e-7");
+        assert_eq!(float_literal(-0.0), "-0.0");
+        assert_eq!(float_literal(f32::INFINITY), "0x7FF0000000000000");
+        assert_eq!(float_literal(f32::NEG_INFINITY), "0xFFF0000000000000");
+        assert_eq!(float_literal(f32::NAN), "0x7FF8000000000000");
+    }
+
+    fn emit(text: &str) -> Result<String, String> {
+        let ir = crate::text::parse(text, "t.mlir").expect("test IR parses");
+        emit_llvm(&ir)
+    }
+
+    #[test]
+    fn kernels_without_tokens_get_no_bundles() {
+        // The driver always inserts tokens; emit_llvm itself accepts token-free kernels.
+        let out = emit(
+            "kernel.func @k {\n\
+             ^entry(%out: !kernel.ptr<global, i64>, %c: i1):\n\
+               %b = kernel.ballot %c : i64\n\
+               kernel.barrier\n\
+               %r = kernel.reduce umax, %b : i64\n\
+               %zero = arith.constant 0 : i32\n\
+               kernel.store %r, %out, %zero\n\
+               kernel.return\n\
+             }\n",
+        )
+        .unwrap();
+        assert!(!out.contains("convergencectrl"), "{out}");
+        assert!(
+            out.contains("%b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("%r.reduce = call i64 @llvm.amdgcn.wave.reduce.umax.i64(i64 %b, i32 0)\n"),
+            "{out}"
+        );
+        assert!(out.contains("%r = call i64 @llvm.amdgcn.readfirstlane.i64(i64 %r.reduce)\n"));
+        assert!(
+            out.contains("call void @llvm.amdgcn.s.barrier()\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn structured_input_is_rejected() {
+        let err = emit(
+            "kernel.func @k {\n\
+             ^entry(%c: i1):\n\
+               kernel.if %c {\n  kernel.yield\n} else {\n  kernel.yield\n}\n\
+               kernel.return\n\
+             }\n",
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("kernel @k") && err.contains("not in CF form"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn name_collisions_are_resolved() {
+        // IR input naming a value `.1` next to an unnamed (printed `%1`) value, and a block
+        // named like a value.
+        let text = "kernel.func @k {\n\
+             ^x(%out: !kernel.ptr<global, i32>, %a: i32):\n\
+               %0 = arith.addi %a, %a : i32\n\
+               %.1 = arith.addi %0, %a : i32\n\
+               %1 = arith.addi %.1, %a : i32\n\
+               kernel.store %1, %out, %a\n\
+               kernel.return\n\
+             }\n";
+        let ir = crate::text::parse(text, "t.mlir").unwrap();
+        let f = ir.kernels()[0];
+        let names = llvm_names(&ir, f);
+        let kc_values = crate::text::names(&ir, f).values;
+        let mut by_kc: Vec<(String, String)> = Vec::new();
+        let mut vals = Vec::new();
+        let mut blks = Vec::new();
+        collect(&ir, f, &mut vals, &mut blks);
+        for v in vals {
+            by_kc.push((kc_values[v].clone(), names.values[v].clone()));
+        }
+        let get = |k: &str| by_kc.iter().find(|(a, _)| a == k).unwrap().1.clone();
+        assert_eq!(get("0"), ".0");
+        assert_eq!(get(".1"), ".1");
+        assert_eq!(get("1"), ".1.1");
+        assert_eq!(names.blocks[blks[0]], "x");
+        let out = emit_llvm(&ir).unwrap();
+        assert!(out.contains("%.1.1 = add i32 %.1, %a\n"), "{out}");
+    }
+
+    #[test]
+    fn block_label_colliding_with_a_value() {
+        let out = emit(
+            "kernel.func @k {\n\
+             ^entry(%entry: i32):\n\
+               kernel.return\n\
+             }\n",
+        )
+        .unwrap();
+        assert!(out.contains("@k(i32 %entry) #0 {\nentry.bb:\n"), "{out}");
+    }
+
+    #[test]
+    fn kernel_attributes_name_the_target_cpu() {
+        assert!(ATTRIBUTE_GROUPS[0].contains(&format!("\"target-cpu\"=\"{TARGET_CPU}\"")));
+    }
+
+    #[test]
+    fn global_idents() {
+        assert_eq!(global_ident("k"), "@k");
+        assert_eq!(global_ident("k.tile"), "@k.tile");
+        assert_eq!(global_ident("1k"), "@\"1k\"");
+        assert_eq!(global_ident("a b\"c"), "@\"a b\\22c\"");
+    }
+}
