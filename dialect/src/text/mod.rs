@@ -85,7 +85,6 @@ pub fn names(ir: &Ir, op: Op) -> Names {
     let (values, blocks) = print::names(ir, op);
     Names { values, blocks }
 }
-}
 
 /// A parse error at a byte offset (with 1-based line and column, in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
