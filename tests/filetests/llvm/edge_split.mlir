@@ -14,13 +14,12 @@ kernel.func @split {
   kernel.store %y, %out, %zero
   kernel.return
 }
-// CHECK:      entry.bb:
-// CHECK-NEXT:   %entry = call token @llvm.experimental.convergence.entry()
-// CHECK-NEXT:   br i1 %c, label %join, label %entry.bb.split
-// CHECK-NEXT: entry.bb.split:
+// CHECK:      entry:
+// CHECK-NEXT:   br i1 %c, label %join, label %entry.split
+// CHECK-NEXT: entry.split:
 // CHECK-NEXT:   br label %join
 // CHECK-NEXT: join:
-// CHECK-NEXT:   %x = phi i32 [ %a, %entry.bb ], [ %b, %entry.bb.split ]
+// CHECK-NEXT:   %x = phi i32 [ %a, %entry ], [ %b, %entry.split ]
 // CHECK-NEXT:   br i1 %c, label %same, label %same
 // CHECK-NEXT: same:
 // CHECK-NEXT:   %y = phi i32 [ %x, %join ], [ %x, %join ]
