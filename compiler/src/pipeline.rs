@@ -28,6 +28,12 @@ pub enum Stage {
     CfIr,
     /// CF IR annotated with the uniformity analysis.
     Uniformity,
+    /// The uniformity analysis as JSON (`report::json`).
+    UniformityJson,
+    /// Graphviz CFGs with uniformity facts (`report::dot`).
+    Dot,
+    /// Why `Options::explain` is divergent or uniform (`report::explain`).
+    Explain,
     Asm,
 }
 
@@ -45,6 +51,8 @@ pub struct Options {
     pub print_ir_after_all: bool,
     pub verify: bool,
     pub color: bool,
+    /// The `--explain` query (`NAME`, `%NAME` or `LINE:COL`), for [`Stage::Explain`].
+    pub explain: Option<String>,
 }
 
 /// Why a run produced no output.
@@ -113,16 +121,31 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
-    if opts.stage == Stage::Uniformity {
+    if matches!(opts.stage, Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain) {
         let mu = ModuleUniformity::compute(&ir).map_err(|e| {
             Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
         })?;
-        return Ok(report::uniformity::annotated(&ir, &mu, &print_options(opts)));
+        return uniformity_report(&ir, &mu, input, opts);
     }
     Err(Failure::Usage(
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"
             .into(),
     ))
+}
+
+/// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.
+fn uniformity_report(ir: &Ir, mu: &ModuleUniformity, input: &Input, opts: &Options) -> Result<String, Failure> {
+    let source_names = !input.is_ir;
+    Ok(match opts.stage {
+        Stage::UniformityJson => report::json::to_string(ir, mu, source_names),
+        Stage::Dot => report::dot::to_string(ir, mu),
+        Stage::Explain => {
+            let query = report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
+            report::explain::explain(ir, mu, &query, source_names)
+                .map_err(|e| Failure::Diagnostics(format!("{}: error: {e}\n", input.name)))?
+        }
+        _ => report::uniformity::annotated(ir, mu, &print_options(opts)),
+    })
 }
 
 fn print_options(opts: &Options) -> PrintOptions<'static> {
