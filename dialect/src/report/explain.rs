@@ -32,7 +32,7 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
 use crate::location::Loc;
 use crate::registry::{Opcode, Traits, CMPF_PREDICATES, CMPI_PREDICATES};
-use crate::text::{self, PrintOptions};
+use crate::text::{self, Names, PrintOptions};
 use crate::types::Type;
 use std::collections::HashSet;
 use std::fmt;
@@ -572,7 +572,7 @@ impl Explainer<'_, '_> {
         };
         match (self.source_name(v), def) {
             (Some(n), Some(d)) => format!("`{n}` (%{printed}, `{d}`)"),
-            (Some(n), None) => format!("`{n}` (%{printed})"),
+            (Some(_), None) => self.desc_name(v),
             (None, Some(d)) if self.source_names => format!("`{d}` (%{printed})"),
             (None, Some(d)) => format!("%{printed} (`{d}`)"),
             (None, None) => format!("%{printed}"),
@@ -615,7 +615,7 @@ impl Explainer<'_, '_> {
     /// A short rendering of `op`: source-like for `.k` input, the IR text otherwise.
     fn render_op(&self, op: Op) -> String {
         if self.source_names {
-            render_expr(self.ir(), op, 2)
+            render_expr(self.ir(), &self.kv.names, op, 2)
         } else {
             let popts = PrintOptions { locations: false, ..PrintOptions::default() };
             let s = text::print_op(self.ir(), op, &popts);
@@ -654,40 +654,48 @@ fn source_kind(ir: &Ir, op: Op) -> &'static str {
     }
 }
 
-/// Operand as an expression: its binding, a literal, a nested rendering (`depth` more levels)
-/// or its printed number.
-fn render_operand(ir: &Ir, v: Value, depth: u32) -> String {
+/// Operand as an expression: its binding, a literal, a nested rendering (`depth` more levels,
+/// parenthesized under an operator when `paren`) or its printed name.
+fn render_operand(ir: &Ir, names: &Names, v: Value, depth: u32, paren: bool) -> String {
     if let Some(n) = &ir.values[v].name {
         return n.clone();
     }
     match ir.values[v].def {
-        ValueDef::Result(op, _) if ir.opcode(op) == Opcode::Constant => render_expr(ir, op, 0),
+        ValueDef::Result(op, _) if ir.opcode(op) == Opcode::Constant => render_expr(ir, names, op, 0),
         ValueDef::Result(op, _) if depth > 0 => {
-            let s = render_expr(ir, op, depth - 1);
-            if is_atom(&s) {
-                s
-            } else {
+            let s = render_expr(ir, names, op, depth - 1);
+            if paren && is_compound(ir.opcode(op)) {
                 format!("({s})")
+            } else {
+                s
             }
         }
-        _ => "…".to_string(),
+        _ => format!("%{}", names.values[v]),
     }
 }
 
-fn is_atom(s: &str) -> bool {
-    !s.contains(' ') || (s.ends_with(')') && !s.starts_with('('))
-        || (s.ends_with(']') && !s.contains(" = "))
+/// Ops rendered as an infix or prefix expression (they need parentheses as operands).
+fn is_compound(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        AddI | AddF | SubI | SubF | MulI | MulF | DivSI | DivUI | DivF | RemSI | RemUI | RemF | AndI
+            | OrI | XOrI | ShLI | ShRSI | ShRUI | NegF | CmpI | CmpF | Select | ExtSI | ExtUI | TruncI
+            | SIToFP | UIToFP | FPToSI | FPToUI | Bitcast
+    )
 }
 
 /// A source-like rendering of `op` (`i >= tid`, `workitem_id(x)`, `out[tid] = sum`).
-fn render_expr(ir: &Ir, op: Op, depth: u32) -> String {
+fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
     let data = &ir.ops[op];
     let args: Vec<Value> = data.operands.iter().copied().filter(|&o| ir.value_type(o) != Type::Token).collect();
-    let a = |i: usize| args.get(i).map_or("?".to_string(), |&x| render_operand(ir, x, depth));
+    // `a`: an operand of an operator (parenthesized if compound); `p`: a call argument or index.
+    let a = |i: usize| args.get(i).map_or("?".to_string(), |&x| render_operand(ir, names, x, depth, true));
+    let p = |i: usize| args.get(i).map_or("?".to_string(), |&x| render_operand(ir, names, x, depth, false));
     let kw = |name: &str| ir.attr(op, name).and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_int().map(|i| i.to_string())));
     let binary = |sym: &str| format!("{} {sym} {}", a(0), a(1));
     let call = |f: &str| {
-        let xs: Vec<String> = (0..args.len()).map(a).collect();
+        let xs: Vec<String> = (0..args.len()).map(p).collect();
         format!("{f}({})", xs.join(", "))
     };
     let pred = |table: &[&str]| -> String {
@@ -745,7 +753,7 @@ fn render_expr(ir: &Ir, op: Op, depth: u32) -> String {
             };
             binary(sym)
         }
-        Opcode::Select => format!("if {} {{ {} }} else {{ {} }}", a(0), a(1), a(2)),
+        Opcode::Select => format!("if {} {{ {} }} else {{ {} }}", p(0), p(1), p(2)),
         Opcode::ExtSI
         | Opcode::ExtUI
         | Opcode::TruncI
@@ -764,9 +772,9 @@ fn render_expr(ir: &Ir, op: Op, depth: u32) -> String {
         Opcode::LaneId => "lane_id()".into(),
         Opcode::WaveSize => "wave_size()".into(),
         Opcode::SharedAlloc => format!("shared[{}]", kw("size").unwrap_or_default()),
-        Opcode::PtrOffset => format!("&{}[{}]", a(0), a(1)),
-        Opcode::Load => format!("{}[{}]", a(0), a(1)),
-        Opcode::Store => format!("{}[{}] = {}", a(1), a(2), a(0)),
+        Opcode::PtrOffset => format!("&{}[{}]", a(0), p(1)),
+        Opcode::Load => format!("{}[{}]", a(0), p(1)),
+        Opcode::Store => format!("{}[{}] = {}", a(1), p(2), p(0)),
         Opcode::Atomic => call(&format!("atomic_{}", kw("kind").unwrap_or_default())),
         Opcode::AtomicCmpxchg => call("atomic_cmpxchg"),
         Opcode::Ballot => call("ballot"),
@@ -774,7 +782,10 @@ fn render_expr(ir: &Ir, op: Op, depth: u32) -> String {
         Opcode::ReadLane => call("readlane"),
         Opcode::Shuffle => call("shuffle"),
         Opcode::Reduce => call(&format!("reduce_{}", kw("kind").unwrap_or_default())),
-        Opcode::CondBr => format!("if {}", a(0)),
+        Opcode::CondBr => format!("if {}", p(0)),
+        Opcode::ConvEntry => "convergence_entry()".into(),
+        Opcode::ConvAnchor => "convergence_anchor()".into(),
+        Opcode::ConvLoop => format!("heart({})", data.operands.first().map_or(String::new(), |&t| render_operand(ir, names, t, 0, false))),
         _ => call(short_op_name(ir, op)),
     }
 }
