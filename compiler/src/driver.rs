@@ -104,7 +104,9 @@ pub fn main() -> i32 {
 }
 
 fn run(cli: Cli) -> i32 {
-    if cli.explain.is_some() && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity))) {
+    if cli.explain.is_some()
+        && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity)))
+    {
         eprintln!("kc: error: --explain prints an explanation; it cannot be combined with -S or --emit other than uniformity");
         return 2;
     }

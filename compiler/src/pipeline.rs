@@ -121,7 +121,10 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
-    if matches!(opts.stage, Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain) {
+    if matches!(
+        opts.stage,
+        Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain
+    ) {
         let mu = ModuleUniformity::compute(&ir).map_err(|e| {
             Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
         })?;
@@ -134,7 +137,12 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
 }
 
 /// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.
-fn uniformity_report(ir: &Ir, mu: &ModuleUniformity, input: &Input, opts: &Options) -> Result<String, Failure> {
+fn uniformity_report(
+    ir: &Ir,
+    mu: &ModuleUniformity,
+    input: &Input,
+    opts: &Options,
+) -> Result<String, Failure> {
     let source_names = !input.is_ir;
     Ok(match opts.stage {
         Stage::UniformityJson => report::json::to_string(ir, mu, source_names),

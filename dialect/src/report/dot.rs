@@ -85,12 +85,20 @@ fn truncate(s: &str) -> String {
 
 fn kernel(kv: &KernelView, out: &mut String) {
     let u = kv.u;
-    let _ = writeln!(out, "digraph {} {{", quote(&format!("@{}", kv.kernel_name())));
+    let _ = writeln!(
+        out,
+        "digraph {} {{",
+        quote(&format!("@{}", kv.kernel_name()))
+    );
     let legend = format!(
         "@{}\nred: divergent (values, branches); double border: join (blue) / divergent exit (orange)\nclusters: cycles; dashed edges: back edges",
         kv.kernel_name()
     );
-    let _ = writeln!(out, "  graph [label={}, labelloc=t, labeljust=l, fontname=\"monospace\"];", quote(&legend));
+    let _ = writeln!(
+        out,
+        "  graph [label={}, labelloc=t, labeljust=l, fontname=\"monospace\"];",
+        quote(&legend)
+    );
     out.push_str("  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     out.push_str("  edge [fontname=\"monospace\", fontsize=9];\n");
     // Blocks outside every cycle, then the cycle clusters (nested).
@@ -103,14 +111,20 @@ fn kernel(kv: &KernelView, out: &mut String) {
         cluster(kv, c, 1, out);
     }
     for (i, &b) in kv.blocks().iter().enumerate() {
-        let Some(t) = kv.ir.terminator(b) else { continue };
+        let Some(t) = kv.ir.terminator(b) else {
+            continue;
+        };
         let divergent = u.is_divergent_branch(t);
         let cond = kv.ir.opcode(t) == Opcode::CondBr;
         for (k, s) in kv.ir.ops[t].succs.iter().enumerate() {
             let mut attrs: Vec<String> = Vec::new();
             if cond {
                 let tf = if k == 0 { "T" } else { "F" };
-                let label = if divergent { format!("{tf} divergent") } else { tf.to_string() };
+                let label = if divergent {
+                    format!("{tf} divergent")
+                } else {
+                    tf.to_string()
+                };
                 attrs.push(format!("label={}", quote(&label)));
                 if divergent {
                     attrs.push("color=red, fontcolor=red, penwidth=2".into());
@@ -121,8 +135,17 @@ fn kernel(kv: &KernelView, out: &mut String) {
             } else if cond && divergent {
                 attrs.push("style=bold".into());
             }
-            let attrs = if attrs.is_empty() { String::new() } else { format!(" [{}]", attrs.join(", ")) };
-            let _ = writeln!(out, "  {} -> {}{attrs};", quote(kv.block_name(b)), quote(kv.block_name(s.block)));
+            let attrs = if attrs.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", attrs.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "  {} -> {}{attrs};",
+                quote(kv.block_name(b)),
+                quote(kv.block_name(s.block))
+            );
         }
     }
     out.push_str("}\n");
@@ -131,7 +154,9 @@ fn kernel(kv: &KernelView, out: &mut String) {
 /// An edge from node `from` to the header of a cycle containing `from` (for an irreducible
 /// cycle, the entry the DFS reached first; edges to its other entries are not back edges).
 fn is_back_edge(kv: &KernelView, from: u32, to: Block) -> bool {
-    let Some(t) = kv.u.cfg.node(to) else { return false };
+    let Some(t) = kv.u.cfg.node(to) else {
+        return false;
+    };
     let cycles = &kv.u.cycles;
     let mut c = cycles.innermost(t);
     while let Some(x) = c {
@@ -148,7 +173,11 @@ fn cluster(kv: &KernelView, c: CycleId, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     let cy = u.cycles.cycle(c);
     let id = kv.cycle_id(c);
-    let _ = writeln!(out, "{pad}subgraph {} {{", quote(&format!("cluster_cycle{id}")));
+    let _ = writeln!(
+        out,
+        "{pad}subgraph {} {{",
+        quote(&format!("cluster_cycle{id}"))
+    );
     let mut label = format!("cycle {id}: {}", kv.cycle_text(c));
     let mut style = vec!["rounded"];
     let mut color = "gray40";
@@ -190,7 +219,13 @@ fn cluster(kv: &KernelView, c: CycleId, depth: usize, out: &mut String) {
 fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
     let ir = kv.ir;
     let u = kv.u;
-    let red = |s: String, divergent: bool| if divergent { format!("<font color=\"red\">{s}</font>") } else { s };
+    let red = |s: String, divergent: bool| {
+        if divergent {
+            format!("<font color=\"red\">{s}</font>")
+        } else {
+            s
+        }
+    };
     // Header: ^name(%a, %b) with divergent arguments in red.
     let args: Vec<String> = ir.blocks[b]
         .args
@@ -203,8 +238,14 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
     }
     let mut rows = vec![header];
     let mut tooltip: Vec<String> = Vec::new();
-    let joins: Vec<String> = kv.joins_at(b, false).map(|j| kv.op_block_name(j.branch).to_string()).collect();
-    let exits: Vec<String> = kv.joins_at(b, true).map(|j| kv.op_block_name(j.branch).to_string()).collect();
+    let joins: Vec<String> = kv
+        .joins_at(b, false)
+        .map(|j| kv.op_block_name(j.branch).to_string())
+        .collect();
+    let exits: Vec<String> = kv
+        .joins_at(b, true)
+        .map(|j| kv.op_block_name(j.branch).to_string())
+        .collect();
     for j in &joins {
         let t = format!("join of the divergent branch in ^{j}");
         rows.push(format!("<font color=\"blue\">{}</font>", html(&t)));
@@ -215,7 +256,10 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
         rows.push(format!("<font color=\"darkorange3\">{}</font>", html(&t)));
         tooltip.push(t);
     }
-    let popts = PrintOptions { locations: false, ..PrintOptions::default() };
+    let popts = PrintOptions {
+        locations: false,
+        ..PrintOptions::default()
+    };
     let mut divergent_branch = false;
     for op in ir.block_ops(b) {
         let line = text::print_op(ir, op, &popts);
@@ -225,14 +269,20 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
             divergent_branch = true;
             rows.push(red(format!("{}  // divergent branch", html(&line)), true));
         } else if let Some(t) = u.temporal.iter().find(|t| t.user == op) {
-            let note = format!("{line}  // temporally divergent use of %{}", kv.value_name(t.value));
+            let note = format!(
+                "{line}  // temporally divergent use of %{}",
+                kv.value_name(t.value)
+            );
             let color = if div { "red" } else { "magenta4" };
             rows.push(format!("<font color=\"{color}\">{}</font>", html(&note)));
         } else {
             rows.push(red(html(&line), div));
         }
     }
-    let table: String = rows.iter().map(|r| format!("<tr><td align=\"left\">{r}</td></tr>")).collect();
+    let table: String = rows
+        .iter()
+        .map(|r| format!("<tr><td align=\"left\">{r}</td></tr>"))
+        .collect();
     let mut attrs = vec![format!(
         "label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\">{table}</table>>"
     )];
@@ -242,7 +292,14 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
     }
     if !joins.is_empty() || !exits.is_empty() {
         attrs.push("peripheries=2, style=filled".into());
-        attrs.push(format!("fillcolor={}", quote(if joins.is_empty() { "#ffe4c4" } else { "#dde8ff" })));
+        attrs.push(format!(
+            "fillcolor={}",
+            quote(if joins.is_empty() {
+                "#ffe4c4"
+            } else {
+                "#dde8ff"
+            })
+        ));
     }
     if !kv.is_reachable(b) {
         attrs.push("style=dotted, fontcolor=gray50, color=gray50".into());
@@ -251,7 +308,12 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
     if !tooltip.is_empty() {
         attrs.push(format!("tooltip={}", quote(&tooltip.join("; "))));
     }
-    let _ = writeln!(out, "{pad}{} [{}];", quote(kv.block_name(b)), attrs.join(", "));
+    let _ = writeln!(
+        out,
+        "{pad}{} [{}];",
+        quote(kv.block_name(b)),
+        attrs.join(", ")
+    );
 }
 
 /// Does `op` define a divergent (non-token) value?

@@ -55,8 +55,14 @@ impl Query {
             }
         }
         match s.strip_prefix('%') {
-            Some(n) => Query::Name { name: n.to_string(), printed_only: true },
-            None => Query::Name { name: s.to_string(), printed_only: false },
+            Some(n) => Query::Name {
+                name: n.to_string(),
+                printed_only: true,
+            },
+            None => Query::Name {
+                name: s.to_string(),
+                printed_only: false,
+            },
         }
     }
 }
@@ -64,7 +70,10 @@ impl Query {
 impl fmt::Display for Query {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            Query::Name { name, printed_only: true } => write!(f, "%{name}"),
+            Query::Name {
+                name,
+                printed_only: true,
+            } => write!(f, "%{name}"),
             Query::Name { name, .. } => write!(f, "{name}"),
             Query::Pos { line, col } => write!(f, "{line}:{col}"),
         }
@@ -85,18 +94,31 @@ impl fmt::Display for ExplainError {
 
 /// Explains every value matching `query`. `source_names`: the IR came from `.k` source, so
 /// value name hints are `let`/`var` bindings.
-pub fn explain(ir: &Ir, mu: &ModuleUniformity, query: &Query, source_names: bool) -> Result<String, ExplainError> {
+pub fn explain(
+    ir: &Ir,
+    mu: &ModuleUniformity,
+    query: &Query,
+    source_names: bool,
+) -> Result<String, ExplainError> {
     let views: Vec<KernelView> = mu.kernels.iter().map(|u| KernelView::new(ir, u)).collect();
     let matches = find(&views, query, source_names);
     if matches.is_empty() {
-        return Err(ExplainError { message: no_match(&views, query, source_names) });
+        return Err(ExplainError {
+            message: no_match(&views, query, source_names),
+        });
     }
     let mut out = String::new();
     for (i, (k, v)) in matches.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&Explainer { kv: &views[k], source_names }.value(v));
+        out.push_str(
+            &Explainer {
+                kv: &views[k],
+                source_names,
+            }
+            .value(v),
+        );
     }
     Ok(out)
 }
@@ -193,7 +215,11 @@ fn no_match(views: &[KernelView], query: &Query, source_names: bool) -> String {
                 msg.push_str(&format!("; close candidates: {}", close.join(", ")));
             } else if !cands.is_empty() {
                 let some: Vec<&str> = cands.iter().take(12).map(|(s, _)| s.as_str()).collect();
-                msg.push_str(&format!("; values are named {}{}", some.join(", "), if cands.len() > 12 { ", ..." } else { "" }));
+                msg.push_str(&format!(
+                    "; values are named {}{}",
+                    some.join(", "),
+                    if cands.len() > 12 { ", ..." } else { "" }
+                ));
             }
             msg
         }
@@ -203,7 +229,11 @@ fn no_match(views: &[KernelView], query: &Query, source_names: bool) -> String {
                 for v in kv.all_values() {
                     let l = kv.value_loc(v);
                     if l.is_known() && l.line.abs_diff(line) <= 2 {
-                        lines.push((l.line, l.col, format!("{}:{} (%{})", l.line, l.col, kv.value_name(v))));
+                        lines.push((
+                            l.line,
+                            l.col,
+                            format!("{}:{} (%{})", l.line, l.col, kv.value_name(v)),
+                        ));
                     }
                 }
             }
@@ -226,7 +256,9 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -270,7 +302,11 @@ impl Explainer<'_, '_> {
         } else {
             "uniform".to_string()
         };
-        out.push_str(&format!("@{} %{}: {verdict}\n", kv.kernel_name(), kv.value_name(v)));
+        out.push_str(&format!(
+            "@{} %{}: {verdict}\n",
+            kv.kernel_name(),
+            kv.value_name(v)
+        ));
         let desc = self.desc(v);
         let vloc = kv.value_loc(v);
         let vblock = kv.value_block(v);
@@ -282,12 +318,19 @@ impl Explainer<'_, '_> {
             self.chain(&mut out, Item::Value(v));
             return out;
         }
-        self.step(&mut out, vloc, vblock, &format!("{desc} is uniform: {}", self.why_uniform(v)));
+        self.step(
+            &mut out,
+            vloc,
+            vblock,
+            &format!("{desc} is uniform: {}", self.why_uniform(v)),
+        );
         let mut seen_cycles: Vec<CycleId> = Vec::new();
         for t in temporal {
             let user = t.user;
             let exit = kv.exit_branch_of(t.cycle);
-            let exit_at = exit.map_or(String::new(), |j| format!(" after a divergent exit {}", self.at_op(j.branch)));
+            let exit_at = exit.map_or(String::new(), |j| {
+                format!(" after a divergent exit {}", self.at_op(j.branch))
+            });
             self.step(
                 &mut out,
                 ir.ops[user].loc,
@@ -325,7 +368,11 @@ impl Explainer<'_, '_> {
                     let blk = kv.value_block(v);
                     let desc = self.desc(v);
                     let Some(reason) = u.reason(v) else {
-                        let what = if u.is_divergent(v) { "divergent (no recorded reason)" } else { "uniform" };
+                        let what = if u.is_divergent(v) {
+                            "divergent (no recorded reason)"
+                        } else {
+                            "uniform"
+                        };
                         self.step(out, loc, blk, &format!("{desc} is {what}"));
                         break;
                     };
@@ -340,7 +387,11 @@ impl Explainer<'_, '_> {
                         }
                         Reason::Operand { operand, .. } => {
                             cur = Some(Item::Value(operand));
-                            format!("{desc} is divergent: it uses {} {}", self.desc_short(operand), self.at_value(operand))
+                            format!(
+                                "{desc} is divergent: it uses {} {}",
+                                self.desc_short(operand),
+                                self.at_value(operand)
+                            )
                         }
                         Reason::Incoming { from, value } => {
                             cur = Some(Item::Value(value));
@@ -359,7 +410,11 @@ impl Explainer<'_, '_> {
                                 self.at_op(branch)
                             )
                         }
-                        Reason::DivergentExit { branch, block, cycle } => {
+                        Reason::DivergentExit {
+                            branch,
+                            block,
+                            cycle,
+                        } => {
                             cur = Some(Item::Branch(branch));
                             format!(
                                 "{desc} is divergent: it is a block argument of ^{}, an exit of the {} ({}) that threads leave on different iterations or paths because of the divergent branch {}",
@@ -369,9 +424,15 @@ impl Explainer<'_, '_> {
                                 self.at_op(branch)
                             )
                         }
-                        Reason::DivergentCycle { branch, cycle, join } => {
+                        Reason::DivergentCycle {
+                            branch,
+                            cycle,
+                            join,
+                        } => {
                             cur = Some(Item::Branch(branch));
-                            let inside = ir.op_block(branch).is_some_and(|b| kv.cycle_contains(cycle, b));
+                            let inside = ir
+                                .op_block(branch)
+                                .is_some_and(|b| kv.cycle_contains(cycle, b));
                             let why = if inside {
                                 format!(
                                     "the divergent branch {} in the cycle re-converges at ^{}, which the cycle's header does not dominate (the diverged-entry criterion fails)",
@@ -393,7 +454,9 @@ impl Explainer<'_, '_> {
                         Reason::Temporal { op, value, cycle } => {
                             let exit = kv.exit_branch_of(cycle);
                             cur = exit.map(|j| Item::Branch(j.branch));
-                            let exit_at = exit.map_or(String::new(), |j| format!(" after a divergent exit {}", self.at_op(j.branch)));
+                            let exit_at = exit.map_or(String::new(), |j| {
+                                format!(" after a divergent exit {}", self.at_op(j.branch))
+                            });
                             format!(
                                 "{desc} is divergent: it uses {}, defined in the {} ({}), outside the {} {}{exit_at}; threads leave on different iterations",
                                 self.desc_short(value),
@@ -416,12 +479,17 @@ impl Explainer<'_, '_> {
                     let text = match u.branch_reason(t) {
                         Some(&Reason::Operand { operand, .. }) => {
                             cur = Some(Item::Value(operand));
-                            format!("{what} is divergent: its condition {} is divergent", self.desc(operand))
+                            format!(
+                                "{what} is divergent: its condition {} is divergent",
+                                self.desc(operand)
+                            )
                         }
                         Some(&Reason::Temporal { value, cycle, .. }) => {
                             let exit = kv.exit_branch_of(cycle);
                             cur = exit.map(|j| Item::Branch(j.branch));
-                            let exit_at = exit.map_or(String::new(), |j| format!(" after a divergent exit {}", self.at_op(j.branch)));
+                            let exit_at = exit.map_or(String::new(), |j| {
+                                format!(" after a divergent exit {}", self.at_op(j.branch))
+                            });
                             format!(
                                 "{what} is divergent: its condition {} is used outside the {} ({}){exit_at}; threads leave on different iterations",
                                 self.desc(value),
@@ -454,9 +522,16 @@ impl Explainer<'_, '_> {
                 }
                 let incoming = self.incoming(b, i as usize);
                 let all_same = incoming.windows(2).all(|w| w[0] == w[1]);
-                let join = kv.joins_at(b, false).next().or_else(|| kv.joins_at(b, true).next());
+                let join = kv
+                    .joins_at(b, false)
+                    .next()
+                    .or_else(|| kv.joins_at(b, true).next());
                 if let Some(j) = join {
-                    let kind = if j.is_exit { "a divergent exit" } else { "a join" };
+                    let kind = if j.is_exit {
+                        "a divergent exit"
+                    } else {
+                        "a join"
+                    };
                     let same = if all_same && !incoming.is_empty() {
                         format!("the same value {}", self.desc_short(incoming[0]))
                     } else {
@@ -468,7 +543,10 @@ impl Explainer<'_, '_> {
                         self.at_op(j.branch)
                     );
                 }
-                let names: Vec<String> = dedup(incoming).into_iter().map(|x| self.desc_short(x)).collect();
+                let names: Vec<String> = dedup(incoming)
+                    .into_iter()
+                    .map(|x| self.desc_short(x))
+                    .collect();
                 format!(
                     "all incoming values are uniform ({}) and ^{} is not a join of a divergent branch",
                     names.join(", "),
@@ -483,12 +561,19 @@ impl Explainer<'_, '_> {
                 if ir.opcode(op) == Opcode::Constant {
                     return "a constant".into();
                 }
-                let operands: Vec<Value> =
-                    ir.ops[op].operands.iter().copied().filter(|&o| ir.value_type(o) != Type::Token).collect();
+                let operands: Vec<Value> = ir.ops[op]
+                    .operands
+                    .iter()
+                    .copied()
+                    .filter(|&o| ir.value_type(o) != Type::Token)
+                    .collect();
                 if operands.is_empty() {
                     return "no operands".into();
                 }
-                let names: Vec<String> = dedup(operands).into_iter().map(|x| self.desc_short(x)).collect();
+                let names: Vec<String> = dedup(operands)
+                    .into_iter()
+                    .map(|x| self.desc_short(x))
+                    .collect();
                 format!("all operands uniform ({})", names.join(", "))
             }
         }
@@ -499,9 +584,13 @@ impl Explainer<'_, '_> {
         let kv = self.kv;
         let ir = self.ir();
         let mut out = Vec::new();
-        let Some(n) = kv.u.cfg.node(b) else { return out };
+        let Some(n) = kv.u.cfg.node(b) else {
+            return out;
+        };
         for &p in &kv.u.cfg.preds[n as usize] {
-            let Some(t) = ir.terminator(kv.u.cfg.blocks[p as usize]) else { continue };
+            let Some(t) = ir.terminator(kv.u.cfg.blocks[p as usize]) else {
+                continue;
+            };
             for s in ir.ops[t].succs.iter().filter(|s| s.block == b) {
                 if let Some(&a) = s.args.get(i) {
                     out.push(a);
@@ -525,7 +614,8 @@ impl Explainer<'_, '_> {
 
     /// `at 7:5`, if known.
     fn at_loc(&self, loc: Loc) -> Option<String> {
-        loc.is_known().then(|| format!("at {}:{}", loc.line, loc.col))
+        loc.is_known()
+            .then(|| format!("at {}:{}", loc.line, loc.col))
     }
 
     /// `at 7:5`, else `in ^block`.
@@ -592,7 +682,11 @@ impl Explainer<'_, '_> {
     /// Does the binding `n` name more than one SSA value of the kernel?
     fn has_versions(&self, n: &str) -> bool {
         let kv = self.kv;
-        kv.all_values().into_iter().filter(|&v| kv.ir.values[v].name.as_deref() == Some(n)).nth(1).is_some()
+        kv.all_values()
+            .into_iter()
+            .filter(|&v| kv.ir.values[v].name.as_deref() == Some(n))
+            .nth(1)
+            .is_some()
     }
 
     /// The value as an operand: `` `tid` ``, `` `sum` (%sum_1) ``, `` `i >= tid` (%0) ``, `%x`.
@@ -602,7 +696,9 @@ impl Explainer<'_, '_> {
             return self.desc_name(v);
         }
         match self.ir().values[v].def {
-            ValueDef::Result(op, _) if self.source_names => format!("`{}` (%{printed})", self.render_op(op)),
+            ValueDef::Result(op, _) if self.source_names => {
+                format!("`{}` (%{printed})", self.render_op(op))
+            }
             _ => format!("%{printed}"),
         }
     }
@@ -617,7 +713,10 @@ impl Explainer<'_, '_> {
         if self.source_names {
             render_expr(self.ir(), &self.kv.names, op, 2)
         } else {
-            let popts = PrintOptions { locations: false, ..PrintOptions::default() };
+            let popts = PrintOptions {
+                locations: false,
+                ..PrintOptions::default()
+            };
             let s = text::print_op(self.ir(), op, &popts);
             let first = s.lines().next().unwrap_or("").trim().to_string();
             match first.split_once(" = ") {
@@ -661,7 +760,9 @@ fn render_operand(ir: &Ir, names: &Names, v: Value, depth: u32, paren: bool) -> 
         return n.clone();
     }
     match ir.values[v].def {
-        ValueDef::Result(op, _) if ir.opcode(op) == Opcode::Constant => render_expr(ir, names, op, 0),
+        ValueDef::Result(op, _) if ir.opcode(op) == Opcode::Constant => {
+            render_expr(ir, names, op, 0)
+        }
         ValueDef::Result(op, _) if depth > 0 => {
             let s = render_expr(ir, names, op, depth - 1);
             if paren && is_compound(ir.opcode(op)) {
@@ -679,36 +780,94 @@ fn is_compound(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        AddI | AddF | SubI | SubF | MulI | MulF | DivSI | DivUI | DivF | RemSI | RemUI | RemF | AndI
-            | OrI | XOrI | ShLI | ShRSI | ShRUI | NegF | CmpI | CmpF | Select | ExtSI | ExtUI | TruncI
-            | SIToFP | UIToFP | FPToSI | FPToUI | Bitcast
+        AddI | AddF
+            | SubI
+            | SubF
+            | MulI
+            | MulF
+            | DivSI
+            | DivUI
+            | DivF
+            | RemSI
+            | RemUI
+            | RemF
+            | AndI
+            | OrI
+            | XOrI
+            | ShLI
+            | ShRSI
+            | ShRUI
+            | NegF
+            | CmpI
+            | CmpF
+            | Select
+            | ExtSI
+            | ExtUI
+            | TruncI
+            | SIToFP
+            | UIToFP
+            | FPToSI
+            | FPToUI
+            | Bitcast
     )
 }
 
 /// A source-like rendering of `op` (`i >= tid`, `workitem_id(x)`, `out[tid] = sum`).
 fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
     let data = &ir.ops[op];
-    let args: Vec<Value> = data.operands.iter().copied().filter(|&o| ir.value_type(o) != Type::Token).collect();
+    let args: Vec<Value> = data
+        .operands
+        .iter()
+        .copied()
+        .filter(|&o| ir.value_type(o) != Type::Token)
+        .collect();
     // `a`: an operand of an operator (parenthesized if compound); `p`: a call argument or index.
-    let a = |i: usize| args.get(i).map_or("?".to_string(), |&x| render_operand(ir, names, x, depth, true));
-    let p = |i: usize| args.get(i).map_or("?".to_string(), |&x| render_operand(ir, names, x, depth, false));
-    let kw = |name: &str| ir.attr(op, name).and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_int().map(|i| i.to_string())));
+    let a = |i: usize| {
+        args.get(i).map_or("?".to_string(), |&x| {
+            render_operand(ir, names, x, depth, true)
+        })
+    };
+    let p = |i: usize| {
+        args.get(i).map_or("?".to_string(), |&x| {
+            render_operand(ir, names, x, depth, false)
+        })
+    };
+    let kw = |name: &str| {
+        ir.attr(op, name).and_then(|x| {
+            x.as_str()
+                .map(str::to_string)
+                .or_else(|| x.as_int().map(|i| i.to_string()))
+        })
+    };
     let binary = |sym: &str| format!("{} {sym} {}", a(0), a(1));
     let call = |f: &str| {
         let xs: Vec<String> = (0..args.len()).map(p).collect();
         format!("{f}({})", xs.join(", "))
     };
     let pred = |table: &[&str]| -> String {
-        ir.attr(op, "predicate").and_then(Attr::as_int).and_then(|i| table.get(i as usize)).copied().unwrap_or("?").to_string()
+        ir.attr(op, "predicate")
+            .and_then(Attr::as_int)
+            .and_then(|i| table.get(i as usize))
+            .copied()
+            .unwrap_or("?")
+            .to_string()
     };
     let dim = || {
         ir.attr(op, "dim")
-            .and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_int().and_then(|i| crate::registry::DIMS.get(i as usize)).map(|s| s.to_string())))
+            .and_then(|x| {
+                x.as_str().map(str::to_string).or_else(|| {
+                    x.as_int()
+                        .and_then(|i| crate::registry::DIMS.get(i as usize))
+                        .map(|s| s.to_string())
+                })
+            })
             .unwrap_or_default()
     };
     match ir.opcode(op) {
         Opcode::Constant => match ir.attr(op, "value") {
-            Some(Attr::Int(v, t)) if *t == Type::I1 => (if *v != 0 { "true" } else { "false" }).to_string(),
+            Some(Attr::Int(v, t)) if *t == Type::I1 => {
+                (if *v != 0 { "true" } else { "false" }).to_string()
+            }
             Some(Attr::Int(v, _)) => v.to_string(),
             Some(Attr::Float(f)) => format_f32(*f),
             Some(Attr::Bool(b)) => b.to_string(),
@@ -762,7 +921,11 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
         | Opcode::FPToSI
         | Opcode::FPToUI
         | Opcode::Bitcast => {
-            let ty = data.results.first().map(|&r| ir.value_type(r).to_string()).unwrap_or_default();
+            let ty = data
+                .results
+                .first()
+                .map(|&r| ir.value_type(r).to_string())
+                .unwrap_or_default();
             format!("{} as {ty}", a(0))
         }
         Opcode::WorkitemId => format!("workitem_id({})", dim()),
@@ -785,7 +948,12 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
         Opcode::CondBr => format!("if {}", p(0)),
         Opcode::ConvEntry => "convergence_entry()".into(),
         Opcode::ConvAnchor => "convergence_anchor()".into(),
-        Opcode::ConvLoop => format!("heart({})", data.operands.first().map_or(String::new(), |&t| render_operand(ir, names, t, 0, false))),
+        Opcode::ConvLoop => format!(
+            "heart({})",
+            data.operands
+                .first()
+                .map_or(String::new(), |&t| render_operand(ir, names, t, 0, false))
+        ),
         _ => call(short_op_name(ir, op)),
     }
 }
@@ -797,9 +965,27 @@ mod tests {
     #[test]
     fn query_forms() {
         assert_eq!(Query::parse("12:5"), Query::Pos { line: 12, col: 5 });
-        assert_eq!(Query::parse("%x_1"), Query::Name { name: "x_1".into(), printed_only: true });
-        assert_eq!(Query::parse("x"), Query::Name { name: "x".into(), printed_only: false });
-        assert_eq!(Query::parse("a:b"), Query::Name { name: "a:b".into(), printed_only: false });
+        assert_eq!(
+            Query::parse("%x_1"),
+            Query::Name {
+                name: "x_1".into(),
+                printed_only: true
+            }
+        );
+        assert_eq!(
+            Query::parse("x"),
+            Query::Name {
+                name: "x".into(),
+                printed_only: false
+            }
+        );
+        assert_eq!(
+            Query::parse("a:b"),
+            Query::Name {
+                name: "a:b".into(),
+                printed_only: false
+            }
+        );
     }
 
     #[test]

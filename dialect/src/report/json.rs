@@ -169,13 +169,37 @@ pub struct TemporalJson {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReasonJson {
-    Source { op: &'static str },
-    Operand { op: &'static str, operand: String },
-    Incoming { from_block: String, value: String },
-    Join { branch: String, block: String },
-    DivergentExit { branch: String, block: String, cycle: usize },
-    DivergentCycle { branch: String, cycle: usize, join: String },
-    Temporal { value: String, user: &'static str, user_block: String, cycle: usize },
+    Source {
+        op: &'static str,
+    },
+    Operand {
+        op: &'static str,
+        operand: String,
+    },
+    Incoming {
+        from_block: String,
+        value: String,
+    },
+    Join {
+        branch: String,
+        block: String,
+    },
+    DivergentExit {
+        branch: String,
+        block: String,
+        cycle: usize,
+    },
+    DivergentCycle {
+        branch: String,
+        cycle: usize,
+        join: String,
+    },
+    Temporal {
+        value: String,
+        user: &'static str,
+        user_block: String,
+        cycle: usize,
+    },
 }
 
 /// Builds the report. `source_names`: the IR came from `.k` source, so value name hints are
@@ -186,13 +210,16 @@ pub fn report(ir: &Ir, mu: &ModuleUniformity, source_names: bool) -> Report {
         .iter()
         .map(|u| kernel(&KernelView::new(ir, u), source_names))
         .collect();
-    Report { version: VERSION, kernels }
+    Report {
+        version: VERSION,
+        kernels,
+    }
 }
 
 /// The report as pretty-printed JSON text (with a trailing newline).
 pub fn to_string(ir: &Ir, mu: &ModuleUniformity, source_names: bool) -> String {
-    let mut s = serde_json::to_string_pretty(&report(ir, mu, source_names))
-        .expect("the report serializes");
+    let mut s =
+        serde_json::to_string_pretty(&report(ir, mu, source_names)).expect("the report serializes");
     s.push('\n');
     s
 }
@@ -217,12 +244,28 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
         .enumerate()
         .map(|(i, &b)| BlockJson {
             name: bname(b),
-            args: ir.blocks[b].args.iter().map(|&a| kv.value_name(a).to_string()).collect(),
-            succs: u.cfg.succs[i].iter().map(|&s| bname(u.cfg.blocks[s as usize])).collect(),
-            preds: u.cfg.preds[i].iter().map(|&p| bname(u.cfg.blocks[p as usize])).collect(),
+            args: ir.blocks[b]
+                .args
+                .iter()
+                .map(|&a| kv.value_name(a).to_string())
+                .collect(),
+            succs: u.cfg.succs[i]
+                .iter()
+                .map(|&s| bname(u.cfg.blocks[s as usize]))
+                .collect(),
+            preds: u.cfg.preds[i]
+                .iter()
+                .map(|&p| bname(u.cfg.blocks[p as usize]))
+                .collect(),
             reachable: kv.is_reachable(b),
-            join_of: kv.joins_at(b, false).map(|j| kv.op_block_name(j.branch).to_string()).collect(),
-            divergent_exit_of: kv.joins_at(b, true).map(|j| kv.op_block_name(j.branch).to_string()).collect(),
+            join_of: kv
+                .joins_at(b, false)
+                .map(|j| kv.op_block_name(j.branch).to_string())
+                .collect(),
+            divergent_exit_of: kv
+                .joins_at(b, true)
+                .map(|j| kv.op_block_name(j.branch).to_string())
+                .collect(),
         })
         .collect();
     let values = kv
@@ -231,12 +274,21 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
         .map(|v| {
             let (file, line, col) = loc(kv, kv.value_loc(v));
             let (kind, op, index, block) = match ir.values[v].def {
-                ValueDef::Result(op, i) => ("result", Some(ir.opcode(op).name()), i, kv.op_block_name(op).to_string()),
+                ValueDef::Result(op, i) => (
+                    "result",
+                    Some(ir.opcode(op).name()),
+                    i,
+                    kv.op_block_name(op).to_string(),
+                ),
                 ValueDef::BlockArg(b, i) => ("block_arg", None, i, bname(b)),
             };
             ValueJson {
                 name: kv.value_name(v).to_string(),
-                source_name: if source_names { ir.values[v].name.clone() } else { None },
+                source_name: if source_names {
+                    ir.values[v].name.clone()
+                } else {
+                    None
+                },
                 file,
                 line,
                 col,
@@ -265,8 +317,16 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
                 succs: data.succs.iter().map(|s| bname(s.block)).collect(),
                 divergent: u.is_divergent_branch(t),
                 reason: u.branch_reason(t).map(|r| reason(kv, r)),
-                joins: u.joins_of(t).filter(|j| !j.is_exit).map(|j| bname(j.block)).collect(),
-                divergent_exits: u.joins_of(t).filter(|j| j.is_exit).map(|j| bname(j.block)).collect(),
+                joins: u
+                    .joins_of(t)
+                    .filter(|j| !j.is_exit)
+                    .map(|j| bname(j.block))
+                    .collect(),
+                divergent_exits: u
+                    .joins_of(t)
+                    .filter(|j| j.is_exit)
+                    .map(|j| bname(j.block))
+                    .collect(),
             }
         })
         .collect();
@@ -313,8 +373,16 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
         values,
         branches,
         cycles,
-        assumed_divergent_cycles: u.assumed_divergent.iter().map(|&c| kv.cycle_id(c)).collect(),
-        divergent_exit_cycles: u.divergent_exit_cycles.iter().map(|&c| kv.cycle_id(c)).collect(),
+        assumed_divergent_cycles: u
+            .assumed_divergent
+            .iter()
+            .map(|&c| kv.cycle_id(c))
+            .collect(),
+        divergent_exit_cycles: u
+            .divergent_exit_cycles
+            .iter()
+            .map(|&c| kv.cycle_id(c))
+            .collect(),
         temporal_divergence: temporal,
     }
 }
@@ -325,16 +393,39 @@ fn reason(kv: &KernelView, r: &Reason) -> ReasonJson {
     let branch = |t: Op| kv.op_block_name(t).to_string();
     let bname = |b: Block| kv.block_name(b).to_string();
     match *r {
-        Reason::Source(op) => ReasonJson::Source { op: ir.opcode(op).name() },
-        Reason::Operand { op, operand } => ReasonJson::Operand { op: ir.opcode(op).name(), operand: vname(operand) },
-        Reason::Incoming { from, value } => ReasonJson::Incoming { from_block: branch(from), value: vname(value) },
-        Reason::Join { branch: t, block } => ReasonJson::Join { branch: branch(t), block: bname(block) },
-        Reason::DivergentExit { branch: t, block, cycle } => {
-            ReasonJson::DivergentExit { branch: branch(t), block: bname(block), cycle: kv.cycle_id(cycle) }
-        }
-        Reason::DivergentCycle { branch: t, cycle, join } => {
-            ReasonJson::DivergentCycle { branch: branch(t), cycle: kv.cycle_id(cycle), join: bname(join) }
-        }
+        Reason::Source(op) => ReasonJson::Source {
+            op: ir.opcode(op).name(),
+        },
+        Reason::Operand { op, operand } => ReasonJson::Operand {
+            op: ir.opcode(op).name(),
+            operand: vname(operand),
+        },
+        Reason::Incoming { from, value } => ReasonJson::Incoming {
+            from_block: branch(from),
+            value: vname(value),
+        },
+        Reason::Join { branch: t, block } => ReasonJson::Join {
+            branch: branch(t),
+            block: bname(block),
+        },
+        Reason::DivergentExit {
+            branch: t,
+            block,
+            cycle,
+        } => ReasonJson::DivergentExit {
+            branch: branch(t),
+            block: bname(block),
+            cycle: kv.cycle_id(cycle),
+        },
+        Reason::DivergentCycle {
+            branch: t,
+            cycle,
+            join,
+        } => ReasonJson::DivergentCycle {
+            branch: branch(t),
+            cycle: kv.cycle_id(cycle),
+            join: bname(join),
+        },
         Reason::Temporal { op, value, cycle } => ReasonJson::Temporal {
             value: vname(value),
             user: ir.opcode(op).name(),

@@ -33,7 +33,12 @@ impl<'a> KernelView<'a> {
             cycle_order.push(c);
             stack.extend(u.cycles.cycle(c).children.iter().rev().copied());
         }
-        KernelView { ir, u, names: text::names(ir, u.func), cycle_order }
+        KernelView {
+            ir,
+            u,
+            names: text::names(ir, u.func),
+            cycle_order,
+        }
     }
 
     pub fn kernel_name(&self) -> &str {
@@ -113,24 +118,37 @@ impl<'a> KernelView<'a> {
 
     /// `(file, line, col)` of a known location.
     pub fn loc_parts(&self, loc: Loc) -> Option<(&str, u32, u32)> {
-        loc.is_known().then(|| (self.ir.file_name(loc.file), loc.line, loc.col))
+        loc.is_known()
+            .then(|| (self.ir.file_name(loc.file), loc.line, loc.col))
     }
 
     /// Public id of a cycle (its preorder position).
     pub fn cycle_id(&self, c: CycleId) -> usize {
-        self.cycle_order.iter().position(|&x| x == c).expect("cycle of this kernel")
+        self.cycle_order
+            .iter()
+            .position(|&x| x == c)
+            .expect("cycle of this kernel")
     }
 
     /// Blocks of a cycle (nested cycles included) in layout order.
     pub fn cycle_blocks(&self, c: CycleId) -> Vec<Block> {
         let mut nodes = self.u.cycles.blocks(c);
         nodes.sort_unstable();
-        nodes.into_iter().map(|n| self.u.cfg.blocks[n as usize]).collect()
+        nodes
+            .into_iter()
+            .map(|n| self.u.cfg.blocks[n as usize])
+            .collect()
     }
 
     /// Entries of a cycle, header first (DFS order).
     pub fn cycle_entries(&self, c: CycleId) -> Vec<Block> {
-        self.u.cycles.cycle(c).entries.iter().map(|&n| self.u.cfg.blocks[n as usize]).collect()
+        self.u
+            .cycles
+            .cycle(c)
+            .entries
+            .iter()
+            .map(|&n| self.u.cfg.blocks[n as usize])
+            .collect()
     }
 
     /// The innermost cycle containing block `b`.
@@ -140,7 +158,10 @@ impl<'a> KernelView<'a> {
 
     /// Does cycle `c` contain block `b` (nested cycles included)?
     pub fn cycle_contains(&self, c: CycleId, b: Block) -> bool {
-        self.u.cfg.node(b).is_some_and(|n| self.u.cycles.contains(c, n))
+        self.u
+            .cfg
+            .node(b)
+            .is_some_and(|n| self.u.cycles.contains(c, n))
     }
 
     /// `depth=1: entries(^a) ^b` (see [`super::uniformity::cycle_text`]).
@@ -150,12 +171,18 @@ impl<'a> KernelView<'a> {
 
     /// Is block `b` reachable from the entry?
     pub fn is_reachable(&self, b: Block) -> bool {
-        self.u.cfg.node(b).is_some_and(|n| self.u.dom.is_reachable(n))
+        self.u
+            .cfg
+            .node(b)
+            .is_some_and(|n| self.u.dom.is_reachable(n))
     }
 
     /// Joins (`is_exit == false`) or divergent exits (`true`) that name block `b`.
     pub fn joins_at(&self, b: Block, is_exit: bool) -> impl Iterator<Item = &JoinInfo> {
-        self.u.joins.iter().filter(move |j| j.block == b && j.is_exit == is_exit)
+        self.u
+            .joins
+            .iter()
+            .filter(move |j| j.block == b && j.is_exit == is_exit)
     }
 
     /// A divergent branch inside `c` whose divergent exit leaves `c`: the branch that makes
@@ -164,7 +191,10 @@ impl<'a> KernelView<'a> {
         self.u.joins.iter().find(|j| {
             j.is_exit
                 && !self.cycle_contains(c, j.block)
-                && self.ir.op_block(j.branch).is_some_and(|b| self.cycle_contains(c, b))
+                && self
+                    .ir
+                    .op_block(j.branch)
+                    .is_some_and(|b| self.cycle_contains(c, b))
         })
     }
 
