@@ -457,13 +457,25 @@ impl Explainer<'_, '_> {
                             let exit_at = exit.map_or(String::new(), |j| {
                                 format!(" after a divergent exit {}", self.at_op(j.branch))
                             });
+                            let noun = self.cycle_noun(cycle);
+                            let what = if matches!(ir.values[v].def, ValueDef::BlockArg(..)) {
+                                format!(
+                                    "it is a block argument of ^{} that receives {}, defined in the {noun} ({}), from the branch {} leaving the {noun}",
+                                    self.block_of(v),
+                                    self.desc_short(value),
+                                    kv.cycle_text(cycle),
+                                    self.at_op(op),
+                                )
+                            } else {
+                                format!(
+                                    "it uses {}, defined in the {noun} ({}), outside the {noun} {}",
+                                    self.desc_short(value),
+                                    kv.cycle_text(cycle),
+                                    self.at_op(op),
+                                )
+                            };
                             format!(
-                                "{desc} is divergent: it uses {}, defined in the {} ({}), outside the {} {}{exit_at}; threads leave on different iterations",
-                                self.desc_short(value),
-                                self.cycle_noun(cycle),
-                                kv.cycle_text(cycle),
-                                self.cycle_noun(cycle),
-                                self.at_op(op),
+                                "{desc} is divergent: {what}{exit_at}; threads leave on different iterations"
                             )
                         }
                     };
