@@ -238,14 +238,8 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
     }
     let mut rows = vec![header];
     let mut tooltip: Vec<String> = Vec::new();
-    let joins: Vec<String> = kv
-        .joins_at(b, false)
-        .map(|j| kv.op_block_name(j.branch).to_string())
-        .collect();
-    let exits: Vec<String> = kv
-        .joins_at(b, true)
-        .map(|j| kv.op_block_name(j.branch).to_string())
-        .collect();
+    let joins = kv.branches_joining_at(b, false);
+    let exits = kv.branches_joining_at(b, true);
     for j in &joins {
         let t = format!("join of the divergent branch in ^{j}");
         rows.push(format!("<font color=\"blue\">{}</font>", html(&t)));

@@ -2,9 +2,11 @@
 //! tests (e.g. against LLVM's `print<uniformity>`).
 //!
 //! Guarantees: the output is one JSON object (serde_json, pretty-printed, UTF-8) that depends
-//! only on the IR: every list is in IR order (kernels in module order; blocks in layout
-//! order; values block by block, block arguments first, then op results; branches by block),
-//! cycles in forest preorder. Names are the printed names of `--emit=cf-ir` /
+//! only on the IR: every list is in IR order (kernels in module order; blocks, joins, exits
+//! and `join_of` lists in layout order; values block by block, block arguments first, then op
+//! results; branches by block; temporal uses by user op), cycles in forest preorder and cycle
+//! id lists ascending. Cycle entries are header first (the header is the entry the DFS
+//! reaches first, as in LLVM). Names are the printed names of `--emit=cf-ir` /
 //! `--emit=uniformity` without the sigil (`%x` -> `"x"`, `^endif` -> `"endif"`), so the JSON
 //! can be joined with the listing. Field names are stable; new fields may be added, existing
 //! ones are not renamed or removed without bumping `version`.
@@ -71,6 +73,7 @@
 
 use super::uniformity::ModuleUniformity;
 use super::view::KernelView;
+use crate::analysis::cycles::CycleId;
 use crate::analysis::uniformity::Reason;
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
@@ -258,14 +261,8 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
                 .map(|&p| bname(u.cfg.blocks[p as usize]))
                 .collect(),
             reachable: kv.is_reachable(b),
-            join_of: kv
-                .joins_at(b, false)
-                .map(|j| kv.op_block_name(j.branch).to_string())
-                .collect(),
-            divergent_exit_of: kv
-                .joins_at(b, true)
-                .map(|j| kv.op_block_name(j.branch).to_string())
-                .collect(),
+            join_of: kv.branches_joining_at(b, false),
+            divergent_exit_of: kv.branches_joining_at(b, true),
         })
         .collect();
     let values = kv
@@ -317,16 +314,14 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
                 succs: data.succs.iter().map(|s| bname(s.block)).collect(),
                 divergent: u.is_divergent_branch(t),
                 reason: u.branch_reason(t).map(|r| reason(kv, r)),
-                joins: u
-                    .joins_of(t)
-                    .filter(|j| !j.is_exit)
-                    .map(|j| bname(j.block))
-                    .collect(),
-                divergent_exits: u
-                    .joins_of(t)
-                    .filter(|j| j.is_exit)
-                    .map(|j| bname(j.block))
-                    .collect(),
+                joins: sorted(
+                    kv,
+                    u.joins_of(t).filter(|j| !j.is_exit).map(|j| Some(j.block)),
+                ),
+                divergent_exits: sorted(
+                    kv,
+                    u.joins_of(t).filter(|j| j.is_exit).map(|j| Some(j.block)),
+                ),
             }
         })
         .collect();
@@ -348,9 +343,10 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
             }
         })
         .collect();
-    let temporal = u
-        .temporal
-        .iter()
+    let mut temporal_uses: Vec<_> = u.temporal.iter().collect();
+    temporal_uses.sort_by_key(|t| (kv.op_key(t.user), kv.value_name(t.value).to_string()));
+    let temporal = temporal_uses
+        .into_iter()
         .map(|t| {
             let (file, line, col) = loc(kv, ir.ops[t.user].loc);
             TemporalJson {
@@ -373,18 +369,27 @@ fn kernel(kv: &KernelView, source_names: bool) -> KernelJson {
         values,
         branches,
         cycles,
-        assumed_divergent_cycles: u
-            .assumed_divergent
-            .iter()
-            .map(|&c| kv.cycle_id(c))
-            .collect(),
-        divergent_exit_cycles: u
-            .divergent_exit_cycles
-            .iter()
-            .map(|&c| kv.cycle_id(c))
-            .collect(),
+        assumed_divergent_cycles: cycle_ids(kv, &u.assumed_divergent),
+        divergent_exit_cycles: cycle_ids(kv, &u.divergent_exit_cycles),
         temporal_divergence: temporal,
     }
+}
+
+/// Block names in layout order, without duplicates.
+fn sorted(kv: &KernelView, blocks: impl Iterator<Item = Option<Block>>) -> Vec<String> {
+    let mut bs: Vec<Block> = blocks.flatten().collect();
+    bs.sort_by_key(|&b| kv.block_key(b));
+    bs.dedup();
+    bs.into_iter()
+        .map(|b| kv.block_name(b).to_string())
+        .collect()
+}
+
+/// Public ids, ascending.
+fn cycle_ids(kv: &KernelView, cs: &[CycleId]) -> Vec<usize> {
+    let mut ids: Vec<usize> = cs.iter().map(|&c| kv.cycle_id(c)).collect();
+    ids.sort_unstable();
+    ids
 }
 
 fn reason(kv: &KernelView, r: &Reason) -> ReasonJson {

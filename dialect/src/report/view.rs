@@ -15,6 +15,7 @@ use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::text::{self, Names};
 use crate::types::Type;
+use cranelift_entity::SecondaryMap;
 
 /// One analysed kernel with its printed names.
 pub struct KernelView<'a> {
@@ -23,6 +24,8 @@ pub struct KernelView<'a> {
     pub names: Names,
     /// Cycles in forest preorder; the position is the cycle's public id.
     pub cycle_order: Vec<CycleId>,
+    /// Position of each op of the kernel in IR order.
+    op_order: SecondaryMap<Op, u32>,
 }
 
 impl<'a> KernelView<'a> {
@@ -33,12 +36,31 @@ impl<'a> KernelView<'a> {
             cycle_order.push(c);
             stack.extend(u.cycles.cycle(c).children.iter().rev().copied());
         }
+        let mut op_order = SecondaryMap::new();
+        let mut n = 0;
+        for &b in &u.cfg.blocks {
+            for op in ir.block_ops(b) {
+                op_order[op] = n;
+                n += 1;
+            }
+        }
         KernelView {
             ir,
             u,
             names: text::names(ir, u.func),
             cycle_order,
+            op_order,
         }
+    }
+
+    /// Sort key of an op: its position in IR order.
+    pub fn op_key(&self, op: Op) -> u32 {
+        self.op_order[op]
+    }
+
+    /// Sort key of a block: its layout position.
+    pub fn block_key(&self, b: Block) -> u32 {
+        self.u.cfg.node(b).unwrap_or(u32::MAX)
     }
 
     pub fn kernel_name(&self) -> &str {
@@ -92,6 +114,11 @@ impl<'a> KernelView<'a> {
 
     pub fn block_name(&self, b: Block) -> &str {
         &self.names.blocks[b]
+    }
+
+    /// The block holding `op`.
+    pub fn op_block(&self, op: Op) -> Option<Block> {
+        self.ir.op_block(op)
     }
 
     /// Printed name of the block holding `op` (empty if detached).
@@ -183,6 +210,20 @@ impl<'a> KernelView<'a> {
             .joins
             .iter()
             .filter(move |j| j.block == b && j.is_exit == is_exit)
+    }
+
+    /// Printed names of the blocks whose divergent branch has `b` as a join (`is_exit ==
+    /// false`) or divergent exit (`true`), in layout order.
+    pub fn branches_joining_at(&self, b: Block, is_exit: bool) -> Vec<String> {
+        let mut bs: Vec<Block> = self
+            .joins_at(b, is_exit)
+            .filter_map(|j| self.ir.op_block(j.branch))
+            .collect();
+        bs.sort_by_key(|&x| self.block_key(x));
+        bs.dedup();
+        bs.into_iter()
+            .map(|x| self.block_name(x).to_string())
+            .collect()
     }
 
     /// A divergent branch inside `c` whose divergent exit leaves `c`: the branch that makes
