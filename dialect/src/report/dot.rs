@@ -27,7 +27,6 @@ use crate::analysis::cycles::CycleId;
 use crate::entities::{Block, Op};
 use crate::ir::Ir;
 use crate::registry::Opcode;
-use crate::text::{self, PrintOptions};
 use crate::types::Type;
 use std::fmt::Write;
 
@@ -250,14 +249,9 @@ fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {
         rows.push(format!("<font color=\"darkorange3\">{}</font>", html(&t)));
         tooltip.push(t);
     }
-    let popts = PrintOptions {
-        locations: false,
-        ..PrintOptions::default()
-    };
     let mut divergent_branch = false;
     for op in ir.block_ops(b) {
-        let line = text::print_op(ir, op, &popts);
-        let line = truncate(line.lines().next().unwrap_or("").trim());
+        let line = truncate(kv.op_text(op));
         let div = op_is_divergent(kv, op);
         if ir.opcode(op) == Opcode::CondBr && u.is_divergent_branch(op) {
             divergent_branch = true;

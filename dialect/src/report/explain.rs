@@ -32,9 +32,9 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
 use crate::location::Loc;
 use crate::registry::{Opcode, Traits, CMPF_PREDICATES, CMPI_PREDICATES};
-use crate::text::{self, Names, PrintOptions};
+use crate::text::Names;
 use crate::types::Type;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// What `--explain` asks about.
@@ -107,18 +107,16 @@ pub fn explain(
             message: no_match(&views, query, source_names),
         });
     }
+    let explainers: Vec<Explainer> = views
+        .iter()
+        .map(|kv| Explainer::new(kv, source_names))
+        .collect();
     let mut out = String::new();
     for (i, (k, v)) in matches.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(
-            &Explainer {
-                kv: &views[k],
-                source_names,
-            }
-            .value(v),
-        );
+        out.push_str(&explainers[k].value(v));
     }
     Ok(out)
 }
@@ -185,21 +183,21 @@ fn no_match(views: &[KernelView], query: &Query, source_names: bool) -> String {
         Query::Name { name, .. } => {
             // (candidate as shown, the string compared)
             let mut cands: Vec<(String, String)> = Vec::new();
+            let mut seen: HashSet<String> = HashSet::new();
+            let mut add = |shown: String, n: &str| {
+                if seen.insert(shown.clone()) {
+                    cands.push((shown, n.to_string()));
+                }
+            };
             for kv in views {
                 for v in kv.all_values() {
                     if source_names {
                         if let Some(n) = &kv.ir.values[v].name {
-                            let shown = format!("`{n}`");
-                            if !cands.iter().any(|(s, _)| *s == shown) {
-                                cands.push((shown, n.clone()));
-                            }
+                            add(format!("`{n}`"), n);
                         }
                     }
                     let p = kv.value_name(v);
-                    let shown = format!("%{p}");
-                    if !cands.iter().any(|(s, _)| *s == shown) {
-                        cands.push((shown, p.to_string()));
-                    }
+                    add(format!("%{p}"), p);
                 }
             }
             // Closest first; bindings before printed names.
@@ -275,9 +273,25 @@ enum Item {
 struct Explainer<'a, 'k> {
     kv: &'a KernelView<'k>,
     source_names: bool,
+    /// How many values of the kernel each binding names.
+    versions: HashMap<&'a str, usize>,
 }
 
-impl Explainer<'_, '_> {
+impl<'a, 'k> Explainer<'a, 'k> {
+    fn new(kv: &'a KernelView<'k>, source_names: bool) -> Self {
+        let mut versions: HashMap<&'a str, usize> = HashMap::new();
+        for v in kv.all_values() {
+            if let Some(n) = kv.ir.values[v].name.as_deref() {
+                *versions.entry(n).or_default() += 1;
+            }
+        }
+        Explainer {
+            kv,
+            source_names,
+            versions,
+        }
+    }
+
     fn ir(&self) -> &Ir {
         self.kv.ir
     }
@@ -693,12 +707,7 @@ impl Explainer<'_, '_> {
 
     /// Does the binding `n` name more than one SSA value of the kernel?
     fn has_versions(&self, n: &str) -> bool {
-        let kv = self.kv;
-        kv.all_values()
-            .into_iter()
-            .filter(|&v| kv.ir.values[v].name.as_deref() == Some(n))
-            .nth(1)
-            .is_some()
+        self.versions.get(n).is_some_and(|&c| c > 1)
     }
 
     /// The value as an operand: `` `tid` ``, `` `sum` (%sum_1) ``, `` `i >= tid` (%0) ``, `%x`.
@@ -725,15 +734,10 @@ impl Explainer<'_, '_> {
         if self.source_names {
             render_expr(self.ir(), &self.kv.names, op, 2)
         } else {
-            let popts = PrintOptions {
-                locations: false,
-                ..PrintOptions::default()
-            };
-            let s = text::print_op(self.ir(), op, &popts);
-            let first = s.lines().next().unwrap_or("").trim().to_string();
+            let first = self.kv.op_text(op);
             match first.split_once(" = ") {
                 Some((lhs, rhs)) if lhs.starts_with('%') => rhs.to_string(),
-                _ => first,
+                _ => first.to_string(),
             }
         }
     }

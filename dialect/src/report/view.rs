@@ -13,9 +13,10 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
 use crate::location::Loc;
 use crate::registry::Opcode;
-use crate::text::{self, Names};
+use crate::text::{self, Annot, Names, PrintOptions};
 use crate::types::Type;
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
+use std::cell::OnceCell;
 
 /// One analysed kernel with its printed names.
 pub struct KernelView<'a> {
@@ -26,6 +27,10 @@ pub struct KernelView<'a> {
     pub cycle_order: Vec<CycleId>,
     /// Position of each op of the kernel in IR order.
     op_order: SecondaryMap<Op, u32>,
+    /// Public id of each cycle, indexed by `CycleId`.
+    cycle_ids: Vec<usize>,
+    /// First printed line of each op (see [`KernelView::op_text`]), printed on first use.
+    op_text: OnceCell<SecondaryMap<Op, String>>,
 }
 
 impl<'a> KernelView<'a> {
@@ -44,13 +49,48 @@ impl<'a> KernelView<'a> {
                 n += 1;
             }
         }
+        let mut cycle_ids = vec![usize::MAX; u.cycles.cycles.len()];
+        for (id, c) in cycle_order.iter().enumerate() {
+            cycle_ids[c.0 as usize] = id;
+        }
         KernelView {
             ir,
             u,
             names: text::names(ir, u.func),
             cycle_order,
             op_order,
+            cycle_ids,
+            op_text: OnceCell::new(),
         }
+    }
+
+    /// The op as the listing prints it (custom form, no location, first line only: for
+    /// `kernel.func`, its header). The kernel is printed once, so this is O(1) per op after
+    /// the first call (`text::print_op` would name the whole kernel again for every op).
+    pub fn op_text(&self, op: Op) -> &str {
+        let texts = self.op_text.get_or_init(|| {
+            const MARK: &str = " // \u{1}";
+            let mark = |a: Annot| match a {
+                Annot::Op(op) => Some(format!("\u{1}{}", op.index())),
+                Annot::Block(_) => None,
+            };
+            let popts = PrintOptions {
+                locations: false,
+                annotate: Some(&mark),
+                ..PrintOptions::default()
+            };
+            let mut texts = SecondaryMap::new();
+            for line in text::print_op(self.ir, self.u.func, &popts).lines() {
+                let Some(pos) = line.rfind(MARK) else {
+                    continue;
+                };
+                if let Ok(i) = line[pos + MARK.len()..].parse::<usize>() {
+                    texts[Op::new(i)] = line[..pos].trim().to_string();
+                }
+            }
+            texts
+        });
+        &texts[op]
     }
 
     /// Sort key of an op: its position in IR order.
@@ -151,10 +191,7 @@ impl<'a> KernelView<'a> {
 
     /// Public id of a cycle (its preorder position).
     pub fn cycle_id(&self, c: CycleId) -> usize {
-        self.cycle_order
-            .iter()
-            .position(|&x| x == c)
-            .expect("cycle of this kernel")
+        self.cycle_ids[c.0 as usize]
     }
 
     /// Blocks of a cycle (nested cycles included) in layout order.
