@@ -302,7 +302,8 @@ impl<'a, 'k> Explainer<'a, 'k> {
         let u = kv.u;
         let ir = self.ir();
         let mut out = String::new();
-        let temporal: Vec<_> = u.temporal.iter().filter(|t| t.value == v).collect();
+        let mut temporal: Vec<_> = u.temporal.iter().filter(|t| t.value == v).collect();
+        temporal.sort_by_key(|t| kv.op_key(t.user));
         let verdict = if ir.value_type(v) == Type::Token {
             "token".to_string()
         } else if u.is_divergent(v) {
