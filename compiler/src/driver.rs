@@ -34,6 +34,11 @@ struct Cli {
     #[arg(long, value_enum, value_name = "STAGE")]
     emit: Option<EmitArg>,
 
+    /// Explain why a value is divergent or uniform: a `let` name (every SSA version of it),
+    /// a printed IR name (`%x_1`) or the source position `LINE:COL` of its definition.
+    #[arg(long, value_name = "NAME|LINE:COL")]
+    explain: Option<String>,
+
     /// Print IR in MLIR's generic form (accepted by `mlir-opt --allow-unregistered-dialect`).
     #[arg(long)]
     generic: bool,
@@ -73,6 +78,10 @@ enum EmitArg {
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
     Llvm,
+    /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
+    UniformityJson,
+    /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
+    Dot,
     /// gfx942 assembly (not available yet).
     Asm,
 }
@@ -97,6 +106,12 @@ pub fn main() -> i32 {
 }
 
 fn run(cli: Cli) -> i32 {
+    if cli.explain.is_some()
+        && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity)))
+    {
+        eprintln!("kc: error: --explain prints an explanation; it cannot be combined with -S or --emit other than uniformity");
+        return 2;
+    }
     let (name, text) = match read_input(&cli.input) {
         Ok(x) => x,
         Err(msg) => {
@@ -110,12 +125,15 @@ fn run(cli: Cli) -> i32 {
         None => name.ends_with(".mlir") || (cli.input == "-" && pipeline::looks_like_ir(&text)),
     };
     let stage = match (cli.emit, cli.assembly) {
+        _ if cli.explain.is_some() => Stage::Explain,
         (Some(EmitArg::Ast), _) => Stage::Ast,
         (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
         (Some(EmitArg::Tokens), _) => Stage::Tokens,
         (Some(EmitArg::CfIr), _) => Stage::CfIr,
         (Some(EmitArg::Uniformity), _) => Stage::Uniformity,
         (Some(EmitArg::Llvm), _) => Stage::Llvm,
+        (Some(EmitArg::UniformityJson), _) => Stage::UniformityJson,
+        (Some(EmitArg::Dot), _) => Stage::Dot,
         (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
     };
     let color = match cli.color.as_str() {
@@ -130,6 +148,7 @@ fn run(cli: Cli) -> i32 {
         print_ir_after_all: cli.print_ir_after_all,
         verify: !cli.no_verify,
         color,
+        explain: cli.explain,
     };
     let input = Input {
         name,

@@ -22,7 +22,7 @@ use crate::diag::{self, Diagnostic, SourceFile};
 use crate::{ast, check, lower, parse};
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify::{self, VerifyError};
-use kc_dialect::report::uniformity::{self as uniformity_report, ModuleUniformity};
+use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::verify_tokens::verify_tokens;
 use kc_dialect::{transforms, Ir, Op, Opcode};
 
@@ -37,6 +37,12 @@ pub enum Stage {
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa, translated from cf-ir.
     Llvm,
+    /// The uniformity analysis as JSON (`report::json`).
+    UniformityJson,
+    /// Graphviz CFGs with uniformity facts (`report::dot`).
+    Dot,
+    /// Why `Options::explain` is divergent or uniform (`report::explain`).
+    Explain,
     Asm,
 }
 
@@ -54,6 +60,8 @@ pub struct Options {
     pub print_ir_after_all: bool,
     pub verify: bool,
     pub color: bool,
+    /// The `--explain` query (`NAME`, `%NAME` or `LINE:COL`), for [`Stage::Explain`].
+    pub explain: Option<String>,
 }
 
 /// Why a run produced no output.
@@ -127,11 +135,14 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
-    if opts.stage == Stage::Uniformity {
+    if matches!(
+        opts.stage,
+        Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain
+    ) {
         let mu = ModuleUniformity::compute(&ir).map_err(|e| {
             Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
         })?;
-        return Ok(uniformity_report::annotated(&ir, &mu, &print_options(opts)));
+        return uniformity_report(&ir, &mu, input, opts);
     }
     if opts.stage == Stage::Llvm {
         return kc_dialect::target::emit_llvm(&ir).map_err(|e| {
@@ -148,6 +159,26 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
         "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"
             .into(),
     ))
+}
+
+/// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.
+fn uniformity_report(
+    ir: &Ir,
+    mu: &ModuleUniformity,
+    input: &Input,
+    opts: &Options,
+) -> Result<String, Failure> {
+    let source_names = !input.is_ir;
+    Ok(match opts.stage {
+        Stage::UniformityJson => kc_dialect::report::json::to_string(ir, mu, source_names),
+        Stage::Dot => kc_dialect::report::dot::to_string(ir, mu),
+        Stage::Explain => {
+            let query = kc_dialect::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
+            kc_dialect::report::explain::explain(ir, mu, &query, source_names)
+                .map_err(|e| Failure::Diagnostics(format!("{}: error: {e}\n", input.name)))?
+        }
+        _ => kc_dialect::report::uniformity::annotated(ir, mu, &print_options(opts)),
+    })
 }
 
 fn print_options(opts: &Options) -> PrintOptions<'static> {

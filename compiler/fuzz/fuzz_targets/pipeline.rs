@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
         print_ir_after_all: false,
         verify: true,
         color: false,
+        explain: None,
     };
     match pipeline::run(&input, &opts) {
         Ok(_) => {}
