@@ -20,7 +20,8 @@
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
 //!   argument or directly) is divergent: threads left on different iterations.
 //!
-//! kc departs from LLVM 22 in three sound ways (each has a named test):
+//! kc departs from LLVM 22 in three sound ways (tested, with LLVM 22's verdict for contrast, in
+//! tests/filetests/uniformity_llvm/kc_departures.mlir):
 //! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
 //!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
 //! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
