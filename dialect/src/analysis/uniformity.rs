@@ -15,13 +15,17 @@
 //!   the same constant.
 //! - *Irreducible cycles.* A join inside an irreducible cycle that fails the diverged-entry
 //!   criterion (simplified dominance form), or that paths diverged outside the cycle reach,
-//!   makes every definition in the outermost such cycle divergent ("assumed divergent").
+//!   makes every definition in the outermost such cycle divergent ("assumed divergent"). So
+//!   does a join at the header of a reducible cycle that a diverged path left and re-entered
+//!   through an irreducible parent (the document's "the diverged path may re-enter and
+//!   eventually reach a join within the cycle").
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
 //!   argument or directly) is divergent: threads left on different iterations.
 //!
-//! kc departs from LLVM 22 in three sound ways (tested, with LLVM 22's verdict for contrast, in
-//! tests/filetests/uniformity_llvm/kc_departures.mlir):
+//! kc departs from LLVM 22 in four sound ways (tested, with LLVM 22's verdict for contrast, in
+//! tests/filetests/uniformity_llvm/kc_departures.mlir and, for the last,
+//! tests/filetests/uniformity_seed/re_entry.mlir):
 //! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
 //!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
 //! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
@@ -29,6 +33,10 @@
 //!   they left on the same iteration (ConvergentOperations, controlled m-converged).
 //! - `kernel.reduce` is always uniform (a wave reduction gives every active lane the same
 //!   value); LLVM 22 calls `wave.reduce` of a divergent input divergent.
+//! - A join at the header of a reducible cycle, reached by a diverged path that left the
+//!   cycle and came back through another entry of an enclosing irreducible cycle, is checked
+//!   against the diverged-entry criterion on the enclosing cycles. LLVM 22 accepts the
+//!   reducible cycle there, so its verdicts on such a region depend on the DFS order.
 //!
 //! Pre: `func` is a `kernel.func` in CF form (one region, no structured ops); the IR verifies.
 //! Post: every value of the kernel has a verdict and, if divergent, a [`Reason`] whose
@@ -299,7 +307,7 @@ impl<'a> Propagator<'a> {
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
         for &j in &desc.joins {
             self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
-            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j) {
+            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j, &desc.divergent_exits) {
                 div_cycles.push((c, j));
                 continue;
             }
@@ -380,7 +388,14 @@ impl<'a> Propagator<'a> {
 
     /// LLVM's getOutermostDivergentCycle: the cycle made divergent by a join `j` of the
     /// branch in `b`, by paths diverged outside it or by the diverged-entry criterion.
-    fn outermost_divergent_cycle(&self, cycles: &CycleInfo, b: u32, j: u32) -> Option<CycleId> {
+    /// `exits` are the divergent exits of the branch.
+    fn outermost_divergent_cycle(
+        &self,
+        cycles: &CycleInfo,
+        b: u32,
+        j: u32,
+        exits: &[u32],
+    ) -> Option<CycleId> {
         let cycle = cycles.innermost(j)?;
         let dom = &self.u.dom;
         // External: the largest cycle containing the join but not the branch.
@@ -394,6 +409,16 @@ impl<'a> Propagator<'a> {
         let ext = ext.filter(|&c| !cycles.cycle(c).is_reducible());
         // Internal (diverged entry, simplified): the smallest common cycle, if irreducible
         // and its header does not dominate the join, widened while parent headers don't.
+        //
+        // A reducible smallest common cycle passes: its header is its only entry, so no entry
+        // lies on a diverged path inside it. Except when the join is its header and a diverged
+        // path left it: inside an irreducible parent that path can come back to the header
+        // through another entry of the parent (B -> X -> H for the loop H <-> B in the cycle
+        // {X, H, B} with entries X and H). The closed path through B, X and H then has an
+        // entry, X, on a diverged path, and the parents must pass the criterion instead (LLVM
+        // 22 accepts the reducible cycle here, and so calls H's definitions uniform in the
+        // hierarchy where H <-> B is a child cycle but divergent in the one where H heads the
+        // whole cycle).
         let int = (|| {
             if dom.strictly_dominates(b, j) {
                 return None;
@@ -403,7 +428,13 @@ impl<'a> Propagator<'a> {
                 c = cycles.cycle(x).parent;
             }
             let mut c = c?;
-            if cycles.cycle(c).is_reducible() || dom.strictly_dominates(cycles.cycle(c).header(), j) {
+            let cy = cycles.cycle(c);
+            if cy.is_reducible() {
+                let reentered = cy.header() == j && exits.iter().any(|&x| !cycles.contains(c, x));
+                if !reentered {
+                    return None;
+                }
+            } else if dom.strictly_dominates(cy.header(), j) {
                 return None;
             }
             while let Some(p) = cycles
@@ -413,7 +444,7 @@ impl<'a> Propagator<'a> {
             {
                 c = p;
             }
-            Some(c)
+            (!cycles.cycle(c).is_reducible()).then_some(c)
         })();
         int.or(ext)
     }

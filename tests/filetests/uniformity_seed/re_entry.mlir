@@ -14,9 +14,8 @@
 // and B's branch leaves the child cycle. The join H is the child's header, and the parent's
 // header X does not dominate it: the parent is assumed divergent. (LLVM 22 accepts the
 // reducible child and calls everything in the cycle uniform in this hierarchy, while it calls
-// it divergent in the other.)
+// it divergent in the other: one of kc's departures from LLVM 22.)
 // @h_first lists H first: one cycle entries(H X) B, assumed divergent. Same verdicts.
-// XFAIL: kc accepts the reducible child cycle like LLVM 22 and misses the re-entry
 // RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
 // RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
 kernel.func @x_first {
