@@ -31,7 +31,12 @@ def ty(t):
         return "ptr addrspace(1)"
     return t
 
+def numeric(text):
+    # LLVM wants numbered names in order: give kc's numbered values a letter.
+    return re.sub(r"%(\d+)\b", r"%n\1", text)
+
 def parse(text):
+    text = numeric(text)
     funcs = []
     cur = None
     for line in text.splitlines():
@@ -130,8 +135,9 @@ def translate(f):
                 elif opc == "kernel.ballot":
                     out.append(f"  %{r} = call i64 @llvm.amdgcn.ballot.i64(i1 {v(ops[0])})")
                 elif opc == "kernel.load":
-                    out.append(f"  %{r}.p = getelementptr {t}, ptr addrspace(1) {v(ops[0])}, i32 {v(ops[1])}")
-                    out.append(f"  %{r} = load {t}, ptr addrspace(1) %{r}.p")
+                    pt = types[ops[0].lstrip("%")]
+                    out.append(f"  %{r}.p = getelementptr {t}, {pt} {v(ops[0])}, i32 {v(ops[1])}")
+                    out.append(f"  %{r} = load {t}, {pt} %{r}.p")
                 elif opc == "kernel.atomic":
                     out.append(f"  %{r} = atomicrmw {ops[0]} ptr addrspace(1) {v(ops[1])}, {t} {v(ops[2])} seq_cst")
                 elif opc == "arith.cmpi":
@@ -151,12 +157,19 @@ def translate(f):
                 elif opc == "kernel.reduce":
                     kind = {"add": "add", "max": "max", "min": "min"}[ops[0]]
                     out.append(f"  %{r} = call i32 @llvm.amdgcn.wave.reduce.u{'max' if kind == 'max' else 'add'}.i32(i32 {v(ops[1])}, i32 0)")
+                elif opc == "kernel.ptr_offset":
+                    out.append(f"  %{r} = getelementptr i8, {t} {v(ops[0])}, i32 {v(ops[1])}")
+                elif opc == "kernel.shuffle":
+                    out.append(f"  %{r} = call i32 @llvm.amdgcn.ds.bpermute(i32 {v(ops[1])}, i32 {v(ops[0])})")
                 elif opc == "arith.cmpf":
                     out.append(f"  %{r} = fcmp {ops[0]} float {v(ops[1])}, {v(ops[2])}")
                 elif opc == "arith.select":
                     out.append(f"  %{r} = select i1 {v(ops[0])}, {t} {v(ops[1])}, {t} {v(ops[2])}")
                 else:
-                    llop = {"arith.divsi": "sdiv", "arith.remsi": "srem", "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul",
+                    llop = {"arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul",
+                            "arith.divf": "fdiv", "arith.shrsi": "ashr", "arith.shrui": "lshr",
+                            "arith.shli": "shl", "arith.divui": "udiv", "arith.remui": "urem",
+                            "arith.divsi": "sdiv", "arith.remsi": "srem", "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul",
                             "arith.xori": "xor", "arith.andi": "and", "arith.ori": "or"}[opc]
                     out.append(f"  %{r} = {llop} {t} {v(ops[0])}, {v(ops[1])}")
                 inv(r, out)
@@ -166,8 +179,9 @@ def translate(f):
                 val = ops[0].lstrip("%")
                 t = types.get(val, "i32")
                 tag = f"st{len(out)}"
-                out.append(f"  %{tag} = getelementptr {t}, ptr addrspace(1) {v(ops[1])}, i32 {v(ops[2])}")
-                out.append(f"  store {t} {v(ops[0])}, ptr addrspace(1) %{tag}")
+                pt = types[ops[1].lstrip("%")]
+                out.append(f"  %{tag} = getelementptr {t}, {pt} {v(ops[1])}, i32 {v(ops[2])}")
+                out.append(f"  store {t} {v(ops[0])}, {pt} %{tag}")
             elif op.startswith("cf.br"):
                 (tgt, _), = succs(op)
                 out.append(f"  br label %{names[tgt]}")
@@ -198,6 +212,7 @@ declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare i64 @llvm.amdgcn.ballot.i64(i1)
 declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
 declare i32 @llvm.amdgcn.wave.reduce.umax.i32(i32, i32)
 declare i32 @llvm.amdgcn.wave.reduce.uadd.i32(i32, i32)
 """
@@ -259,7 +274,7 @@ def kc_verdicts(path):
     fn = None
     block = None
     summ = {}
-    for line in p.stdout.splitlines():
+    for line in numeric(p.stdout).splitlines():
         m = re.match(r"// uniformity of @(\S+):", line)
         if m:
             sfn = m.group(1)
