@@ -38,6 +38,11 @@
 //!   against the diverged-entry criterion on the enclosing cycles. LLVM 22 accepts the
 //!   reducible cycle there, so its verdicts on such a region depend on the DFS order.
 //!
+//! kc also avoids an LLVM 22 bug: LLVM finds the outermost cycle a divergent exit leaves by
+//! comparing loop depths with the exit block's cycle, which stops too early when the exit
+//! block heads a cycle of its own; kc tests containment
+//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir).
+//!
 //! Pre: `func` is a `kernel.func` in CF form (one region, no structured ops); the IR verifies.
 //! Post: every value of the kernel has a verdict and, if divergent, a [`Reason`] whose
 //! operands were divergent before it (so reasons form an acyclic explanation). The result
