@@ -18,7 +18,9 @@
 //!   makes every definition in the outermost such cycle divergent ("assumed divergent"). So
 //!   does a join at the header of a reducible cycle that a diverged path left and re-entered
 //!   through an irreducible parent (the document's "the diverged path may re-enter and
-//!   eventually reach a join within the cycle").
+//!   eventually reach a join within the cycle"). The values of such a cycle that stay uniform
+//!   (results of always-uniform ops) were computed by threads that were not converged: their
+//!   uses outside the cycle are divergent.
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
 //!   argument or directly) is divergent: threads left on different iterations.
@@ -38,10 +40,13 @@
 //!   against the diverged-entry criterion on the enclosing cycles. LLVM 22 accepts the
 //!   reducible cycle there, so its verdicts on such a region depend on the DFS order.
 //!
-//! kc also avoids an LLVM 22 bug: LLVM finds the outermost cycle a divergent exit leaves by
+//! kc also avoids two LLVM 22 bugs. LLVM finds the outermost cycle a divergent exit leaves by
 //! comparing loop depths with the exit block's cycle, which stops too early when the exit
 //! block heads a cycle of its own; kc tests containment
-//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir).
+//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir). LLVM skips the divergent
+//! exits of assumed-divergent cycles, so a use after the cycle of an always-uniform value
+//! computed in it is divergent or not depending on the worklist order; kc marks it in any
+//! order (tests/filetests/uniformity_seed/always_uniform_in_divergent_cycle.mlir).
 //!
 //! Pre: `func` is a `kernel.func` in CF form (one region, no structured ops); the IR verifies.
 //! Post: every value of the kernel has a verdict and, if divergent, a [`Reason`] whose
@@ -262,13 +267,14 @@ impl<'a> Propagator<'a> {
         self.worklist.push(Item::Branch(term));
     }
 
-    /// `user` reads `v`, which is divergent (`cycle` = None) or temporally divergent for
-    /// `user` (`cycle` = the cycle it is defined in).
-    fn mark_user(&mut self, user: Op, v: Value, cycle: Option<CycleId>) {
+    /// `user` reads `v`, which is divergent (`outside` = None) or divergent only as `user`
+    /// sees it from outside the cycle that defines it (`outside` = the reason: temporal
+    /// divergence, or a cycle assumed divergent).
+    fn mark_user(&mut self, user: Op, v: Value, outside: Option<Reason>) {
         let ir = self.ir;
         let data = &ir.ops[user];
-        let why = |kind: fn(Op, Value) -> Reason| match cycle {
-            Some(cycle) => Reason::Temporal { op: user, value: v, cycle },
+        let why = |kind: fn(Op, Value) -> Reason| match &outside {
+            Some(r) => r.clone(),
             None => kind(user, v),
         };
         if ir.spec(user).is_terminator() {
@@ -335,6 +341,7 @@ impl<'a> Propagator<'a> {
                     self.mark_results(op, why.clone());
                 }
             }
+            self.uses_outside_divergent_cycle(c, cfg, cycles, why);
         }
         let branch_cycle = cycles.innermost(b);
         for &x in &desc.divergent_exits {
@@ -454,16 +461,58 @@ impl<'a> Propagator<'a> {
         int.or(ext)
     }
 
+    /// The values of an assumed-divergent cycle `c` that stay uniform there (results of
+    /// always-uniform ops, like readfirstlane) were computed by threads that were not
+    /// converged: every use outside `c`, where they are, sees divergent values (uniformity
+    /// rule 1 only holds within one dynamic instance). Marks those uses, and the exit block
+    /// arguments such values are passed to.
+    fn uses_outside_divergent_cycle(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo, why: Reason) {
+        let ir = self.ir;
+        let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
+        for blk in cycles.blocks(c) {
+            let block = cfg.blocks[blk as usize];
+            let defs: Vec<Value> = ir.blocks[block]
+                .args
+                .iter()
+                .copied()
+                .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
+                .filter(|&v| !self.u.divergent[v] && ir.value_type(v) != Type::Token)
+                .collect();
+            for v in defs {
+                let users = std::mem::take(&mut self.users[v]);
+                for &user in &users {
+                    let Some(ub) = ir.op_block(user) else { continue };
+                    if !in_cycle_block(ub) {
+                        self.record_temporal(v, user, c);
+                        self.mark_user(user, v, Some(why.clone()));
+                        continue;
+                    }
+                    for s in ir.ops[user].succs.iter().filter(|s| !in_cycle_block(s.block)) {
+                        for (i, &a) in s.args.iter().enumerate() {
+                            if a == v {
+                                self.record_temporal(v, user, c);
+                                self.mark_value(ir.blocks[s.block].args[i], why.clone());
+                            }
+                        }
+                    }
+                }
+                self.users[v] = users;
+            }
+        }
+    }
+
     /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
     /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
+    /// Unlike LLVM, this runs for cycles inside an assumed-divergent cycle too: their
+    /// always-uniform values are not tainted with the rest.
     fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
         if self.u.divergent_exit_cycles.contains(&c) {
             return;
         }
         self.u.divergent_exit_cycles.push(c);
-        if self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a)) {
-            return;
-        }
+        // Inside an assumed-divergent cycle everything but the always-uniform values is
+        // divergent already.
+        let tainted = self.u.assumed_divergent.iter().any(|&a| cycles.is_within(c, a));
         let ir = self.ir;
         let region = HeartRegion::of(ir, cfg, cycles, c, &self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
@@ -488,7 +537,7 @@ impl<'a> Propagator<'a> {
                         continue;
                     }
                     for (i, &a) in s.args.iter().enumerate() {
-                        if defined_in_cycle(a) {
+                        if defined_in_cycle(a) && !(tainted && self.u.divergent[a]) {
                             let arg = ir.blocks[xb].args[i];
                             self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
                             self.record_temporal(a, t, c);
@@ -510,7 +559,7 @@ impl<'a> Propagator<'a> {
                 .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
                 .collect();
             for v in defs {
-                if ir.value_type(v) == Type::Token {
+                if ir.value_type(v) == Type::Token || (tainted && self.u.divergent[v]) {
                     continue;
                 }
                 let users = std::mem::take(&mut self.users[v]);
@@ -520,7 +569,7 @@ impl<'a> Propagator<'a> {
                         continue;
                     }
                     self.record_temporal(v, user, c);
-                    self.mark_user(user, v, Some(c));
+                    self.mark_user(user, v, Some(Reason::Temporal { op: user, value: v, cycle: c }));
                 }
                 self.users[v] = users;
             }

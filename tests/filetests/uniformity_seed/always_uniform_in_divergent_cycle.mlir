@@ -14,7 +14,6 @@
 // - @uniform_exit: A leaves on a kernel-argument test, but the compare sits in the cycle and
 //   is tainted like every definition there, so the exit is divergent anyway; the exit block's
 //   argument %r.out (fed %r) and %use are divergent (LLVM 22: uniform).
-// XFAIL: the uses after the cycle are uniform in some analysis orders
 // RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
 // RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
 kernel.func @divergent_exit_lane_first {
