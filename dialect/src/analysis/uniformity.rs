@@ -81,7 +81,8 @@ pub enum Reason {
     DivergentExit { branch: Op, block: Block, cycle: CycleId },
     /// Defined in `cycle`, an irreducible cycle whose convergence depends on the DFS: the
     /// divergent branch `branch` joins at `join` without meeting the diverged-entry
-    /// criterion.
+    /// criterion. Also the reason of a use outside `cycle` of an always-uniform value
+    /// computed in it.
     DivergentCycle { branch: Op, cycle: CycleId, join: Block },
     /// Uses `value`, defined in `cycle`, outside it after a divergent exit (temporal
     /// divergence). `op` is the user (for a block argument: the terminator passing it).
@@ -361,7 +362,8 @@ impl<'a> Propagator<'a> {
     }
 
     /// Marks the block arguments of node `j` divergent unless all incoming values are the
-    /// same value or equal constants (then every thread sees that one value).
+    /// same value or equal constants (then every thread sees that one value), not counting
+    /// the argument itself passed back on a self loop.
     fn taint_join_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason) {
         let ir = self.ir;
         let block = cfg.blocks[j as usize];
@@ -378,9 +380,13 @@ impl<'a> Propagator<'a> {
                 }
             }
         }
-        for (i, vals) in incoming.iter().enumerate() {
+        for (i, vals) in incoming.iter_mut().enumerate() {
+            // An argument passed back to itself (a self loop) keeps the value it had: only the
+            // other incoming values count (as in LLVM's PHINode::hasConstantOrUndefValue).
+            let arg = ir.blocks[block].args[i];
+            vals.retain(|&v| v != arg);
             if !self.all_same(vals) {
-                self.mark_value(ir.blocks[block].args[i], why.clone());
+                self.mark_value(arg, why.clone());
             }
         }
     }
