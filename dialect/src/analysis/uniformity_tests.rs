@@ -62,20 +62,25 @@ fn random_cfg(rng: &mut Rng, n: usize, reducible: bool) -> Vec<Vec<usize>> {
         let p = *rng.pick(&cands);
         succs[p].push(j);
     }
-    let extra = |rng: &mut Rng, succs: &mut Vec<Vec<usize>>, allowed: &dyn Fn(usize, usize) -> bool| {
-        for (i, ss) in succs.iter_mut().enumerate() {
-            if ss.len() < 2 && rng.chance(70) {
-                let cands: Vec<usize> = (1..n).filter(|&t| !ss.contains(&t) && allowed(i, t)).collect();
-                if !cands.is_empty() {
-                    ss.push(*rng.pick(&cands));
+    let extra =
+        |rng: &mut Rng, succs: &mut Vec<Vec<usize>>, allowed: &dyn Fn(usize, usize) -> bool| {
+            for (i, ss) in succs.iter_mut().enumerate() {
+                if ss.len() < 2 && rng.chance(70) {
+                    let cands: Vec<usize> = (1..n)
+                        .filter(|&t| !ss.contains(&t) && allowed(i, t))
+                        .collect();
+                    if !cands.is_empty() {
+                        ss.push(*rng.pick(&cands));
+                    }
                 }
             }
-        }
-    };
+        };
     if reducible {
         extra(rng, &mut succs, &|i, t| t > i);
         let dom = DomTree::dominators(&graph(&succs));
-        extra(rng, &mut succs, &|i, t| t <= i && dom.dominates(t as u32, i as u32));
+        extra(rng, &mut succs, &|i, t| {
+            t <= i && dom.dominates(t as u32, i as u32)
+        });
     } else {
         extra(rng, &mut succs, &|_, _| true);
     }
@@ -89,7 +94,9 @@ fn random_cfg(rng: &mut Rng, n: usize, reducible: bool) -> Vec<Vec<usize>> {
 fn graph(succs: &[Vec<usize>]) -> RegionCfg {
     let n = succs.len();
     let mut g = RegionCfg {
-        blocks: (0..n as u32).map(crate::entities::Block::from_u32).collect(),
+        blocks: (0..n as u32)
+            .map(crate::entities::Block::from_u32)
+            .collect(),
         succs: vec![Vec::new(); n],
         preds: vec![Vec::new(); n],
         ..Default::default()
@@ -108,7 +115,9 @@ fn graph(succs: &[Vec<usize>]) -> RegionCfg {
 /// branches on uniform, divergent and computed conditions.
 fn random_kernel(rng: &mut Rng, succs: &[Vec<usize>]) -> String {
     let n = succs.len();
-    let nargs: Vec<usize> = (0..n).map(|i| if i == 0 { 0 } else { rng.below(3) }).collect();
+    let nargs: Vec<usize> = (0..n)
+        .map(|i| if i == 0 { 0 } else { rng.below(3) })
+        .collect();
     let mut t = String::from("kernel.func @k {\n^b0(%a: i32, %b: i32):\n");
     t.push_str("  %tid = kernel.workitem_id x : i32\n  %zero = arith.constant 0 : i32\n");
     t.push_str("  %one = arith.constant 1 : i32\n  %cu = arith.cmpi slt, %a, %zero : i1\n");
@@ -240,12 +249,16 @@ fn check_reason_chain(ir: &Ir, u: &Uniformity, start: Node, ctx: &str) {
     let mut seen = HashSet::new();
     let mut cur = start;
     loop {
-        assert!(seen.insert(cur), "{ctx}: reason chain from {start:?} revisits {cur:?}");
+        assert!(
+            seen.insert(cur),
+            "{ctx}: reason chain from {start:?} revisits {cur:?}"
+        );
         let reason = match cur {
             Node::Value(v) => u.reason(v),
             Node::Branch(t) => u.branch_reason(t),
         };
-        let reason = reason.unwrap_or_else(|| panic!("{ctx}: {cur:?} is divergent without a reason"));
+        let reason =
+            reason.unwrap_or_else(|| panic!("{ctx}: {cur:?} is divergent without a reason"));
         let next = match reason {
             Reason::Source(op) => {
                 assert!(
@@ -282,9 +295,15 @@ fn check_reason_chain(ir: &Ir, u: &Uniformity, start: Node, ctx: &str) {
             }
         };
         match next {
-            Node::Value(v) => assert!(u.is_divergent(v), "{ctx}: reason of {cur:?} names uniform {v:?}"),
+            Node::Value(v) => assert!(
+                u.is_divergent(v),
+                "{ctx}: reason of {cur:?} names uniform {v:?}"
+            ),
             Node::Branch(t) => {
-                assert!(u.is_divergent_branch(t), "{ctx}: reason of {cur:?} names uniform branch")
+                assert!(
+                    u.is_divergent_branch(t),
+                    "{ctx}: reason of {cur:?} names uniform branch"
+                )
             }
         }
         cur = next;
@@ -332,7 +351,10 @@ fn verdicts_do_not_depend_on_successor_order_outside_irreducible_cycles() {
         let base_cycles = CycleInfo::compute(&base_cfg);
         let reducible = base_cycles.cycles.iter().all(|c| c.is_reducible());
         if want_reducible {
-            assert!(reducible, "kernel {iter}: the reducible generator made an irreducible CFG");
+            assert!(
+                reducible,
+                "kernel {iter}: the reducible generator made an irreducible CFG"
+            );
         }
         if reducible {
             reducible_kernels += 1;
@@ -383,7 +405,10 @@ fn verdicts_do_not_depend_on_successor_order_outside_irreducible_cycles() {
                     continue;
                 }
                 let name = ir.value_name(v).unwrap_or("?");
-                assert!(!reducible, "{ctx}: reducible CFG, %{name} differs between orders");
+                assert!(
+                    !reducible,
+                    "{ctx}: reducible CFG, %{name} differs between orders"
+                );
                 assert!(
                     node_of_value(v).is_some_and(|n| may_differ.contains(&n)),
                     "{ctx}: %{name} differs between orders outside irreducible cycles and what they reach"
@@ -394,7 +419,10 @@ fn verdicts_do_not_depend_on_successor_order_outside_irreducible_cycles() {
                 if u.is_divergent_branch(t) == first.is_divergent_branch(t) {
                     continue;
                 }
-                assert!(!reducible, "{ctx}: reducible CFG, a branch differs between orders");
+                assert!(
+                    !reducible,
+                    "{ctx}: reducible CFG, a branch differs between orders"
+                );
                 assert!(
                     node_of_op(t).is_some_and(|n| may_differ.contains(&n)),
                     "{ctx}: a branch differs between orders outside irreducible cycles and what they reach"
@@ -411,7 +439,16 @@ fn verdicts_do_not_depend_on_successor_order_outside_irreducible_cycles() {
     // The generator must exercise both kinds of CFG, and the permutations must change the
     // cycle hierarchy. (Order-dependent verdicts are allowed but not required: since the
     // re-entry fix none occur with this seed; before it, 57 did.)
-    assert!(reducible_kernels >= 150, "only {reducible_kernels} reducible kernels");
-    assert!(irreducible_kernels >= 80, "only {irreducible_kernels} irreducible kernels");
-    assert!(hierarchy_changed >= 40, "only {hierarchy_changed} kernels changed hierarchy");
+    assert!(
+        reducible_kernels >= 150,
+        "only {reducible_kernels} reducible kernels"
+    );
+    assert!(
+        irreducible_kernels >= 80,
+        "only {irreducible_kernels} irreducible kernels"
+    );
+    assert!(
+        hierarchy_changed >= 40,
+        "only {hierarchy_changed} kernels changed hierarchy"
+    );
 }
