@@ -1,6 +1,7 @@
-// kc's three deliberate departures from LLVM 22's UniformityAnalysis (listed in the header of
-// dialect/src/analysis/uniformity.rs), each where LLVM 22 gives another verdict, and why kc's
-// is sound.
+// Three of kc's deliberate departures from LLVM 22's UniformityAnalysis (listed in the header
+// of dialect/src/analysis/uniformity.rs; the fourth, re-entry into a reducible loop, is in
+// uniformity_seed/re_entry.mlir), each where LLVM 22 gives another verdict, and why kc's is
+// sound.
 //
 // 1. Divergent cycle exits (LLVM: divergent-cycle-exit-phi.ll, divergent-cycle-exit-join.ll;
 //    issue #216100, open). An argument of a block that threads reach through a divergent
