@@ -10,6 +10,8 @@ pub use cfg::RegionCfg;
 pub use dominance::DomTree;
 pub mod sync_dependence;
 pub mod uniformity;
+#[cfg(test)]
+mod uniformity_tests;
 
 pub use cycles::{CycleId, CycleInfo};
 pub use uniformity::{Reason, Uniformity};

@@ -237,11 +237,15 @@ impl<'a> SyncDependence<'a> {
         }
         let cycles = self.cycles;
         let term_cycle = cycles.innermost(b);
-        // The largest irreducible ancestor not separated from `b` by a reducible cycle:
-        // propagation must run until it leaves it.
+        // Propagation must run until the labels leave the innermost irreducible cycle around
+        // `b` and its irreducible parents: inside it, a diverged path can come back to a block
+        // it left, in particular to the header of a reducible cycle around `b` that it exited
+        // (a re-entry, which the uniformity analysis checks against the diverged-entry
+        // criterion). Above a reducible cycle that is pointless: re-entering it means passing
+        // its header, which only passes labels on to its exits.
         let irreducible_ancestor = term_cycle.and_then(|mut c| {
-            if cycles.cycle(c).is_reducible() {
-                return None;
+            while cycles.cycle(c).is_reducible() {
+                c = cycles.cycle(c).parent?;
             }
             while let Some(p) = cycles.cycle(c).parent {
                 if cycles.cycle(p).is_reducible() {

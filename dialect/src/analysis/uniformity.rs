@@ -15,12 +15,19 @@
 //!   the same constant.
 //! - *Irreducible cycles.* A join inside an irreducible cycle that fails the diverged-entry
 //!   criterion (simplified dominance form), or that paths diverged outside the cycle reach,
-//!   makes every definition in the outermost such cycle divergent ("assumed divergent").
+//!   makes every definition in the outermost such cycle divergent ("assumed divergent"). So
+//!   does a join at the header of a reducible cycle that a diverged path left and re-entered
+//!   through an irreducible parent (the document's "the diverged path may re-enter and
+//!   eventually reach a join within the cycle"). The values of such a cycle that stay uniform
+//!   (results of always-uniform ops) were computed by threads that were not converged: their
+//!   uses outside the cycle are divergent.
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
 //!   argument or directly) is divergent: threads left on different iterations.
 //!
-//! kc departs from LLVM 22 in three sound ways (each has a named test):
+//! kc departs from LLVM 22 in four sound ways (tested, with LLVM 22's verdict for contrast, in
+//! tests/filetests/uniformity_llvm/kc_departures.mlir and, for the last,
+//! tests/filetests/uniformity_seed/re_entry.mlir):
 //! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
 //!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
 //! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
@@ -28,6 +35,18 @@
 //!   they left on the same iteration (ConvergentOperations, controlled m-converged).
 //! - `kernel.reduce` is always uniform (a wave reduction gives every active lane the same
 //!   value); LLVM 22 calls `wave.reduce` of a divergent input divergent.
+//! - A join at the header of a reducible cycle, reached by a diverged path that left the
+//!   cycle and came back through another entry of an enclosing irreducible cycle, is checked
+//!   against the diverged-entry criterion on the enclosing cycles. LLVM 22 accepts the
+//!   reducible cycle there, so its verdicts on such a region depend on the DFS order.
+//!
+//! kc also avoids two LLVM 22 bugs. LLVM finds the outermost cycle a divergent exit leaves by
+//! comparing loop depths with the exit block's cycle, which stops too early when the exit
+//! block heads a cycle of its own; kc tests containment
+//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir). LLVM skips the divergent
+//! exits of assumed-divergent cycles, so a use after the cycle of an always-uniform value
+//! computed in it is divergent or not depending on the worklist order; kc marks it in any
+//! order (tests/filetests/uniformity_seed/always_uniform_in_divergent_cycle.mlir).
 //!
 //! Pre: `func` is a `kernel.func` in CF form (one region, no structured ops); the IR verifies.
 //! Post: every value of the kernel has a verdict and, if divergent, a [`Reason`] whose
@@ -63,7 +82,8 @@ pub enum Reason {
     DivergentExit { branch: Op, block: Block, cycle: CycleId },
     /// Defined in `cycle`, an irreducible cycle whose convergence depends on the DFS: the
     /// divergent branch `branch` joins at `join` without meeting the diverged-entry
-    /// criterion.
+    /// criterion. Also the reason of a use outside `cycle` of an always-uniform value
+    /// computed in it.
     DivergentCycle { branch: Op, cycle: CycleId, join: Block },
     /// Uses `value`, defined in `cycle`, outside it after a divergent exit (temporal
     /// divergence). `op` is the user (for a block argument: the terminator passing it).
@@ -105,6 +125,7 @@ pub struct Uniformity {
     pub divergent_exit_cycles: Vec<CycleId>,
     pub temporal: Vec<TemporalUse>,
     temporal_set: HashSet<(Value, Op)>,
+    temporal_listed: HashSet<(Value, Op, CycleId)>,
     /// Per cycle: assumed divergent / has a divergent exit (the lists above, as flags).
     assumed_flag: Vec<bool>,
     exit_flag: Vec<bool>,
@@ -147,6 +168,7 @@ impl Uniformity {
             divergent_exit_cycles: Vec::new(),
             temporal: Vec::new(),
             temporal_set: HashSet::new(),
+            temporal_listed: HashSet::new(),
             assumed_flag: Vec::new(),
             exit_flag: Vec::new(),
         };
@@ -294,13 +316,14 @@ impl<'a> Propagator<'a> {
         self.worklist.push(Item::Branch(term));
     }
 
-    /// `user` reads `v`, which is divergent (`cycle` = None) or temporally divergent for
-    /// `user` (`cycle` = the cycle it is defined in).
-    fn mark_user(&mut self, user: Op, v: Value, cycle: Option<CycleId>) {
+    /// `user` reads `v`, which is divergent (`outside` = None) or divergent only as `user`
+    /// sees it from outside the cycle that defines it (`outside` = the reason: temporal
+    /// divergence, or a cycle assumed divergent).
+    fn mark_user(&mut self, user: Op, v: Value, outside: Option<Reason>) {
         let ir = self.ir;
         let data = &ir.ops[user];
-        let why = |kind: fn(Op, Value) -> Reason| match cycle {
-            Some(cycle) => Reason::Temporal { op: user, value: v, cycle },
+        let why = |kind: fn(Op, Value) -> Reason| match &outside {
+            Some(r) => r.clone(),
             None => kind(user, v),
         };
         if ir.spec(user).is_terminator() {
@@ -343,7 +366,7 @@ impl<'a> Propagator<'a> {
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
         for &j in &desc.joins {
             self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
-            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j) {
+            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j, &desc.divergent_exits) {
                 div_cycles.push((c, j));
                 continue;
             }
@@ -367,6 +390,7 @@ impl<'a> Propagator<'a> {
                     self.mark_results(op, why.clone());
                 }
             }
+            self.uses_outside_divergent_cycle(c, cfg, cycles, why);
         }
         let branch_cycle = cycles.innermost(b);
         for &x in &desc.divergent_exits {
@@ -386,7 +410,9 @@ impl<'a> Propagator<'a> {
     }
 
     /// Marks the block arguments of node `j` divergent unless all incoming values are the
-    /// same value or equal constants (then every thread sees that one value).
+    /// same value or equal constants (then every thread sees that one value), not counting
+    /// the argument itself passed back on a self loop (as in LLVM's
+    /// PHINode::hasConstantOrUndefValue).
     fn taint_join_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason) {
         let ir = self.ir;
         let block = cfg.blocks[j as usize];
@@ -401,6 +427,9 @@ impl<'a> Propagator<'a> {
                 let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
                 for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
                     let a = s.args[i];
+                    if a == ir.blocks[block].args[i] {
+                        continue;
+                    }
                     match first {
                         None => first = Some(a),
                         Some(f) if self.same_value(f, a) => {}
@@ -431,7 +460,14 @@ impl<'a> Propagator<'a> {
 
     /// LLVM's getOutermostDivergentCycle: the cycle made divergent by a join `j` of the
     /// branch in `b`, by paths diverged outside it or by the diverged-entry criterion.
-    fn outermost_divergent_cycle(&self, cycles: &CycleInfo, b: u32, j: u32) -> Option<CycleId> {
+    /// `exits` are the divergent exits of the branch.
+    fn outermost_divergent_cycle(
+        &self,
+        cycles: &CycleInfo,
+        b: u32,
+        j: u32,
+        exits: &[u32],
+    ) -> Option<CycleId> {
         let cycle = cycles.innermost(j)?;
         let dom = &self.u.dom;
         // External: the largest cycle containing the join but not the branch.
@@ -445,6 +481,16 @@ impl<'a> Propagator<'a> {
         let ext = ext.filter(|&c| !cycles.cycle(c).is_reducible());
         // Internal (diverged entry, simplified): the smallest common cycle, if irreducible
         // and its header does not dominate the join, widened while parent headers don't.
+        //
+        // A reducible smallest common cycle passes: its header is its only entry, so no entry
+        // lies on a diverged path inside it. Except when the join is its header and a diverged
+        // path left it: inside an irreducible parent that path can come back to the header
+        // through another entry of the parent (B -> X -> H for the loop H <-> B in the cycle
+        // {X, H, B} with entries X and H). The closed path through B, X and H then has an
+        // entry, X, on a diverged path, and the parents must pass the criterion instead (LLVM
+        // 22 accepts the reducible cycle here, and so calls H's definitions uniform in the
+        // hierarchy where H <-> B is a child cycle but divergent in the one where H heads the
+        // whole cycle).
         let int = (|| {
             if dom.strictly_dominates(b, j) {
                 return None;
@@ -454,7 +500,13 @@ impl<'a> Propagator<'a> {
                 c = cycles.cycle(x).parent;
             }
             let mut c = c?;
-            if cycles.cycle(c).is_reducible() || dom.strictly_dominates(cycles.cycle(c).header(), j) {
+            let cy = cycles.cycle(c);
+            if cy.is_reducible() {
+                let reentered = cy.header() == j && exits.iter().any(|&x| !cycles.contains(c, x));
+                if !reentered {
+                    return None;
+                }
+            } else if dom.strictly_dominates(cy.header(), j) {
                 return None;
             }
             while let Some(p) = cycles
@@ -464,21 +516,62 @@ impl<'a> Propagator<'a> {
             {
                 c = p;
             }
-            Some(c)
+            (!cycles.cycle(c).is_reducible()).then_some(c)
         })();
         int.or(ext)
     }
 
+    /// The values of an assumed-divergent cycle `c` that stay uniform there (results of
+    /// always-uniform ops, like readfirstlane) were computed by threads that were not
+    /// converged: every use outside `c`, where they are, sees divergent values (uniformity
+    /// rule 1 only holds within one dynamic instance). Marks those uses, and the exit block
+    /// arguments such values are passed to.
+    fn uses_outside_divergent_cycle(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo, why: Reason) {
+        let ir = self.ir;
+        let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
+        for blk in cycles.blocks(c) {
+            let block = cfg.blocks[blk as usize];
+            let defs: Vec<Value> = ir.blocks[block]
+                .args
+                .iter()
+                .copied()
+                .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
+                .filter(|&v| !self.u.divergent[v] && ir.value_type(v) != Type::Token)
+                .collect();
+            for v in defs {
+                let users = self.users;
+                for &user in users.get(v) {
+                    let Some(ub) = ir.op_block(user) else { continue };
+                    if !in_cycle_block(ub) {
+                        self.record_temporal(v, user, c);
+                        self.mark_user(user, v, Some(why.clone()));
+                        continue;
+                    }
+                    for s in ir.ops[user].succs.iter().filter(|s| !in_cycle_block(s.block)) {
+                        for (i, &a) in s.args.iter().enumerate() {
+                            if a == v {
+                                self.record_temporal(v, user, c);
+                                self.mark_value(ir.blocks[s.block].args[i], why.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
     /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
+    /// Unlike LLVM, this runs for cycles inside an assumed-divergent cycle too: their
+    /// always-uniform values are not tainted with the rest.
     fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
         if std::mem::replace(&mut self.u.exit_flag[c.0 as usize], true) {
             return;
         }
         self.u.divergent_exit_cycles.push(c);
-        if in_assumed(&self.u.assumed_flag, cycles, c) {
-            return;
-        }
+        // Inside an assumed-divergent cycle everything but the always-uniform values is
+        // divergent already.
+        let tainted = in_assumed(&self.u.assumed_flag, cycles, c);
         let ir = self.ir;
         let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
@@ -503,7 +596,7 @@ impl<'a> Propagator<'a> {
                         continue;
                     }
                     for (i, &a) in s.args.iter().enumerate() {
-                        if defined_in_cycle(a) {
+                        if defined_in_cycle(a) && !(tainted && self.u.divergent[a]) {
                             let arg = ir.blocks[xb].args[i];
                             self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
                             self.record_temporal(a, t, c);
@@ -525,7 +618,7 @@ impl<'a> Propagator<'a> {
                 .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
                 .collect();
             for v in defs {
-                if ir.value_type(v) == Type::Token {
+                if ir.value_type(v) == Type::Token || (tainted && self.u.divergent[v]) {
                     continue;
                 }
                 let users = self.users;
@@ -535,14 +628,15 @@ impl<'a> Propagator<'a> {
                         continue;
                     }
                     self.record_temporal(v, user, c);
-                    self.mark_user(user, v, Some(c));
+                    self.mark_user(user, v, Some(Reason::Temporal { op: user, value: v, cycle: c }));
                 }
             }
         }
     }
 
     fn record_temporal(&mut self, value: Value, user: Op, cycle: CycleId) {
-        if self.u.temporal_set.insert((value, user)) {
+        self.u.temporal_set.insert((value, user));
+        if self.u.temporal_listed.insert((value, user, cycle)) {
             self.u.temporal.push(TemporalUse { value, user, cycle });
         }
     }

@@ -490,7 +490,9 @@ impl<'a> Lowering<'a> {
             let f = stack.pop().expect("nonempty");
             self.pending[f.phi] = false;
             let val = self.try_remove_trivial_phi(f.phi);
-            self.defs.insert((var, f.block), val);
+            // No write of `defs[(var, f.block)]`: a read frame's block already maps to the phi
+            // (lookups go through `find`), and a block sealed late (a loop header) may have
+            // redefined the variable after the phi, so its entry must keep that definition.
             self.write_chain(var, &f.chain, val);
             operand = Some(val);
         }

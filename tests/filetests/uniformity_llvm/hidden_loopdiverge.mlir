@@ -1,0 +1,314 @@
+// LLVM: test/Analysis/UniformityAnalysis/AMDGPU/hidden_loopdiverge.ll, rewritten as kc IR.
+// In every kernel the values named %uni.* are uniform and %div.* divergent, as in LLVM.
+//
+// @hidden_loop_diverge: loop H <-> B left from H (to X) and from B (to Y), both on the thread
+// id. X's argument receives the header's %uni.merge.h: temporally divergent. Y is reached from
+// X and from B: divergent. exit (from X and Y) is divergent: the join is hidden behind the
+// uniform branch in X.
+// @unobserved_loop_diverge: the same loop, but X's and Y's arguments receive only values
+// defined outside the loop: uniform in LLVM 22. kc departs on X (the first departure listed in
+// dialect/src/analysis/uniformity.rs): X is a divergent exit and kc taints an exit argument
+// whose incoming values differ, here %a from the entry and %b from H. That is conservative in
+// this kernel (the entry's branch is uniform, so the threads at X all came from the entry or
+// all from H), but it is the rule that catches what LLVM misses in divergent_cycle_exit.mlir.
+// Y has one predecessor: uniform. exit is divergent in both.
+// @hidden_nestedloop_diverge: inner loop G <-> L inside loop H, left divergently from G to C;
+// the outer loop becomes divergent through C's exit to Y. Y's and exit's arguments divergent;
+// X's argument (from the entry and from B, a uniform exit) uniform.
+// @hidden_doublebreak_diverge: G breaks out of both loops to X on the thread id: X's argument
+// (temporal) and Y's divergent.
+// @hidden_containedloop_diverge: inner loop G <-> L left divergently to B inside a uniform
+// outer loop: B's argument divergent; the outer loop's values and X's argument uniform.
+// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+kernel.func @hidden_loop_diverge {
+^entry(%n: i32, %a: i32, %b: i32):
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c42 = arith.constant 42 : i32
+  %tid = kernel.workitem_id x : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i1
+  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+^H(%uni.merge.h: i32):
+  %div.exitx = arith.cmpi slt, %tid, %zero : i1
+  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B]
+^B:
+  %uni.inc = arith.addi %uni.merge.h, %one : i32
+  %div.exity = arith.cmpi sgt, %tid, %zero : i1
+  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)]
+^X(%div.merge.x: i32):
+  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)]
+^Y(%div.merge.y: i32):
+  cf.br [^exit(%b)]
+^exit(%div.merge.exit: i32):
+  kernel.return
+}
+// SUM-LABEL: // uniformity of @hidden_loop_diverge:
+// SUM-NEXT:  //   6 divergent values, 2 divergent branches
+// SUM-NEXT:  //   cycles:
+// SUM-NEXT:  //     depth=1: entries(^H) ^B
+// SUM-NEXT:  //   cycles with divergent exit:
+// SUM-NEXT:  //     depth=1: entries(^H) ^B
+// SUM-NEXT:  //   temporal divergence:
+// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^B by: cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B]
+// CHECK-LABEL: kernel.func @hidden_loop_diverge {
+// CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
+// CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
+// CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
+// CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
+// CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B] // divergent branch; joins: ^Y ^exit; divergent exits: ^X
+// CHECK-NEXT:  ^B:
+// CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
+// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)] // divergent branch; joins: ^Y ^exit; divergent exits: ^Y
+// CHECK-NEXT:  ^X(%div.merge.x: i32): // %div.merge.x divergent; divergent exit of the branch in ^H
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)] // uniform branch
+// CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^B; divergent exit of the branch in ^B; join of the divergent branch in ^H
+// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^B; join of the divergent branch in ^H
+// CHECK-NEXT:  kernel.return
+// CHECK-NEXT:  }
+
+kernel.func @unobserved_loop_diverge {
+^entry(%n: i32, %a: i32, %b: i32):
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %tid = kernel.workitem_id x : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i1
+  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+^H(%uni.merge.h: i32):
+  %div.exitx = arith.cmpi slt, %tid, %zero : i1
+  cf.cond_br %div.exitx, [^X(%b), ^B]
+^B:
+  %uni.inc = arith.addi %uni.merge.h, %one : i32
+  %div.exity = arith.cmpi sgt, %tid, %zero : i1
+  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)]
+^X(%uni.merge.x: i32):
+  cf.br [^exit(%a)]
+^Y(%uni.merge.y: i32):
+  cf.br [^exit(%b)]
+^exit(%div.merge.exit: i32):
+  kernel.return
+}
+// SUM-NEXT:  // uniformity of @unobserved_loop_diverge:
+// SUM-NEXT:  //   5 divergent values, 2 divergent branches
+// SUM-NEXT:  //   cycles:
+// SUM-NEXT:  //     depth=1: entries(^H) ^B
+// SUM-NEXT:  //   cycles with divergent exit:
+// SUM-NEXT:  //     depth=1: entries(^H) ^B
+// CHECK-LABEL: kernel.func @unobserved_loop_diverge {
+// CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
+// CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
+// CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
+// CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%b), ^B] // divergent branch; joins: ^exit; divergent exits: ^X
+// CHECK-NEXT:  ^B:
+// CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
+// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)] // divergent branch; joins: ^exit; divergent exits: ^Y
+// CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x divergent; divergent exit of the branch in ^H
+// CHECK-NEXT:  cf.br [^exit(%a)]
+// CHECK-NEXT:  ^Y(%uni.merge.y: i32): // %uni.merge.y uniform; divergent exit of the branch in ^B
+// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^B; join of the divergent branch in ^H
+// CHECK-NEXT:  kernel.return
+// CHECK-NEXT:  }
+
+kernel.func @hidden_nestedloop_diverge {
+^entry(%n: i32, %a: i32, %b: i32):
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c42 = arith.constant 42 : i32
+  %tid = kernel.workitem_id x : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i1
+  %div.exitx = arith.cmpi slt, %tid, %zero : i1
+  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+^H(%uni.merge.h: i32):
+  cf.cond_br %uni.cond, [^G, ^B]
+^B:
+  cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C]
+^C:
+  cf.cond_br %uni.cond, [^Y(%b), ^D]
+^D:
+  %uni.inc = arith.addi %uni.merge.h, %one : i32
+  cf.br [^H(%uni.inc)]
+^G:
+  cf.cond_br %div.exitx, [^C, ^L]
+^L:
+  cf.cond_br %uni.cond, [^D, ^G]
+^X(%uni.merge.x: i32):
+  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)]
+^Y(%div.merge.y: i32):
+  cf.br [^exit(%b)]
+^exit(%div.merge.exit: i32):
+  kernel.return
+}
+// SUM-NEXT:  // uniformity of @hidden_nestedloop_diverge:
+// SUM-NEXT:  //   5 divergent values, 1 divergent branches
+// SUM-NEXT:  //   cycles:
+// SUM-NEXT:  //     depth=1: entries(^H) ^G ^C ^D ^L ^B
+// SUM-NEXT:  //     depth=2: entries(^G) ^L
+// SUM-NEXT:  //   cycles with divergent exit:
+// SUM-NEXT:  //     depth=2: entries(^G) ^L
+// SUM-NEXT:  //     depth=1: entries(^H) ^G ^C ^D ^L ^B
+// SUM-NEXT:  //   temporal divergence:
+// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^G ^C ^D ^L ^B by: cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C]
+// CHECK-LABEL: kernel.func @hidden_nestedloop_diverge {
+// CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
+// CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
+// CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
+// CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
+// CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^B] // uniform branch
+// CHECK-NEXT:  ^B:
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C] // uniform branch
+// CHECK-NEXT:  ^C: // divergent exit of the branch in ^G
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%b), ^D] // uniform branch
+// CHECK-NEXT:  ^D: // join of the divergent branch in ^G
+// CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
+// CHECK-NEXT:  cf.br [^H(%uni.inc)]
+// CHECK-NEXT:  ^G:
+// CHECK-NEXT:  cf.cond_br %div.exitx, [^C, ^L] // divergent branch; joins: ^D ^Y ^exit; divergent exits: ^C ^Y
+// CHECK-NEXT:  ^L:
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^D, ^G] // uniform branch
+// CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)] // uniform branch
+// CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^G; divergent exit of the branch in ^G
+// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^G
+// CHECK-NEXT:  kernel.return
+// CHECK-NEXT:  }
+
+kernel.func @hidden_doublebreak_diverge {
+^entry(%n: i32, %a: i32, %b: i32):
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c42 = arith.constant 42 : i32
+  %tid = kernel.workitem_id x : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i1
+  %div.exitx = arith.cmpi slt, %tid, %zero : i1
+  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+^H(%uni.merge.h: i32):
+  cf.cond_br %uni.cond, [^G, ^B]
+^B:
+  cf.cond_br %uni.cond, [^Y(%b), ^C]
+^C:
+  %uni.inc = arith.addi %uni.merge.h, %one : i32
+  cf.br [^H(%uni.inc)]
+^G:
+  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L]
+^L:
+  cf.cond_br %uni.cond, [^C, ^G]
+^X(%div.merge.x: i32):
+  cf.br [^Y(%c42)]
+^Y(%div.merge.y: i32):
+  kernel.return
+}
+// SUM-NEXT:  // uniformity of @hidden_doublebreak_diverge:
+// SUM-NEXT:  //   4 divergent values, 1 divergent branches
+// SUM-NEXT:  //   cycles:
+// SUM-NEXT:  //     depth=1: entries(^H) ^G ^L ^C ^B
+// SUM-NEXT:  //     depth=2: entries(^G) ^L
+// SUM-NEXT:  //   cycles with divergent exit:
+// SUM-NEXT:  //     depth=1: entries(^H) ^G ^L ^C ^B
+// SUM-NEXT:  //   temporal divergence:
+// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^G ^L ^C ^B by: cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L]
+// CHECK-LABEL: kernel.func @hidden_doublebreak_diverge {
+// CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
+// CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
+// CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
+// CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
+// CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^B] // uniform branch
+// CHECK-NEXT:  ^B:
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%b), ^C] // uniform branch
+// CHECK-NEXT:  ^C:
+// CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
+// CHECK-NEXT:  cf.br [^H(%uni.inc)]
+// CHECK-NEXT:  ^G:
+// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L] // divergent branch; joins: ^Y; divergent exits: ^X
+// CHECK-NEXT:  ^L:
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^C, ^G] // uniform branch
+// CHECK-NEXT:  ^X(%div.merge.x: i32): // %div.merge.x divergent; divergent exit of the branch in ^G
+// CHECK-NEXT:  cf.br [^Y(%c42)]
+// CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^G
+// CHECK-NEXT:  kernel.return
+// CHECK-NEXT:  }
+
+kernel.func @hidden_containedloop_diverge {
+^entry(%n: i32, %a: i32, %b: i32):
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c42 = arith.constant 42 : i32
+  %c123 = arith.constant 123 : i32
+  %tid = kernel.workitem_id x : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i1
+  %div.exitx = arith.cmpi slt, %tid, %zero : i1
+  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+^H(%uni.merge.h: i32):
+  cf.cond_br %uni.cond, [^G(%c123), ^B(%c42)]
+^B(%div.merge.b: i32):
+  cf.br [^D]
+^G(%uni.merge.g: i32):
+  cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L]
+^L:
+  %uni.inc.l = arith.addi %uni.merge.g, %one : i32
+  cf.cond_br %uni.cond, [^G(%uni.inc.l), ^D]
+^D:
+  %uni.inc.d = arith.addi %uni.merge.h, %one : i32
+  cf.cond_br %uni.cond, [^X(%uni.inc.d), ^H(%uni.inc.d)]
+^X(%uni.merge.x: i32):
+  kernel.return
+}
+// SUM-NEXT:  // uniformity of @hidden_containedloop_diverge:
+// SUM-NEXT:  //   3 divergent values, 1 divergent branches
+// SUM-NEXT:  //   cycles:
+// SUM-NEXT:  //     depth=1: entries(^H) ^G ^B ^D ^L
+// SUM-NEXT:  //     depth=2: entries(^G) ^L
+// SUM-NEXT:  //   cycles with divergent exit:
+// SUM-NEXT:  //     depth=2: entries(^G) ^L
+// SUM-NEXT:  //   temporal divergence:
+// SUM-NEXT:  //     %uni.merge.g used outside cycle depth=2: entries(^G) ^L by: cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L]
+// SUM-NEXT:  builtin.module {
+// CHECK-LABEL: kernel.func @hidden_containedloop_diverge {
+// CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
+// CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
+// CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
+// CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
+// CHECK-NEXT:  %c123 = arith.constant 123 : i32 // uniform
+// CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^G(%c123), ^B(%c42)] // uniform branch
+// CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; divergent exit of the branch in ^G
+// CHECK-NEXT:  cf.br [^D]
+// CHECK-NEXT:  ^G(%uni.merge.g: i32): // %uni.merge.g uniform
+// CHECK-NEXT:  cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L] // divergent branch; joins: ^D; divergent exits: ^B
+// CHECK-NEXT:  ^L:
+// CHECK-NEXT:  %uni.inc.l = arith.addi %uni.merge.g, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^G(%uni.inc.l), ^D] // uniform branch
+// CHECK-NEXT:  ^D: // join of the divergent branch in ^G
+// CHECK-NEXT:  %uni.inc.d = arith.addi %uni.merge.h, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%uni.inc.d), ^H(%uni.inc.d)] // uniform branch
+// CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x uniform
+// CHECK-NEXT:  kernel.return
+// CHECK-NEXT:  }
