@@ -267,7 +267,7 @@ ops! {
     ConvLoop = "conv.loop" [CONVERGENT] (N(1), N(1), 0, N(0));
 
     // ---- arith ----
-    Constant = "arith.constant" [PURE | UPSTREAM] (N(0), N(1), 0, N(0)) kw (Keyword::Literal("value"));
+    Constant = "arith.constant" [PURE | UPSTREAM | ALWAYS_UNIFORM] (N(0), N(1), 0, N(0)) kw (Keyword::Literal("value"));
     AddI = "arith.addi" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     SubI = "arith.subi" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     MulI = "arith.muli" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));

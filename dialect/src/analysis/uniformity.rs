@@ -451,6 +451,10 @@ impl<'a> Propagator<'a> {
         a == b || (self.constant(a).is_some() && self.constant(a) == self.constant(b))
     }
 
+    fn is_constant(&self, v: Value) -> bool {
+        self.ir.defining_op(v).is_some_and(|o| self.ir.opcode(o) == Opcode::Constant)
+    }
+
     fn constant(&self, v: Value) -> Option<(&Attr, Type)> {
         let op = self.ir.defining_op(v)?;
         (self.ir.opcode(op) == Opcode::Constant)
@@ -536,7 +540,9 @@ impl<'a> Propagator<'a> {
                 .iter()
                 .copied()
                 .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
-                .filter(|&v| !self.u.divergent[v] && ir.value_type(v) != Type::Token)
+                .filter(|&v| {
+                    !self.u.divergent[v] && ir.value_type(v) != Type::Token && !self.is_constant(v)
+                })
                 .collect();
             for v in defs {
                 let users = self.users;
@@ -575,7 +581,9 @@ impl<'a> Propagator<'a> {
         let ir = self.ir;
         let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
-        let defined_in_cycle = |v: Value| match ir.values[v].def {
+        // Constants are the same in every dynamic instance: never temporally divergent.
+        let is_constant = |v: Value| ir.defining_op(v).is_some_and(|o| ir.opcode(o) == Opcode::Constant);
+        let defined_in_cycle = |v: Value| !is_constant(v) && match ir.values[v].def {
             ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
@@ -618,7 +626,10 @@ impl<'a> Propagator<'a> {
                 .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
                 .collect();
             for v in defs {
-                if ir.value_type(v) == Type::Token || (tainted && self.u.divergent[v]) {
+                if ir.value_type(v) == Type::Token
+                    || (tainted && self.u.divergent[v])
+                    || self.is_constant(v)
+                {
                     continue;
                 }
                 let users = self.users;

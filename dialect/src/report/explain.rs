@@ -582,11 +582,11 @@ impl<'a, 'k> Explainer<'a, 'k> {
             }
             ValueDef::Result(op, _) => {
                 let spec = ir.spec(op);
-                if spec.has(Traits::ALWAYS_UNIFORM) {
-                    return format!("always uniform: {}", short_op_name(ir, op));
-                }
                 if ir.opcode(op) == Opcode::Constant {
                     return "a constant".into();
+                }
+                if spec.has(Traits::ALWAYS_UNIFORM) {
+                    return format!("always uniform: {}", short_op_name(ir, op));
                 }
                 let operands: Vec<Value> = ir.ops[op]
                     .operands
