@@ -99,6 +99,25 @@ impl CycleInfo {
         }
         out
     }
+    /// The exit blocks of every cycle at once (indexed by cycle), in edge discovery order:
+    /// one pass over the edges, each walking up from its source's innermost cycle while the
+    /// target is outside, so O(edges + exit edges x nesting they leave).
+    pub fn all_exit_blocks(&self, cfg: &RegionCfg) -> Vec<Vec<u32>> {
+        let mut exits: Vec<Vec<u32>> = vec![Vec::new(); self.cycles.len()];
+        for (u, succs) in cfg.succs.iter().enumerate() {
+            for &v in succs {
+                let mut c = self.innermost(u as u32);
+                while let Some(x) = c.filter(|&x| !self.contains(x, v)) {
+                    let list = &mut exits[x.0 as usize];
+                    if !list.contains(&v) {
+                        list.push(v);
+                    }
+                    c = self.cycle(x).parent;
+                }
+            }
+        }
+        exits
+    }
     /// Blocks of `c` with a successor outside `c`.
     pub fn exiting_blocks(&self, cfg: &RegionCfg, c: CycleId) -> Vec<u32> {
         self.blocks(c)

@@ -53,7 +53,8 @@ pub struct SyncDependence<'a> {
     /// Position of each block in `order` (`NONE` if unreachable).
     index: Vec<u32>,
     reducible_header: Vec<bool>,
-    exits: Vec<Option<Vec<u32>>>,
+    /// Exit blocks per cycle.
+    pub exits: Vec<Vec<u32>>,
     // Scratch, reset after each query through `touched`.
     labels: Vec<u32>,
     touched: Vec<u32>,
@@ -106,7 +107,7 @@ impl<'a> SyncDependence<'a> {
             order: Vec::with_capacity(n),
             index: vec![NONE; n],
             reducible_header: vec![false; n],
-            exits: vec![None; cycles.cycles.len()],
+            exits: cycles.all_exit_blocks(cfg),
             labels: vec![NONE; n],
             touched: Vec::new(),
             fresh: Fresh { flag: vec![false; n], ..Fresh::default() },
@@ -124,14 +125,13 @@ impl<'a> SyncDependence<'a> {
         &self.order
     }
 
-    /// Exit blocks of `c` (cached); give them back with `put_exits`.
+    /// Exit blocks of `c`; give them back with `put_exits` (moved out to appease the borrow
+    /// checker while labels change).
     fn take_exits(&mut self, c: CycleId) -> Vec<u32> {
-        self.exits[c.0 as usize]
-            .take()
-            .unwrap_or_else(|| self.cycles.exit_blocks(self.cfg, c))
+        std::mem::take(&mut self.exits[c.0 as usize])
     }
     fn put_exits(&mut self, c: CycleId, exits: Vec<u32>) {
-        self.exits[c.0 as usize] = Some(exits);
+        self.exits[c.0 as usize] = exits;
     }
 
     fn append(&mut self, b: u32, reducible_header: bool) {

@@ -63,7 +63,7 @@ use crate::ir::{Ir, ValueDef};
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::{EntityRef, SecondaryMap};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// Why a value (or branch) is divergent. Every variant points at things that became
 /// divergent earlier, so following reasons terminates at a `Source`.
@@ -167,8 +167,8 @@ impl Uniformity {
             assumed_divergent: Vec::new(),
             divergent_exit_cycles: Vec::new(),
             temporal: Vec::new(),
-            temporal_set: HashSet::new(),
-            temporal_listed: HashSet::new(),
+            temporal_set: HashSet::default(),
+            temporal_listed: HashSet::default(),
             assumed_flag: Vec::new(),
             exit_flag: Vec::new(),
         };
@@ -405,7 +405,7 @@ impl<'a> Propagator<'a> {
             // in the cycle).
             let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
             self.taint_join_args(x, cfg, why);
-            self.cycle_exit_divergence(c, cfg, cycles);
+            self.cycle_exit_divergence(c, cfg, cycles, &sd.exits);
         }
     }
 
@@ -570,7 +570,13 @@ impl<'a> Propagator<'a> {
     /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
     /// Unlike LLVM, this runs for cycles inside an assumed-divergent cycle too: their
     /// always-uniform values are not tainted with the rest.
-    fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
+    fn cycle_exit_divergence(
+        &mut self,
+        c: CycleId,
+        cfg: &RegionCfg,
+        cycles: &CycleInfo,
+        sd_exits: &[Vec<u32>],
+    ) {
         if std::mem::replace(&mut self.u.exit_flag[c.0 as usize], true) {
             return;
         }
@@ -587,9 +593,9 @@ impl<'a> Propagator<'a> {
             ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
-        let exits = cycles.exit_blocks(cfg, c);
+        let exits = &sd_exits[c.0 as usize];
         // Exit block arguments fed from inside the cycle.
-        for &x in &exits {
+        for &x in exits {
             let xb = cfg.blocks[x as usize];
             if region.as_ref().is_some_and(|r| r.live_in(x)) {
                 continue;
@@ -606,8 +612,9 @@ impl<'a> Propagator<'a> {
                     for (i, &a) in s.args.iter().enumerate() {
                         if defined_in_cycle(a) && !(tainted && self.u.divergent[a]) {
                             let arg = ir.blocks[xb].args[i];
+                            // The argument itself is the divergent value: like LLVM, no entry
+                            // in the temporal list (it would repeat per exit edge and cycle).
                             self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
-                            self.record_temporal(a, t, c);
                         }
                     }
                 }

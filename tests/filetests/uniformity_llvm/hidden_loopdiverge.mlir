@@ -49,8 +49,6 @@ kernel.func @hidden_loop_diverge {
 // SUM-NEXT:  //     depth=1: entries(^H) ^B
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^H) ^B
-// SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^B by: cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B]
 // CHECK-LABEL: kernel.func @hidden_loop_diverge {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
@@ -160,8 +158,6 @@ kernel.func @hidden_nestedloop_diverge {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
 // SUM-NEXT:  //     depth=1: entries(^H) ^G ^C ^D ^L ^B
-// SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^G ^C ^D ^L ^B by: cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C]
 // CHECK-LABEL: kernel.func @hidden_nestedloop_diverge {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
@@ -224,8 +220,6 @@ kernel.func @hidden_doublebreak_diverge {
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^H) ^G ^L ^C ^B
-// SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %uni.merge.h used outside cycle depth=1: entries(^H) ^G ^L ^C ^B by: cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L]
 // CHECK-LABEL: kernel.func @hidden_doublebreak_diverge {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
@@ -284,8 +278,6 @@ kernel.func @hidden_containedloop_diverge {
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
-// SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %uni.merge.g used outside cycle depth=2: entries(^G) ^L by: cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L]
 // SUM-NEXT:  builtin.module {
 // CHECK-LABEL: kernel.func @hidden_containedloop_diverge {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform

@@ -44,7 +44,6 @@ kernel.func @divergent_exit {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^H) ^L
 // SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %i.next used outside cycle depth=1: entries(^H) ^L by: cf.cond_br %stop, [^exit(%i.next), ^H(%i.next)]
 // SUM-NEXT:  //     %i.next used outside cycle depth=1: entries(^H) ^L by: %use = arith.muli %i.next, %n : i32
 // CHECK-LABEL: kernel.func @divergent_exit {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>, %n: i32): // %out uniform, %n uniform
