@@ -54,6 +54,10 @@ pub struct CycleInfo {
     /// Preorder interval of each cycle in the forest (`tour[c] = (first, last)`), so that
     /// nesting tests are O(1).
     tour: Vec<(u32, u32)>,
+    /// Blocks of all cycles in forest preorder (each cycle's own blocks, then its children's),
+    /// so the blocks of a cycle and its descendants are the range `span[c]`.
+    ordered_blocks: Vec<u32>,
+    span: Vec<(u32, u32)>,
 }
 
 impl CycleInfo {
@@ -76,6 +80,11 @@ impl CycleInfo {
     pub fn is_within(&self, inner: CycleId, outer: CycleId) -> bool {
         let (i, o) = (self.tour[inner.0 as usize], self.tour[outer.0 as usize]);
         o.0 <= i.0 && i.0 <= o.1
+    }
+    /// Every block of `c`, nested ones included, without allocating.
+    pub fn block_slice(&self, c: CycleId) -> &[u32] {
+        let (a, b) = self.span[c.0 as usize];
+        &self.ordered_blocks[a as usize..b as usize]
     }
     /// Every block of `c`, nested ones included.
     pub fn blocks(&self, c: CycleId) -> Vec<u32> {
@@ -324,18 +333,23 @@ impl<'a> Builder<'a> {
             ch.sort_by_key(|&x| pre[headers[x.0 as usize] as usize]);
             self.info.cycles[i].children = ch;
         }
-        // Preorder intervals of the forest.
+        // Preorder intervals of the forest, and the blocks in forest preorder.
         self.info.tour = vec![(0, 0); n];
+        self.info.span = vec![(0, 0); n];
         let mut counter = 0u32;
         let mut stack: Vec<(CycleId, bool)> =
             self.info.top_level.iter().rev().map(|&c| (c, false)).collect();
         while let Some((c, done)) = stack.pop() {
             if done {
                 self.info.tour[c.0 as usize].1 = counter - 1;
+                self.info.span[c.0 as usize].1 = self.info.ordered_blocks.len() as u32;
                 continue;
             }
             self.info.tour[c.0 as usize].0 = counter;
             counter += 1;
+            self.info.span[c.0 as usize].0 = self.info.ordered_blocks.len() as u32;
+            let own = self.info.cycles[c.0 as usize].own_blocks.clone();
+            self.info.ordered_blocks.extend(own);
             stack.push((c, true));
             stack.extend(self.info.cycles[c.0 as usize].children.iter().rev().map(|&x| (x, false)));
         }

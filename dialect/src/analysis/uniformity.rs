@@ -381,7 +381,7 @@ impl<'a> Propagator<'a> {
             self.u.assumed_flag[c.0 as usize] = true;
             self.u.assumed_divergent.push(c);
             let why = Reason::DivergentCycle { branch: term, cycle: c, join: cfg.blocks[j as usize] };
-            for blk in cycles.blocks(c) {
+            for &blk in cycles.block_slice(c) {
                 let block = cfg.blocks[blk as usize];
                 for &a in &ir.blocks[block].args {
                     self.mark_value(a, why.clone());
@@ -533,7 +533,7 @@ impl<'a> Propagator<'a> {
     fn uses_outside_divergent_cycle(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo, why: Reason) {
         let ir = self.ir;
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
-        for blk in cycles.blocks(c) {
+        for &blk in cycles.block_slice(c) {
             let block = cfg.blocks[blk as usize];
             let defs: Vec<Value> = ir.blocks[block]
                 .args
@@ -621,18 +621,13 @@ impl<'a> Propagator<'a> {
             }
         }
         // Definitions in blocks that dominate an exit, used outside the cycle.
-        for blk in cycles.blocks(c) {
+        for &blk in cycles.block_slice(c) {
             if !exits.iter().any(|&x| self.u.dom.dominates(blk, x)) {
                 continue;
             }
             let block = cfg.blocks[blk as usize];
-            let defs: Vec<Value> = ir.blocks[block]
-                .args
-                .iter()
-                .copied()
-                .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
-                .collect();
-            for v in defs {
+            let results = ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied());
+            for v in ir.blocks[block].args.iter().copied().chain(results) {
                 if ir.value_type(v) == Type::Token
                     || (tainted && self.u.divergent[v])
                     || self.is_constant(v)
