@@ -340,8 +340,17 @@ impl<'a> Propagator<'a> {
             return;
         }
         let desc = sd.branch(b);
+        // Both edges to one block: the CFG has a single successor there, so the sync
+        // dependence sees no join, but threads arrive along two edges (with different block
+        // arguments, possibly) and are converged in that block: it is a join (LLVM splits
+        // one edge and finds it too). It is in every cycle that contains the branch (it is
+        // the branch block's only successor), so it is never a cycle exit.
+        let same_target = match &ir.ops[term].succs[..] {
+            [t, f] if t.block == f.block => cfg.node(t.block),
+            _ => None,
+        };
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
-        for &j in &desc.joins {
+        for &j in same_target.iter().chain(&desc.joins) {
             self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
             if let Some(c) = self.outermost_divergent_cycle(cycles, b, j) {
                 div_cycles.push((c, j));
