@@ -6,7 +6,8 @@
 //! LLVM's GenericUniformityImpl:
 //! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics, shuffles)
 //!   are divergent. `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
-//!   reductions, ...) never are. Kernel arguments are uniform.
+//!   reductions, ...) and constants never are, not even in a cycle assumed divergent.
+//!   Kernel arguments are uniform.
 //! - *Data.* An op with a divergent operand has divergent results; a successor argument that
 //!   is divergent makes the target's block argument divergent. A `cf.cond_br` with a
 //!   divergent condition is a divergent branch.
@@ -18,7 +19,8 @@
 //!   makes every definition in the outermost such cycle divergent ("assumed divergent").
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
-//!   argument or directly) is divergent: threads left on different iterations.
+//!   argument or directly) is divergent: threads left on different iterations. Constants
+//!   are exempt (the same on every iteration; LLVM folds them).
 //!
 //! kc departs from LLVM 22 in three sound ways (each has a named test):
 //! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
@@ -277,7 +279,7 @@ impl<'a> Propagator<'a> {
     }
 
     fn mark_results(&mut self, op: Op, why: Reason) {
-        if self.ir.spec(op).has(Traits::ALWAYS_UNIFORM) {
+        if self.ir.spec(op).has(Traits::ALWAYS_UNIFORM) || is_constant(self.ir, op) {
             return;
         }
         for &r in &self.ir.ops[op].results {
@@ -491,8 +493,9 @@ impl<'a> Propagator<'a> {
         let ir = self.ir;
         let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
+        // Constants are the same on every iteration: never temporally divergent.
         let defined_in_cycle = |v: Value| match ir.values[v].def {
-            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
+            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block) && !is_constant(ir, op),
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
         let exits = cycles.exit_blocks(cfg, c);
@@ -534,7 +537,7 @@ impl<'a> Propagator<'a> {
                 .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
                 .collect();
             for v in defs {
-                if ir.value_type(v) == Type::Token {
+                if ir.value_type(v) == Type::Token || !defined_in_cycle(v) {
                     continue;
                 }
                 let users = self.users;
@@ -555,6 +558,12 @@ impl<'a> Propagator<'a> {
             self.u.temporal.push(TemporalUse { value, user, cycle });
         }
     }
+}
+
+/// Does `op` define a constant (`arith.constant`, `kernel.wave_size`)? The same value in
+/// every thread and on every iteration of every cycle.
+fn is_constant(ir: &Ir, op: Op) -> bool {
+    matches!(ir.opcode(op), Opcode::Constant | Opcode::WaveSize)
 }
 
 /// Is `c` or a cycle around it flagged in `assumed`? O(depth).
