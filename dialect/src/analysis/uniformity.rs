@@ -23,8 +23,9 @@
 //!   are exempt (the same on every iteration; LLVM folds them).
 //!
 //! kc departs from LLVM 22 in three sound ways (each has a named test):
-//! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
-//!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
+//! - Block arguments of a divergent cycle exit whose incoming values differ (over the edges
+//!   from blocks the divergent branch reaches) are divergent, even when they are constants or
+//!   defined outside the cycle; LLVM misses these (#216100).
 //! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
 //!   cycle's heart token is not temporally divergent: threads are converged there only if
 //!   they left on the same iteration (ConvergentOperations, controlled m-converged).
@@ -389,9 +390,18 @@ impl<'a> Propagator<'a> {
             }
             // Threads reach the exit on different iterations or paths: arguments whose
             // incoming values differ are divergent (LLVM only does this for values defined
-            // in the cycle).
-            let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
-            self.taint_join_args(x, cfg, why);
+            // in the cycle). Only predecessors reachable from the branch count (those in `c`,
+            // which is strongly connected, and those `c` reaches): threads arriving from any
+            // other one never executed it. The search runs only when incoming values differ.
+            if !ir.blocks[xb].args.is_empty() && self.args_differ(x, cfg, |_| true) {
+                let from_branch: Vec<u32> = cfg.preds[x as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&p| cycles.contains(c, p) || reaches_cycle(cfg, cycles, c, p))
+                    .collect();
+                let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
+                self.taint_args(x, cfg, why, |p| from_branch.contains(&p));
+            }
             self.cycle_exit_divergence(c, cfg, cycles);
         }
     }
@@ -399,31 +409,42 @@ impl<'a> Propagator<'a> {
     /// Marks the block arguments of node `j` divergent unless all incoming values are the
     /// same value or equal constants (then every thread sees that one value).
     fn taint_join_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason) {
+        self.taint_args(j, cfg, why, |_| true);
+    }
+
+    /// Do the incoming values of some argument of node `j` differ over the edges from the
+    /// predecessors `pred` accepts?
+    fn args_differ(&self, j: u32, cfg: &RegionCfg, pred: impl Fn(u32) -> bool) -> bool {
+        let block = cfg.blocks[j as usize];
+        (0..self.ir.blocks[block].args.len()).any(|i| !self.same_incoming(j, i, cfg, &pred))
+    }
+
+    /// Is argument `i` of node `j` the same value on every edge from a predecessor `pred`
+    /// accepts (one SSA value or equal constants)?
+    fn same_incoming(&self, j: u32, i: usize, cfg: &RegionCfg, pred: &impl Fn(u32) -> bool) -> bool {
         let ir = self.ir;
         let block = cfg.blocks[j as usize];
-        let nargs = ir.blocks[block].args.len();
-        if nargs == 0 {
-            return;
-        }
-        for i in 0..nargs {
-            let mut first: Option<Value> = None;
-            let mut same = true;
-            'preds: for &p in &cfg.preds[j as usize] {
-                let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
-                for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
-                    let a = s.args[i];
-                    match first {
-                        None => first = Some(a),
-                        Some(f) if self.same_value(f, a) => {}
-                        Some(_) => {
-                            same = false;
-                            break 'preds;
-                        }
-                    }
+        let mut first: Option<Value> = None;
+        for &p in cfg.preds[j as usize].iter().filter(|&&p| pred(p)) {
+            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
+            for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
+                let a = s.args[i];
+                match first {
+                    None => first = Some(a),
+                    Some(f) if self.same_value(f, a) => {}
+                    Some(_) => return false,
                 }
             }
-            if !same {
-                self.mark_value(ir.blocks[block].args[i], why.clone());
+        }
+        true
+    }
+
+    /// [`Self::taint_join_args`] over the incoming edges from predecessors `pred` accepts.
+    fn taint_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason, pred: impl Fn(u32) -> bool) {
+        let block = cfg.blocks[j as usize];
+        for i in 0..self.ir.blocks[block].args.len() {
+            if !self.same_incoming(j, i, cfg, &pred) {
+                self.mark_value(self.ir.blocks[block].args[i], why.clone());
             }
         }
     }
@@ -558,6 +579,24 @@ impl<'a> Propagator<'a> {
             self.u.temporal.push(TemporalUse { value, user, cycle });
         }
     }
+}
+
+/// Is node `p` reachable from cycle `c`? A backward search from `p` that stops at the first
+/// block of `c`: one step for the usual exit paths, the ancestors of `p` at worst.
+fn reaches_cycle(cfg: &RegionCfg, cycles: &CycleInfo, c: CycleId, p: u32) -> bool {
+    let mut seen = HashSet::from([p]);
+    let mut stack = vec![p];
+    while let Some(n) = stack.pop() {
+        for &q in &cfg.preds[n as usize] {
+            if cycles.contains(c, q) {
+                return true;
+            }
+            if seen.insert(q) {
+                stack.push(q);
+            }
+        }
+    }
+    false
 }
 
 /// Does `op` define a constant (`arith.constant`, `kernel.wave_size`)? The same value in
