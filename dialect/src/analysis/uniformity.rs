@@ -4,8 +4,9 @@
 //! Semantics: LLVM's "Convergence And Uniformity" (maximal convergence, m-converged static
 //! instances), with controlled convergence when the kernel carries tokens. The algorithm is
 //! LLVM's GenericUniformityImpl:
-//! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics, shuffles)
-//!   are divergent. `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
+//! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics) are
+//!   divergent (a shuffle is not one: a uniform value read at a uniform lane is the same in
+//!   every reader). `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
 //!   reductions, ...) and constants never are, not even in a cycle assumed divergent.
 //!   Kernel arguments are uniform.
 //! - *Data.* An op with a divergent operand has divergent results; a successor argument that
