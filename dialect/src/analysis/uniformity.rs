@@ -27,9 +27,13 @@
 //! - Block arguments of a divergent cycle exit whose incoming values differ (over the edges
 //!   from blocks the divergent branch reaches) are divergent, even when they are constants or
 //!   defined outside the cycle; LLVM misses these (#216100).
-//! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
-//!   cycle's heart token is not temporally divergent: threads are converged there only if
-//!   they left on the same iteration (ConvergentOperations, controlled m-converged).
+//! - With tokens, a use outside a cycle that lies in the convergence region of the cycle's
+//!   heart token is not temporally divergent: threads are converged there only if they left
+//!   on the same iteration (ConvergentOperations, controlled m-converged). A value computed
+//!   there from the cycle's values (by any op, readfirstlane included) holds one iteration's
+//!   value, so its uses after the region are temporally divergent, and a branch on it in the
+//!   region is divergent (LLVM 22, which has no token logic, calls such a readfirstlane
+//!   uniform after the region: unsound).
 //! - `kernel.reduce` is always uniform (a wave reduction gives every active lane the same
 //!   value); LLVM 22 calls `wave.reduce` of a divergent input divergent.
 //!
@@ -74,7 +78,9 @@ pub enum Reason {
     Temporal { op: Op, value: Value, cycle: CycleId },
 }
 
-/// A use of a value outside the cycle that defines it, after a divergent exit.
+/// A use of a value outside the cycle that defines it, after a divergent exit (or, for a
+/// value computed from the cycle's values in the region of its heart token, a use outside
+/// that region).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemporalUse {
     pub value: Value,
@@ -503,7 +509,8 @@ impl<'a> Propagator<'a> {
     }
 
     /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
-    /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
+    /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token, plus
+    /// uses after that region of values computed in it from `c`'s values.
     fn cycle_exit_divergence(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo) {
         if std::mem::replace(&mut self.u.exit_flag[c.0 as usize], true) {
             return;
@@ -521,12 +528,14 @@ impl<'a> Propagator<'a> {
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
         let exits = cycles.exit_blocks(cfg, c);
+        // Values computed in the heart's region outside the cycle from the cycle's values:
+        // uniform there (threads in the region are on the same iteration), but one iteration's
+        // value, so their uses after the region are temporally divergent too.
+        let mut region_values: Vec<Value> = Vec::new();
         // Exit block arguments fed from inside the cycle.
         for &x in &exits {
             let xb = cfg.blocks[x as usize];
-            if region.as_ref().is_some_and(|r| r.live_in(x)) {
-                continue;
-            }
+            let in_region = region.as_ref().is_some_and(|r| r.live_in(x));
             for &p in &cfg.preds[x as usize] {
                 if !cycles.contains(c, p) {
                     continue;
@@ -539,8 +548,12 @@ impl<'a> Propagator<'a> {
                     for (i, &a) in s.args.iter().enumerate() {
                         if defined_in_cycle(a) {
                             let arg = ir.blocks[xb].args[i];
-                            self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
-                            self.record_temporal(a, t, c);
+                            if in_region {
+                                region_values.push(arg);
+                            } else {
+                                self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
+                                self.record_temporal(a, t, c);
+                            }
                         }
                     }
                 }
@@ -565,11 +578,70 @@ impl<'a> Propagator<'a> {
                 let users = self.users;
                 for &user in users.get(v) {
                     let Some(ub) = ir.op_block(user) else { continue };
-                    if in_cycle_block(ub) || region.as_ref().is_some_and(|r| r.contains_op(ir, cfg, user)) {
-                        continue;
+                    if !in_cycle_block(ub) {
+                        self.use_after_exit(v, user, c, cfg, region.as_ref(), &mut region_values);
                     }
+                }
+            }
+        }
+        // Follow the values computed in the region from the cycle's values (a fixed point:
+        // the region may contain cycles of its own).
+        let mut seen: HashSet<Value> = HashSet::new();
+        while let Some(w) = region_values.pop() {
+            if !seen.insert(w) || ir.value_type(w) == Type::Token {
+                continue;
+            }
+            let users = self.users;
+            for &user in users.get(w) {
+                self.use_after_exit(w, user, c, cfg, region.as_ref(), &mut region_values);
+            }
+        }
+    }
+
+    /// `user`, outside cycle `c`, reads `v`: a value of `c` (defined in it) or one computed
+    /// from them in the region of `c`'s heart. Outside the region that is a temporally
+    /// divergent use; inside, the user's results are such values too (pushed on `region`),
+    /// and a branch on `v` is divergent, since threads that take different sides on
+    /// different iterations are converged again after the region (as LLVM does, which
+    /// treats every such branch as divergent).
+    fn use_after_exit(
+        &mut self,
+        v: Value,
+        user: Op,
+        c: CycleId,
+        cfg: &RegionCfg,
+        region: Option<&HeartRegion>,
+        region_values: &mut Vec<Value>,
+    ) {
+        let ir = self.ir;
+        let Some(r) = region.filter(|r| r.contains_op(ir, cfg, user)) else {
+            self.record_temporal(v, user, c);
+            self.mark_user(user, v, Some(c));
+            return;
+        };
+        let data = &ir.ops[user];
+        if !ir.spec(user).is_terminator() {
+            if data.operands.contains(&v) {
+                region_values.extend(data.results.iter().copied());
+            }
+            return;
+        }
+        if ir.opcode(user) == Opcode::CondBr && data.operands[0] == v {
+            self.record_temporal(v, user, c);
+            self.mark_branch(user, Reason::Temporal { op: user, value: v, cycle: c });
+        }
+        for s in &data.succs {
+            let in_region = cfg.node(s.block).is_some_and(|n| r.live_in(n));
+            for (i, &a) in s.args.iter().enumerate() {
+                if a != v {
+                    continue;
+                }
+                let arg = ir.blocks[s.block].args[i];
+                if in_region {
+                    region_values.push(arg);
+                } else {
                     self.record_temporal(v, user, c);
-                    self.mark_user(user, v, Some(c));
+                    self.mark_value(arg, Reason::Temporal { op: user, value: v, cycle: c });
                 }
             }
         }
