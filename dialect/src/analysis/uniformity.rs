@@ -21,7 +21,9 @@
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
 //!   argument or directly) is divergent: threads left on different iterations. Constants
-//!   are exempt (the same on every iteration; LLVM folds them).
+//!   are exempt (the same on every iteration; LLVM folds them). Cycles inside a cycle
+//!   assumed divergent are no exception (LLVM 22 skips them, which is unsound for the
+//!   always-uniform values defined there, and order-dependent).
 //!
 //! kc departs from LLVM 22 in three sound ways (each has a named test):
 //! - Block arguments of a divergent cycle exit whose incoming values differ (over the edges
@@ -516,9 +518,9 @@ impl<'a> Propagator<'a> {
             return;
         }
         self.u.divergent_exit_cycles.push(c);
-        if in_assumed(&self.u.assumed_flag, cycles, c) {
-            return;
-        }
+        // Also inside a cycle assumed divergent (LLVM skips those): its definitions are
+        // divergent anyway, but not the always-uniform ones (readfirstlane, ...), whose uses
+        // after a divergent exit are temporally divergent like any other.
         let ir = self.ir;
         let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
