@@ -354,15 +354,19 @@ impl<'a> Propagator<'a> {
         let desc = sd.branch(b);
         // Both edges to one block: the CFG has a single successor there, so the sync
         // dependence sees no join, but threads arrive along two edges (with different block
-        // arguments, possibly) and are converged in that block: it is a join (LLVM splits
-        // one edge and finds it too). It is in every cycle that contains the branch (it is
-        // the branch block's only successor), so it is never a cycle exit.
-        let same_target = match &ir.ops[term].succs[..] {
-            [t, f] if t.block == f.block => cfg.node(t.block),
-            _ => None,
-        };
+        // arguments, possibly) and are converged in that block: it is a join for its
+        // arguments (LLVM splits one edge and finds it too). It is in every cycle that
+        // contains the branch (it is the branch block's only successor), so it is never a
+        // cycle exit, and no block lies on the two diverged paths (the edges), so no cycle
+        // entry either: the diverged-entry criterion holds, no cycle becomes divergent.
+        if let [t, f] = &ir.ops[term].succs[..] {
+            if let Some(j) = cfg.node(t.block).filter(|_| t.block == f.block) {
+                self.u.joins.push(JoinInfo { branch: term, block: t.block, is_exit: false });
+                self.taint_join_args(j, cfg, Reason::Join { branch: term, block: t.block });
+            }
+        }
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
-        for &j in same_target.iter().chain(&desc.joins) {
+        for &j in &desc.joins {
             self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
             if let Some(c) = self.outermost_divergent_cycle(cycles, b, j) {
                 div_cycles.push((c, j));

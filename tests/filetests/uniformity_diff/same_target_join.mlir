@@ -21,6 +21,7 @@ kernel.func @same_target {
   kernel.store %w, %out, %z
   kernel.return
 }
+// KC-LABEL: kernel.func @same_target {
 // KC:      cf.cond_br %c, [^join(%a), ^join(%b)] // divergent branch; joins: ^join
 // KC-NEXT: ^join(%x: i32): // %x divergent; join of the divergent branch in ^entry
 // KC:      %y = arith.addi %x, %a : i32 // divergent
@@ -28,6 +29,34 @@ kernel.func @same_target {
 // %x; a uniform %y would stay uniform.
 // KC:      ^same(%w: i32): // %w divergent
 
+// LLVM-LABEL: UniformityInfo for function 'same_target':
 // LLVM: BLOCK join
 // LLVM: DIVERGENT: %x = phi i32 [ %a, %entry ], [ %b, %entry.split ]
 // LLVM: DIVERGENT: %y = add i32 %x, %a
+
+// Both edges to one block of an irreducible cycle, without arguments: the two diverged paths
+// are the two edges, no cycle entry lies on them, so the diverged-entry criterion holds and
+// the cycle {^b, ^c} (entered at ^b and ^c) is not assumed divergent; %y stays uniform. kc
+// made every cycle around such a join divergent until the differential test showed LLVM
+// keeps it uniform.
+kernel.func @same_target_in_cycle {
+^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
+  %tid = kernel.workitem_id x : i32
+  %z = arith.constant 0 : i32
+  cf.cond_br %u, [^b, ^c]
+^b:
+  %div = arith.cmpi eq, %tid, %z : i1
+  cf.cond_br %div, [^c, ^c]
+^c:
+  %y = arith.addi %n, %n : i32
+  kernel.store %y, %out, %z
+  cf.cond_br %u, [^b, ^exit]
+^exit:
+  kernel.return
+}
+// KC-LABEL: kernel.func @same_target_in_cycle
+// KC:       cf.cond_br %div, [^c, ^c] // divergent branch; joins: ^c
+// KC:       %y = arith.addi %n, %n : i32 // uniform
+// LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle':
+// LLVM-NOT:   CYCLES ASSUMED DIVERGENT
+// LLVM:       {{^ +}}%y = add i32 %n, %n
