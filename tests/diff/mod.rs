@@ -33,6 +33,9 @@ pub struct Mismatch {
     pub kc_divergent: bool,
     /// The explanation, if one applies.
     pub class: Option<classify::Class>,
+    /// The item shows the explained pattern itself (rather than following from other
+    /// explained mismatches).
+    pub root: bool,
 }
 
 /// The comparison of one kernel.
@@ -48,6 +51,11 @@ pub struct KernelDiff {
     /// kc values (not folded, not tokens) that LLVM did not list under their name.
     pub no_counterpart: Vec<String>,
     pub mismatches: Vec<Mismatch>,
+    /// For a kernel with irreducible cycles: the same comparison with kc run on LLVM's DFS
+    /// order (successors last to first, as LLVM's cycle analysis visits them), so both
+    /// analyses pick the same cycle headers; its mismatches must be explained without
+    /// [`classify::Class::CycleHierarchy`].
+    pub llvm_order: Option<Box<KernelDiff>>,
 }
 
 impl KernelDiff {
@@ -71,6 +79,25 @@ pub fn kernel_values(ir: &Ir, u: &Uniformity) -> Vec<Value> {
 /// Compares kc's and LLVM's verdicts on kernel `func` of `ir` (CF form).
 pub fn compare_kernel(ir: &Ir, func: Op, llvm: &llvm::FuncVerdicts) -> KernelDiff {
     let u = Uniformity::compute(ir, func).expect("CF-form kernel");
+    let irreducible = u.cycles.cycles.iter().any(|c| !c.is_reducible());
+    let llvm_order = irreducible.then(|| {
+        let mut cfg = u.cfg.clone();
+        for s in cfg.succs.iter_mut() {
+            s.reverse();
+        }
+        let alt = Uniformity::compute_with_cfg(ir, func, cfg).expect("CF-form kernel");
+        let mut d = compare_with(ir, func, alt, llvm);
+        classify::classify(ir, &mut d, llvm, None);
+        Box::new(d)
+    });
+    let mut d = compare_with(ir, func, u, llvm);
+    classify::classify(ir, &mut d, llvm, llvm_order.as_ref().map(|a| &a.u));
+    d.llvm_order = llvm_order;
+    d
+}
+
+/// The raw comparison of verdicts `u` with LLVM's (mismatches not yet classified).
+pub fn compare_with(ir: &Ir, func: Op, u: Uniformity, llvm: &llvm::FuncVerdicts) -> KernelDiff {
     let names = llvm_names(ir, func);
     let mut d = KernelDiff {
         func,
@@ -81,6 +108,7 @@ pub fn compare_kernel(ir: &Ir, func: Op, llvm: &llvm::FuncVerdicts) -> KernelDif
         branches_agreeing: 0,
         no_counterpart: Vec::new(),
         mismatches: Vec::new(),
+        llvm_order: None,
         u,
         names,
     };
@@ -114,6 +142,7 @@ pub fn compare_kernel(ir: &Ir, func: Op, llvm: &llvm::FuncVerdicts) -> KernelDif
                 name: name.clone(),
                 kc_divergent: kc,
                 class: None,
+                root: false,
             });
         }
     }
@@ -137,9 +166,9 @@ pub fn compare_kernel(ir: &Ir, func: Op, llvm: &llvm::FuncVerdicts) -> KernelDif
                 name: label.clone(),
                 kc_divergent: kc,
                 class: None,
+                root: false,
             });
         }
     }
-    classify::classify(ir, &mut d, llvm);
     d
 }

@@ -325,7 +325,7 @@ impl Emitter {
         for _ in 0..k {
             self.op(b, &mut s, &mut avail);
         }
-        self.terminator(b, &mut s, &mut avail);
+        self.terminator(b, &mut s, &avail);
         // Arguments and definitions of the entry block are the parameters and ids too.
         let own: Vec<Val> = if b == 0 {
             avail.clone()
@@ -464,7 +464,7 @@ impl Emitter {
         });
     }
 
-    fn terminator(&mut self, b: usize, s: &mut String, avail: &mut Vec<Val>) {
+    fn terminator(&mut self, b: usize, s: &mut String, avail: &[Val]) {
         let succs = self.succs[b].clone();
         let mut targets = Vec::new();
         for &t in &succs {
@@ -504,7 +504,7 @@ impl Emitter {
     }
 
     /// A condition: an `i1` parameter, or a comparison biased to uniform or divergent.
-    fn condition(&mut self, s: &mut String, avail: &mut Vec<Val>) -> String {
+    fn condition(&mut self, s: &mut String, avail: &[Val]) -> String {
         if self.rng.chance(20) {
             return (*self.rng.pick(&["%c", "%d"])).to_string();
         }

@@ -60,3 +60,43 @@ kernel.func @same_target_in_cycle {
 // LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle':
 // LLVM-NOT:   CYCLES ASSUMED DIVERGENT
 // LLVM:       {{^ +}}%y = add i32 %n, %n
+
+// kc more precise than LLVM (a named case of the differential test, class "same-target branch
+// into an irreducible cycle"). Both edges of the divergent branch in ^pre enter the
+// irreducible cycle {^b, ^c} (entries ^b and ^c) at the same entry ^b, with different
+// arguments. LLVM splits one edge (`pre.split`), so ^b becomes an ordinary join of two paths
+// from outside the cycle, and LLVM assumes the whole cycle divergent (%y, %w). Why kc's
+// uniform verdict is sound: a cycle is assumed divergent when diverged paths may reach it at
+// *different* entries, because then which threads are converged inside depends on the choice
+// of header. Here both diverged paths are single edges to the same entry: the threads enter
+// ^b together, in the same dynamic instance of ^b whichever of ^b or ^c is the header (none
+// of them executed a header of the cycle before), so every block of the cycle is
+// m-converged. Only the argument %x differs between the two edges (divergent in both). LLVM
+// even agrees when the arguments are equal: without them there is no split block and LLVM
+// finds no join at all.
+kernel.func @same_target_into_cycle {
+^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
+  %tid = kernel.workitem_id x : i32
+  %z = arith.constant 0 : i32
+  cf.cond_br %u, [^pre, ^c]
+^pre:
+  %div = arith.cmpi eq, %tid, %z : i1
+  cf.cond_br %div, [^b(%n), ^b(%z)]
+^b(%x: i32):
+  %y = arith.addi %n, %n : i32
+  kernel.store %y, %out, %x
+  cf.br [^c]
+^c:
+  %w = arith.muli %n, %n : i32
+  cf.cond_br %u, [^b(%w), ^exit]
+^exit:
+  kernel.return
+}
+// KC-LABEL: kernel.func @same_target_into_cycle
+// KC:       ^b(%x: i32): // %x divergent
+// KC:       %y = arith.addi %n, %n : i32 // uniform
+// KC:       %w = arith.muli %n, %n : i32 // uniform
+// LLVM-LABEL: UniformityInfo for function 'same_target_into_cycle':
+// LLVM:       CYCLES ASSUMED DIVERGENT:
+// LLVM:       DIVERGENT: %y = add i32 %n, %n
+// LLVM:       DIVERGENT: %w = mul i32 %n, %n
