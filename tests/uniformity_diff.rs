@@ -10,7 +10,8 @@
 //! LLVM's verdicts.
 //!
 //! Environment: `KC_DIFF_SEED` (base seed, decimal or 0x-hex), `KC_DIFF_COUNT` (kernels,
-//! default 1000), `KC_DIFF_BATCH` (kernels per opt run, default 100), `KC_DIFF_VERBOSE=1`
+//! default 1000), `KC_DIFF_FIRST` (index of the first kernel, to rerun one: the failure
+//! report names it), `KC_DIFF_BATCH` (kernels per opt run, default 100), `KC_DIFF_VERBOSE=1`
 //! (print every explained mismatch too), `KC_DIFF_KEEP=DIR` (write each batch's sources,
 //! LLVM IR and opt output there). Skips, with a message, when opt-22 is missing.
 
@@ -148,7 +149,16 @@ fn main() -> ExitCode {
         }
     };
 
-    let kernels: Vec<Kernel> = (0..count).map(|i| make_kernel(base, i)).collect();
+    let first = match env_num("KC_DIFF_FIRST", 0) {
+        Ok(f) => f as usize,
+        Err(e) => {
+            eprintln!("uniformity_diff: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let kernels: Vec<Kernel> = (first..first + count)
+        .map(|i| make_kernel(base, i))
+        .collect();
     let mut t = Totals::default();
     for is_ir in [false, true] {
         let group: Vec<&Kernel> = kernels.iter().filter(|k| k.kind.is_ir() == is_ir).collect();

@@ -35,9 +35,9 @@ pub enum Class {
     /// in the region from the loop's values (one per iteration); LLVM 22 ignores the token
     /// and calls it uniform. `heart_region.k`.
     HeartRegionAfter,
-    /// kc uniform: in an irreducible cycle that a divergent branch enters with both edges at
-    /// one entry (with different arguments): LLVM's split edge block makes that entry a join
-    /// from outside the cycle, and LLVM assumes the cycle divergent. `same_target_join.mlir`.
+    /// kc uniform: in an irreducible cycle where a divergent branch sends both edges (with
+    /// different arguments) to one block: LLVM's split edge block makes that block a join of
+    /// two paths, and LLVM assumes the cycle divergent. `same_target_join.mlir`.
     SameTargetEntry,
     /// Either way: an irreducible cycle whose header kc's DFS (first successor first) and
     /// LLVM's (last successor first) choose differently; the verdicts of either cycle
@@ -62,7 +62,7 @@ impl Class {
                 "kc divergent: one iteration's cross-lane result from a heart's region used after it, LLVM ignores the token [heart_region.k]"
             }
             Class::SameTargetEntry => {
-                "kc uniform: irreducible cycle entered by both edges of a divergent branch at one entry, LLVM's split edge makes it a join [same_target_join.mlir]"
+                "kc uniform: irreducible cycle with a divergent branch whose two edges reach one block, LLVM's split edge makes it a join [same_target_join.mlir]"
             }
             Class::CycleHierarchy => {
                 "either: irreducible cycle header differs (DFS order), kc with LLVM's order agrees [cycle_hierarchy.mlir]"
@@ -310,31 +310,90 @@ pub fn classify(ir: &Ir, d: &mut KernelDiff, llvm: &FuncVerdicts, alt: Option<&U
             alt,
         };
         let mut sd = SyncDependence::new(&d.u.cfg, &d.u.cycles);
+        // 1. "kc divergent" mismatches follow kc's reasons, which are acyclic and only name
+        //    kc-divergent items: a least fixed point.
+        fixpoint(&mut ms, |m, done| {
+            if !m.kc_divergent {
+                return None;
+            }
+            explain_kc_divergent(&ctx, m, done).or_else(|| hierarchy(&ctx, m).map(|c| (c, true)))
+        });
+        // 2. "kc uniform, LLVM divergent" mismatches can depend on each other in cycles (a
+        //    loop value and its update). First the greatest set whose causes are all explained
+        //    or in the set (dropping an item with an unexplainable cause, unless the cycle
+        //    hierarchy explains it), then a least fixed point explains them from their roots;
+        //    a cycle of them without a root stays unexplained.
+        let mut pending: HashSet<Item> = ms
+            .iter()
+            .filter(|m| !m.kc_divergent && m.class.is_none())
+            .map(|m| m.item)
+            .collect();
         loop {
-            let explained: HashMap<Item, Class> = ms
+            let done: HashMap<Item, Class> = ms
                 .iter()
                 .filter_map(|m| m.class.map(|c| (m.item, c)))
                 .collect();
             let mut changed = false;
-            for m in ms.iter_mut().filter(|m| m.class.is_none()) {
-                let got = if m.kc_divergent {
-                    explain_kc_divergent(&ctx, m, &explained)
-                } else {
-                    explain_kc_uniform(&ctx, m, &explained, &mut sd)
-                };
-                let got = got.or_else(|| hierarchy(&ctx, m).map(|c| (c, true)));
-                if let Some((class, root)) = got {
-                    m.class = Some(class);
-                    m.root = root;
+            let mut failed = Vec::new();
+            for m in ms.iter_mut().filter(|m| pending.contains(&m.item)) {
+                if let Uniform::Fail = explain_kc_uniform(&ctx, m, &done, &pending, &mut sd) {
+                    failed.push(m.item);
+                    if let Some(c) = hierarchy(&ctx, m) {
+                        m.class = Some(c);
+                        m.root = true;
+                    }
                     changed = true;
                 }
+            }
+            for item in failed {
+                pending.remove(&item);
             }
             if !changed {
                 break;
             }
         }
+        fixpoint(&mut ms, |m, done| {
+            if !pending.contains(&m.item) {
+                return None;
+            }
+            match explain_kc_uniform(&ctx, m, done, &pending, &mut sd) {
+                Uniform::Explained(c, root) => Some((c, root)),
+                _ => None,
+            }
+        });
+        let left: Vec<usize> = (0..ms.len()).filter(|&i| ms[i].class.is_none()).collect();
+        for i in left {
+            if let Some(c) = hierarchy(&ctx, &ms[i]) {
+                ms[i].class = Some(c);
+                ms[i].root = true;
+            }
+        }
     }
     d.mismatches = ms;
+}
+
+/// Classifies mismatches with `explain` until nothing changes (`done`: the classes so far).
+fn fixpoint(
+    ms: &mut [Mismatch],
+    mut explain: impl FnMut(&Mismatch, &HashMap<Item, Class>) -> Option<(Class, bool)>,
+) {
+    loop {
+        let done: HashMap<Item, Class> = ms
+            .iter()
+            .filter_map(|m| m.class.map(|c| (m.item, c)))
+            .collect();
+        let mut changed = false;
+        for m in ms.iter_mut().filter(|m| m.class.is_none()) {
+            if let Some((class, root)) = explain(m, &done) {
+                m.class = Some(class);
+                m.root = root;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// kc with LLVM's DFS order agrees with LLVM on this item.
@@ -359,6 +418,24 @@ fn explain_kc_divergent(
         Item::Branch(t) => ctx.u.branch_reason(t)?,
     };
     let derived = |item: Item| done.get(&item).map(|&c| (c, false));
+    let temporal_first = match m.item {
+        Item::Value(v) => match ir.values[v].def {
+            ValueDef::BlockArg(b, i) => {
+                incoming_values(ir, ctx.u, b, i).into_iter().any(|(p, w)| {
+                    ir.terminator(p)
+                        .is_some_and(|t| assumed_temporal_use(ctx, w, t))
+                })
+            }
+            ValueDef::Result(op, _) => ir.ops[op]
+                .operands
+                .iter()
+                .any(|&w| assumed_temporal_use(ctx, w, op)),
+        },
+        Item::Branch(t) => assumed_temporal_use(ctx, ir.ops[t].operands[0], t),
+    };
+    if temporal_first {
+        return Some((Class::AssumedCycleTemporal, true));
+    }
     match *reason {
         Reason::Operand { operand, .. } => derived(Item::Value(operand)),
         Reason::Incoming { value, .. } => derived(Item::Value(value)),
@@ -396,6 +473,20 @@ fn explain_kc_divergent(
             if let Some(x) = derived(Item::Value(w)) {
                 return Some(x);
             }
+            // The cycle has a divergent exit for kc only because of a branch in it that is an
+            // explained mismatch (LLVM lists no divergent exit for it).
+            let header = ctx.u.cfg.blocks[ctx.u.cycles.cycle(cycle).header() as usize];
+            if !Ctx::in_llvm_cycle(&ctx.exit_cycles, ctx.block_label(header)) {
+                let from_branch = done.iter().find_map(|(item, &c)| match *item {
+                    Item::Branch(t) if in_cycle(ir, ctx.u, cycle, ir.op_block(t)) => {
+                        Some((c, false))
+                    }
+                    _ => None,
+                });
+                if from_branch.is_some() {
+                    return from_branch;
+                }
+            }
             if ctx.llvm_divergent(w) {
                 return None;
             }
@@ -419,6 +510,23 @@ fn explain_kc_divergent(
         }
         Reason::Source(_) | Reason::DivergentCycle { .. } => None,
     }
+}
+
+/// kc's temporal divergence of an always-uniform value `w` defined in a cycle LLVM assumes
+/// divergent (which LLVM skips), read by `user`: the other way an item of
+/// [`Class::AssumedCycleTemporal`] shows up, when kc recorded another reason first.
+fn assumed_temporal_use(ctx: &Ctx, w: Value, user: Op) -> bool {
+    let ir = ctx.ir;
+    let Some(op) = ir.defining_op(w) else {
+        return false;
+    };
+    ctx.u.is_divergent_use(w, user)
+        && !ctx.u.is_divergent(w)
+        && ir.spec(op).has(kc_dialect::Traits::ALWAYS_UNIFORM)
+        && !ctx.llvm_divergent(w)
+        && ir
+            .op_block(op)
+            .is_some_and(|b| Ctx::in_llvm_cycle(&ctx.assumed, ctx.block_label(b)))
 }
 
 /// Does `w`, defined in region `r` outside its loop, depend on the loop's values through a
@@ -464,22 +572,30 @@ fn explain_kc_uniform(
     ctx: &Ctx,
     m: &Mismatch,
     done: &HashMap<Item, Class>,
+    pending: &HashSet<Item>,
     sd: &mut SyncDependence,
-) -> Option<(Class, bool)> {
+) -> Uniform {
     let ir = ctx.ir;
     if same_target_entry(ctx, m) {
-        return Some((Class::SameTargetEntry, true));
+        return Uniform::Explained(Class::SameTargetEntry, true);
     }
-    // (class, root) of the first explained cause; None if a cause is unexplained.
+    // (class, root) of the first explained cause; `ok` false if a cause is unexplained; a
+    // cause that is itself a pending mismatch (a cycle of them) neither explains nor fails.
     let mut found: Option<(Class, bool)> = None;
     let mut ok = true;
-    let mut take = |c: Option<(Class, bool)>| match c {
-        Some(c) => {
-            if found.is_none() || c.1 {
-                found = Some(c);
+    let from = |item: Item| match done.get(&item) {
+        Some(&c) => Cause::Class(c, false),
+        None if pending.contains(&item) => Cause::Pending,
+        None => Cause::Fail,
+    };
+    let mut take = |c: Cause| match c {
+        Cause::Class(class, root) => {
+            if found.is_none() || root {
+                found = Some((class, root));
             }
         }
-        None => ok = false,
+        Cause::Pending => {}
+        Cause::Fail => ok = false,
     };
     match m.item {
         Item::Value(v) => match ir.values[v].def {
@@ -488,16 +604,19 @@ fn explain_kc_uniform(
                 // after the loop as a temporally divergent use.
                 for &w in &ir.ops[op].operands {
                     if ctx.llvm_divergent(w) {
-                        take(done.get(&Item::Value(w)).map(|&c| (c, false)));
+                        take(from(Item::Value(w)));
                     } else if ctx.llvm_temporal(w, Some(v), false) {
-                        take(ctx.region_use(w, op).map(|_| (Class::HeartRegion, true)));
+                        take(Cause::root(
+                            ctx.region_use(w, op).is_some(),
+                            Class::HeartRegion,
+                        ));
                     }
                 }
             }
             ValueDef::BlockArg(b, i) => {
                 for (p, w) in incoming_values(ir, ctx.u, b, i) {
                     if ctx.llvm_divergent(w) {
-                        take(done.get(&Item::Value(w)).map(|&c| (c, false)));
+                        take(from(Item::Value(w)));
                     } else if ctx.llvm_temporal(w, Some(v), false) || exit_phi_cause(ctx, p, b, w) {
                         // The phi of an exit in the heart's region, fed from the loop.
                         let in_region = ctx.regions.iter().any(|r| {
@@ -505,13 +624,19 @@ fn explain_kc_uniform(
                                 && !in_cycle(ir, ctx.u, r.cycle, Some(b))
                                 && ctx.u.cfg.node(b).is_some_and(|n| r.live_in[n as usize])
                         });
-                        take(in_region.then_some((Class::HeartRegion, true)));
+                        take(Cause::root(in_region, Class::HeartRegion));
                     }
                 }
                 // Sync dependence on a branch LLVM calls divergent and kc uniform.
-                let node = ctx.u.cfg.node(b)?;
-                for (item, &class) in done.iter() {
-                    let Item::Branch(t) = *item else { continue };
+                let Some(node) = ctx.u.cfg.node(b) else {
+                    return Uniform::Fail;
+                };
+                let branches = done
+                    .iter()
+                    .map(|(&item, &c)| (item, Cause::Class(c, false)))
+                    .chain(pending.iter().map(|&item| (item, Cause::Pending)));
+                for (item, cause) in branches {
+                    let Item::Branch(t) = item else { continue };
                     if ctx.u.is_divergent_branch(t) {
                         continue;
                     }
@@ -520,7 +645,7 @@ fn explain_kc_uniform(
                     };
                     let desc = sd.branch(tb);
                     if desc.joins.contains(&node) || desc.divergent_exits.contains(&node) {
-                        take(Some((class, false)));
+                        take(cause);
                     }
                 }
             }
@@ -528,21 +653,50 @@ fn explain_kc_uniform(
         Item::Branch(t) => {
             let cond = ir.ops[t].operands[0];
             if ctx.llvm_divergent(cond) {
-                take(done.get(&Item::Value(cond)).map(|&c| (c, false)));
+                take(from(Item::Value(cond)));
             } else if ctx.llvm_temporal(cond, None, true) {
-                take(ctx.region_use(cond, t).map(|_| (Class::HeartRegion, true)));
+                take(Cause::root(
+                    ctx.region_use(cond, t).is_some(),
+                    Class::HeartRegion,
+                ));
             }
         }
     }
-    if ok {
-        found
-    } else {
-        None
+    match (ok, found) {
+        (false, _) => Uniform::Fail,
+        (true, Some((class, root))) => Uniform::Explained(class, root),
+        (true, None) => Uniform::Pending,
     }
 }
 
+/// One cause of LLVM's divergence verdict.
+enum Cause {
+    Class(Class, bool),
+    Pending,
+    Fail,
+}
+
+impl Cause {
+    fn root(holds: bool, class: Class) -> Cause {
+        if holds {
+            Cause::Class(class, true)
+        } else {
+            Cause::Fail
+        }
+    }
+}
+
+/// The verdict on a "kc uniform, LLVM divergent" mismatch.
+enum Uniform {
+    Explained(Class, bool),
+    /// Every cause is explained or pending, none explained yet.
+    Pending,
+    Fail,
+}
+
 /// The item lies in a cycle LLVM assumes divergent and kc does not, and a divergent branch
-/// outside that cycle sends both its edges, with different arguments, to one block in it.
+/// sends both its edges, with different arguments, to one block in it (from outside or
+/// inside the cycle).
 fn same_target_entry(ctx: &Ctx, m: &Mismatch) -> bool {
     let ir = ctx.ir;
     let block = match m.item {
@@ -575,7 +729,6 @@ fn same_target_entry(ctx: &Ctx, m: &Mismatch) -> bool {
                 ctx.u.is_divergent_branch(t)
                     && a.block == b.block
                     && a.args != b.args
-                    && !cycle.contains(ctx.block_label(tb))
                     && cycle.contains(ctx.block_label(a.block))
             })
         })

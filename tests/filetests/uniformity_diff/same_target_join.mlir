@@ -100,3 +100,30 @@ kernel.func @same_target_into_cycle {
 // LLVM:       CYCLES ASSUMED DIVERGENT:
 // LLVM:       DIVERGENT: %y = add i32 %n, %n
 // LLVM:       DIVERGENT: %w = mul i32 %n, %n
+
+// The same inside an irreducible cycle, with different arguments: LLVM's split block puts a
+// second path from ^b to ^c inside the cycle, its simplified diverged-entry check fails
+// (neither ^b nor the header dominates ^c) and it assumes the cycle divergent (%y). kc's
+// uniform %y is sound for the reason given for @same_target_into_cycle: the diverged paths
+// are the two edges, no entry lies on them, so the criterion holds; only %x differs.
+kernel.func @same_target_in_cycle_args {
+^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
+  %tid = kernel.workitem_id x : i32
+  %z = arith.constant 0 : i32
+  cf.cond_br %u, [^b, ^c(%n)]
+^b:
+  %div = arith.cmpi eq, %tid, %z : i1
+  cf.cond_br %div, [^c(%n), ^c(%z)]
+^c(%x: i32):
+  %y = arith.addi %n, %n : i32
+  kernel.store %y, %out, %x
+  cf.cond_br %u, [^b, ^exit]
+^exit:
+  kernel.return
+}
+// KC-LABEL: kernel.func @same_target_in_cycle_args
+// KC:       ^c(%x: i32): // %x divergent
+// KC:       %y = arith.addi %n, %n : i32 // uniform
+// LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle_args':
+// LLVM:       CYCLES ASSUMED DIVERGENT:
+// LLVM:       DIVERGENT: %y = add i32 %n, %n
