@@ -89,49 +89,10 @@ pub fn looks_like_ir(text: &str) -> bool {
 
 /// Runs the pipeline up to `opts.stage` and returns the text to write.
 pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
-    let file = SourceFile::new(input.name.clone(), input.text.clone());
-    let mut ir = if input.is_ir {
-        if opts.stage == Stage::Ast {
-            return Err(Failure::Usage(
-                "--emit=ast needs `.k` source input, not IR".into(),
-            ));
-        }
-        let ir = parse_ir(&file, opts)?;
-        check_ir(&ir, &file, opts, None)?;
-        check_tokens(&ir, &file, opts, &[])?;
-        ir
-    } else {
-        let module = parse::parse(&file).map_err(|d| render(&file, &d, opts))?;
-        if opts.stage == Stage::Ast {
-            return Ok(ast::dump(&module, &file));
-        }
-        let checked = check::check(&file, &module).map_err(|d| render(&file, &d, opts))?;
-        let ir = lower::lower(&file, &module, &checked);
-        after_pass(&ir, &file, opts, "lower-ast")?;
-        ir
+    let ir = match to_cf(input, opts)? {
+        Reached::Text(text) => return Ok(text),
+        Reached::Cf(ir) => ir,
     };
-    if opts.stage == Stage::KernelIr {
-        return Ok(print(&ir, opts));
-    }
-    let inserted = transforms::insert_tokens(&mut ir);
-    after_pass(&ir, &file, opts, "insert-tokens")?;
-    if opts.stage == Stage::Tokens {
-        return Ok(print(&ir, opts));
-    }
-    transforms::lower_to_cf(&mut ir).map_err(|e| {
-        // Checked source always lowers; only hand-written structured IR can be malformed.
-        let what = if input.is_ir {
-            "error"
-        } else {
-            "internal compiler error"
-        };
-        Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
-    })?;
-    after_pass(&ir, &file, opts, "lower-to-cf")?;
-    // The user's tokens are checked even with `--no-verify`; only ours depend on it.
-    if opts.verify || inserted.len() < ir.kernels().len() {
-        check_tokens(&ir, &file, opts, &inserted)?;
-    }
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
@@ -179,6 +140,81 @@ fn uniformity_report(
         }
         _ => kc_dialect::report::uniformity::annotated(ir, mu, &print_options(opts)),
     })
+}
+
+/// The CF-form IR of `input` (`.k` source or IR at any stage), verified, tokens checked:
+/// what `--emit=cf-ir` prints, for library users (e.g. differential tests that run the
+/// analyses and `target::emit_llvm` on it themselves). Diagnostics are rendered without
+/// color.
+pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
+    let opts = Options {
+        stage: Stage::CfIr,
+        generic: false,
+        locations: false,
+        print_ir_after_all: false,
+        verify: true,
+        color: false,
+        explain: None,
+    };
+    match to_cf(input, &opts)? {
+        Reached::Cf(ir) => Ok(ir),
+        Reached::Text(_) => unreachable!("stage cf-ir runs the whole front end"),
+    }
+}
+
+/// Where [`to_cf`] stopped: the output of a stage before cf-ir, or the CF-form IR.
+enum Reached {
+    Text(String),
+    Cf(Ir),
+}
+
+/// The front end: parse (or read IR), check, lower, insert tokens, lower to cf, verifying
+/// along the way; stops early with the text of a stage before cf-ir.
+fn to_cf(input: &Input, opts: &Options) -> Result<Reached, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let mut ir = if input.is_ir {
+        if opts.stage == Stage::Ast {
+            return Err(Failure::Usage(
+                "--emit=ast needs `.k` source input, not IR".into(),
+            ));
+        }
+        let ir = parse_ir(&file, opts)?;
+        check_ir(&ir, &file, opts, None)?;
+        check_tokens(&ir, &file, opts, &[])?;
+        ir
+    } else {
+        let module = parse::parse(&file).map_err(|d| render(&file, &d, opts))?;
+        if opts.stage == Stage::Ast {
+            return Ok(Reached::Text(ast::dump(&module, &file)));
+        }
+        let checked = check::check(&file, &module).map_err(|d| render(&file, &d, opts))?;
+        let ir = lower::lower(&file, &module, &checked);
+        after_pass(&ir, &file, opts, "lower-ast")?;
+        ir
+    };
+    if opts.stage == Stage::KernelIr {
+        return Ok(Reached::Text(print(&ir, opts)));
+    }
+    let inserted = transforms::insert_tokens(&mut ir);
+    after_pass(&ir, &file, opts, "insert-tokens")?;
+    if opts.stage == Stage::Tokens {
+        return Ok(Reached::Text(print(&ir, opts)));
+    }
+    transforms::lower_to_cf(&mut ir).map_err(|e| {
+        // Checked source always lowers; only hand-written structured IR can be malformed.
+        let what = if input.is_ir {
+            "error"
+        } else {
+            "internal compiler error"
+        };
+        Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
+    })?;
+    after_pass(&ir, &file, opts, "lower-to-cf")?;
+    // The user's tokens are checked even with `--no-verify`; only ours depend on it.
+    if opts.verify || inserted.len() < ir.kernels().len() {
+        check_tokens(&ir, &file, opts, &inserted)?;
+    }
+    Ok(Reached::Cf(ir))
 }
 
 fn print_options(opts: &Options) -> PrintOptions<'static> {

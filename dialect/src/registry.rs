@@ -258,7 +258,7 @@ ops! {
     Ballot = "kernel.ballot" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
     ReadFirstLane = "kernel.readfirstlane" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
     ReadLane = "kernel.readlane" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(2), N(1), 0, N(0)) uniform (&[1]);
-    Shuffle = "kernel.shuffle" [CONVERGENT | CO_CONVERGENT | TAKES_TOKEN | DIVERGENCE_SOURCE] (Min(2), N(1), 0, N(0));
+    Shuffle = "kernel.shuffle" [CONVERGENT | CO_CONVERGENT | TAKES_TOKEN] (Min(2), N(1), 0, N(0));
     Reduce = "kernel.reduce" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0)) kw (Keyword::Ident("kind", REDUCE_KINDS));
 
     // ---- conv: convergence tokens ----

@@ -104,6 +104,11 @@ impl ToolSpec {
     }
 }
 
+/// LLVM 22's `opt` (`$KC_OPT`, `opt-22`, `/usr/lib/llvm-22/bin/opt`), or why not found.
+pub fn locate_opt() -> Result<PathBuf, String> {
+    OPT.locate()
+}
+
 /// The resolved tool paths. Optional tools keep their error message so a test
 /// that uses them fails with a useful explanation.
 pub struct Tools {

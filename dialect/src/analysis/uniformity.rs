@@ -4,9 +4,11 @@
 //! Semantics: LLVM's "Convergence And Uniformity" (maximal convergence, m-converged static
 //! instances), with controlled convergence when the kernel carries tokens. The algorithm is
 //! LLVM's GenericUniformityImpl:
-//! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics, shuffles)
-//!   are divergent. `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
-//!   reductions, ...) never are. Kernel arguments are uniform.
+//! - *Seeds.* Results of `DIVERGENCE_SOURCE` ops (work-item and lane ids, atomics) are
+//!   divergent (a shuffle is not one: a uniform value read at a uniform lane is the same in
+//!   every reader). `ALWAYS_UNIFORM` ops (work-group ids, readfirstlane, ballot, wave
+//!   reductions, ...) and constants never are, not even in a cycle assumed divergent.
+//!   Kernel arguments are uniform.
 //! - *Data.* An op with a divergent operand has divergent results; a successor argument that
 //!   is divergent makes the target's block argument divergent. A `cf.cond_br` with a
 //!   divergent condition is a divergent branch.
@@ -23,16 +25,24 @@
 //!   uses outside the cycle are divergent.
 //! - *Divergent exits and temporal divergence.* For the outermost cycle a divergent exit
 //!   leaves, every use outside the cycle of a value defined in it (through an exit block
-//!   argument or directly) is divergent: threads left on different iterations.
+//!   argument or directly) is divergent: threads left on different iterations. Constants
+//!   are exempt (the same on every iteration; LLVM folds them). Cycles inside a cycle
+//!   assumed divergent are no exception (LLVM 22 skips them, which is unsound for the
+//!   always-uniform values defined there, and order-dependent).
 //!
 //! kc departs from LLVM 22 in four sound ways (tested, with LLVM 22's verdict for contrast, in
-//! tests/filetests/uniformity_llvm/kc_departures.mlir and, for the last,
-//! tests/filetests/uniformity_seed/re_entry.mlir):
-//! - Block arguments of a divergent cycle exit whose incoming values differ are divergent,
-//!   even when they are constants or defined outside the cycle; LLVM misses these (#216100).
-//! - With explicit tokens, a use outside a cycle that lies in the convergence region of the
-//!   cycle's heart token is not temporally divergent: threads are converged there only if
-//!   they left on the same iteration (ConvergentOperations, controlled m-converged).
+//! tests/filetests/uniformity_llvm/kc_departures.mlir, tests/filetests/uniformity_diff/ and,
+//! for the last, tests/filetests/uniformity_seed/re_entry.mlir):
+//! - Block arguments of a divergent cycle exit whose incoming values differ (over the edges
+//!   from blocks the divergent branch reaches) are divergent, even when they are constants or
+//!   defined outside the cycle; LLVM misses these (#216100).
+//! - With tokens, a use outside a cycle that lies in the convergence region of the cycle's
+//!   heart token is not temporally divergent: threads are converged there only if they left
+//!   on the same iteration (ConvergentOperations, controlled m-converged). A value computed
+//!   there from the cycle's values (by any op, readfirstlane included) holds one iteration's
+//!   value, so its uses after the region are temporally divergent, and a branch on it in the
+//!   region is divergent (LLVM 22, which has no token logic, calls such a readfirstlane
+//!   uniform after the region: unsound).
 //! - `kernel.reduce` is always uniform (a wave reduction gives every active lane the same
 //!   value); LLVM 22 calls `wave.reduce` of a divergent input divergent.
 //! - A join at the header of a reducible cycle, reached by a diverged path that left the
@@ -90,7 +100,9 @@ pub enum Reason {
     Temporal { op: Op, value: Value, cycle: CycleId },
 }
 
-/// A use of a value outside the cycle that defines it, after a divergent exit.
+/// A use of a value outside the cycle that defines it, after a divergent exit (or, for a
+/// value computed from the cycle's values in the region of its heart token, a use outside
+/// that region).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemporalUse {
     pub value: Value,
@@ -299,7 +311,7 @@ impl<'a> Propagator<'a> {
     }
 
     fn mark_results(&mut self, op: Op, why: Reason) {
-        if self.ir.spec(op).has(Traits::ALWAYS_UNIFORM) {
+        if self.ir.spec(op).has(Traits::ALWAYS_UNIFORM) || is_constant(self.ir, op) {
             return;
         }
         for &r in &self.ir.ops[op].results {
@@ -363,6 +375,19 @@ impl<'a> Propagator<'a> {
             return;
         }
         let desc = sd.branch(b);
+        // Both edges to one block: the CFG has a single successor there, so the sync
+        // dependence sees no join, but threads arrive along two edges (with different block
+        // arguments, possibly) and are converged in that block: it is a join for its
+        // arguments (LLVM splits one edge and finds it too). It is in every cycle that
+        // contains the branch (it is the branch block's only successor), so it is never a
+        // cycle exit, and no block lies on the two diverged paths (the edges), so no cycle
+        // entry either: the diverged-entry criterion holds, no cycle becomes divergent.
+        if let [t, f] = &ir.ops[term].succs[..] {
+            if let Some(j) = cfg.node(t.block).filter(|_| t.block == f.block) {
+                self.u.joins.push(JoinInfo { branch: term, block: t.block, is_exit: false });
+                self.taint_join_args(j, cfg, Reason::Join { branch: term, block: t.block });
+            }
+        }
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
         for &j in &desc.joins {
             self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
@@ -402,9 +427,18 @@ impl<'a> Propagator<'a> {
             }
             // Threads reach the exit on different iterations or paths: arguments whose
             // incoming values differ are divergent (LLVM only does this for values defined
-            // in the cycle).
-            let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
-            self.taint_join_args(x, cfg, why);
+            // in the cycle). Only predecessors reachable from the branch count (those in `c`,
+            // which is strongly connected, and those `c` reaches): threads arriving from any
+            // other one never executed it. The search runs only when incoming values differ.
+            if !ir.blocks[xb].args.is_empty() && self.args_differ(x, cfg, |_| true) {
+                let from_branch: Vec<u32> = cfg.preds[x as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&p| cycles.contains(c, p) || reaches_cycle(cfg, cycles, c, p))
+                    .collect();
+                let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
+                self.taint_args(x, cfg, why, |p| from_branch.contains(&p));
+            }
             self.cycle_exit_divergence(c, cfg, cycles, &sd.exits);
         }
     }
@@ -414,34 +448,47 @@ impl<'a> Propagator<'a> {
     /// the argument itself passed back on a self loop (as in LLVM's
     /// PHINode::hasConstantOrUndefValue).
     fn taint_join_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason) {
+        self.taint_args(j, cfg, why, |_| true);
+    }
+
+    /// Do the incoming values of some argument of node `j` differ over the edges from the
+    /// predecessors `pred` accepts?
+    fn args_differ(&self, j: u32, cfg: &RegionCfg, pred: impl Fn(u32) -> bool) -> bool {
+        let block = cfg.blocks[j as usize];
+        (0..self.ir.blocks[block].args.len()).any(|i| !self.same_incoming(j, i, cfg, &pred))
+    }
+
+    /// Is argument `i` of node `j` the same value on every edge from a predecessor `pred`
+    /// accepts (one SSA value or equal constants)?
+    fn same_incoming(&self, j: u32, i: usize, cfg: &RegionCfg, pred: &impl Fn(u32) -> bool) -> bool {
         let ir = self.ir;
         let block = cfg.blocks[j as usize];
-        let nargs = ir.blocks[block].args.len();
-        if nargs == 0 {
-            return;
-        }
-        for i in 0..nargs {
-            let mut first: Option<Value> = None;
-            let mut same = true;
-            'preds: for &p in &cfg.preds[j as usize] {
-                let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
-                for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
-                    let a = s.args[i];
-                    if a == ir.blocks[block].args[i] {
-                        continue;
-                    }
-                    match first {
-                        None => first = Some(a),
-                        Some(f) if self.same_value(f, a) => {}
-                        Some(_) => {
-                            same = false;
-                            break 'preds;
-                        }
-                    }
+        let mut first: Option<Value> = None;
+        for &p in cfg.preds[j as usize].iter().filter(|&&p| pred(p)) {
+            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
+            for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
+                let a = s.args[i];
+                if a == ir.blocks[block].args[i] {
+                    // Passed back to itself on a self loop: keeps its value (LLVM's
+                    // PHINode::hasConstantOrUndefValue ignores it too).
+                    continue;
+                }
+                match first {
+                    None => first = Some(a),
+                    Some(f) if self.same_value(f, a) => {}
+                    Some(_) => return false,
                 }
             }
-            if !same {
-                self.mark_value(ir.blocks[block].args[i], why.clone());
+        }
+        true
+    }
+
+    /// [`Self::taint_join_args`] over the incoming edges from predecessors `pred` accepts.
+    fn taint_args(&mut self, j: u32, cfg: &RegionCfg, why: Reason, pred: impl Fn(u32) -> bool) {
+        let block = cfg.blocks[j as usize];
+        for i in 0..self.ir.blocks[block].args.len() {
+            if !self.same_incoming(j, i, cfg, &pred) {
+                self.mark_value(self.ir.blocks[block].args[i], why.clone());
             }
         }
     }
@@ -452,7 +499,7 @@ impl<'a> Propagator<'a> {
     }
 
     fn is_constant(&self, v: Value) -> bool {
-        self.ir.defining_op(v).is_some_and(|o| self.ir.opcode(o) == Opcode::Constant)
+        self.ir.defining_op(v).is_some_and(|o| is_constant(self.ir, o))
     }
 
     fn constant(&self, v: Value) -> Option<(&Attr, Type)> {
@@ -567,9 +614,10 @@ impl<'a> Propagator<'a> {
     }
 
     /// Temporal divergence: uses outside `c` of values defined in it (LLVM's
-    /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token.
-    /// Unlike LLVM, this runs for cycles inside an assumed-divergent cycle too: their
-    /// always-uniform values are not tainted with the rest.
+    /// analyzeCycleExitDivergence), minus uses inside the region of `c`'s heart token, plus
+    /// uses after that region of values computed in it from `c`'s values. Unlike LLVM, this
+    /// runs for cycles inside an assumed-divergent cycle too: their always-uniform values are
+    /// not tainted with the rest.
     fn cycle_exit_divergence(
         &mut self,
         c: CycleId,
@@ -588,18 +636,19 @@ impl<'a> Propagator<'a> {
         let region = HeartRegion::of(ir, cfg, cycles, c, self.users);
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
         // Constants are the same in every dynamic instance: never temporally divergent.
-        let is_constant = |v: Value| ir.defining_op(v).is_some_and(|o| ir.opcode(o) == Opcode::Constant);
-        let defined_in_cycle = |v: Value| !is_constant(v) && match ir.values[v].def {
-            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block),
+        let defined_in_cycle = |v: Value| match ir.values[v].def {
+            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block) && !is_constant(ir, op),
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
         let exits = &sd_exits[c.0 as usize];
+        // Values computed in the heart's region outside the cycle from the cycle's values:
+        // uniform there (threads in the region are on the same iteration), but one iteration's
+        // value, so their uses after the region are temporally divergent too.
+        let mut region_values: Vec<Value> = Vec::new();
         // Exit block arguments fed from inside the cycle.
         for &x in exits {
             let xb = cfg.blocks[x as usize];
-            if region.as_ref().is_some_and(|r| r.live_in(x)) {
-                continue;
-            }
+            let in_region = region.as_ref().is_some_and(|r| r.live_in(x));
             for &p in &cfg.preds[x as usize] {
                 if !cycles.contains(c, p) {
                     continue;
@@ -612,9 +661,13 @@ impl<'a> Propagator<'a> {
                     for (i, &a) in s.args.iter().enumerate() {
                         if defined_in_cycle(a) && !(tainted && self.u.divergent[a]) {
                             let arg = ir.blocks[xb].args[i];
-                            // The argument itself is the divergent value: like LLVM, no entry
-                            // in the temporal list (it would repeat per exit edge and cycle).
-                            self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
+                            if in_region {
+                                region_values.push(arg);
+                            } else {
+                                // The argument itself is the divergent value: like LLVM, no
+                                // entry in the temporal list (it would repeat per edge/cycle).
+                                self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
+                            }
                         }
                     }
                 }
@@ -629,19 +682,78 @@ impl<'a> Propagator<'a> {
             let results = ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied());
             for v in ir.blocks[block].args.iter().copied().chain(results) {
                 if ir.value_type(v) == Type::Token
+                    || !defined_in_cycle(v)
                     || (tainted && self.u.divergent[v])
-                    || self.is_constant(v)
                 {
                     continue;
                 }
                 let users = self.users;
                 for &user in users.get(v) {
                     let Some(ub) = ir.op_block(user) else { continue };
-                    if in_cycle_block(ub) || region.as_ref().is_some_and(|r| r.contains_op(ir, cfg, user)) {
-                        continue;
+                    if !in_cycle_block(ub) {
+                        self.use_after_exit(v, user, c, cfg, region.as_ref(), &mut region_values);
                     }
+                }
+            }
+        }
+        // Follow the values computed in the region from the cycle's values (a fixed point:
+        // the region may contain cycles of its own).
+        let mut seen: HashSet<Value> = HashSet::default();
+        while let Some(w) = region_values.pop() {
+            if !seen.insert(w) || ir.value_type(w) == Type::Token {
+                continue;
+            }
+            let users = self.users;
+            for &user in users.get(w) {
+                self.use_after_exit(w, user, c, cfg, region.as_ref(), &mut region_values);
+            }
+        }
+    }
+
+    /// `user`, outside cycle `c`, reads `v`: a value of `c` (defined in it) or one computed
+    /// from them in the region of `c`'s heart. Outside the region that is a temporally
+    /// divergent use; inside, the user's results are such values too (pushed on `region`),
+    /// and a branch on `v` is divergent, since threads that take different sides on
+    /// different iterations are converged again after the region (as LLVM does, which
+    /// treats every such branch as divergent).
+    fn use_after_exit(
+        &mut self,
+        v: Value,
+        user: Op,
+        c: CycleId,
+        cfg: &RegionCfg,
+        region: Option<&HeartRegion>,
+        region_values: &mut Vec<Value>,
+    ) {
+        let ir = self.ir;
+        let Some(r) = region.filter(|r| r.contains_op(ir, cfg, user)) else {
+            self.record_temporal(v, user, c);
+            self.mark_user(user, v, Some(Reason::Temporal { op: user, value: v, cycle: c }));
+            return;
+        };
+        let data = &ir.ops[user];
+        if !ir.spec(user).is_terminator() {
+            if data.operands.contains(&v) {
+                region_values.extend(data.results.iter().copied());
+            }
+            return;
+        }
+        if ir.opcode(user) == Opcode::CondBr && data.operands[0] == v {
+            self.record_temporal(v, user, c);
+            self.mark_branch(user, Reason::Temporal { op: user, value: v, cycle: c });
+        }
+        for s in &data.succs {
+            let in_region = cfg.node(s.block).is_some_and(|n| r.live_in(n));
+            for (i, &a) in s.args.iter().enumerate() {
+                if a != v {
+                    continue;
+                }
+                let arg = ir.blocks[s.block].args[i];
+                if in_region {
+                    region_values.push(arg);
+                } else {
                     self.record_temporal(v, user, c);
-                    self.mark_user(user, v, Some(Reason::Temporal { op: user, value: v, cycle: c }));
+                    self.mark_value(arg, Reason::Temporal { op: user, value: v, cycle: c });
                 }
             }
         }
@@ -653,6 +765,31 @@ impl<'a> Propagator<'a> {
             self.u.temporal.push(TemporalUse { value, user, cycle });
         }
     }
+}
+
+/// Is node `p` reachable from cycle `c`? A backward search from `p` that stops at the first
+/// block of `c`: one step for the usual exit paths, the ancestors of `p` at worst.
+fn reaches_cycle(cfg: &RegionCfg, cycles: &CycleInfo, c: CycleId, p: u32) -> bool {
+    let mut seen: HashSet<u32> = HashSet::default();
+    seen.insert(p);
+    let mut stack = vec![p];
+    while let Some(n) = stack.pop() {
+        for &q in &cfg.preds[n as usize] {
+            if cycles.contains(c, q) {
+                return true;
+            }
+            if seen.insert(q) {
+                stack.push(q);
+            }
+        }
+    }
+    false
+}
+
+/// Does `op` define a constant (`arith.constant`, `kernel.wave_size`)? The same value in
+/// every thread and on every iteration of every cycle.
+fn is_constant(ir: &Ir, op: Op) -> bool {
+    matches!(ir.opcode(op), Opcode::Constant | Opcode::WaveSize)
 }
 
 /// Is `c` or a cycle around it flagged in `assumed`? O(depth).

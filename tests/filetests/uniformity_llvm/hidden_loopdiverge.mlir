@@ -6,11 +6,11 @@
 // X and from B: divergent. exit (from X and Y) is divergent: the join is hidden behind the
 // uniform branch in X.
 // @unobserved_loop_diverge: the same loop, but X's and Y's arguments receive only values
-// defined outside the loop: uniform in LLVM 22. kc departs on X (the first departure listed in
-// dialect/src/analysis/uniformity.rs): X is a divergent exit and kc taints an exit argument
-// whose incoming values differ, here %a from the entry and %b from H. That is conservative in
-// this kernel (the entry's branch is uniform, so the threads at X all came from the entry or
-// all from H), but it is the rule that catches what LLVM misses in divergent_cycle_exit.mlir.
+// defined outside the loop: uniform in LLVM 22 and in kc. X is a divergent exit, and kc's exit
+// rule (the first departure listed in dialect/src/analysis/uniformity.rs, which catches what
+// LLVM misses in divergent_cycle_exit.mlir) compares only the incoming values over edges the
+// divergent branch reaches: here only %b from H (the entry's edge is never taken by threads
+// that ran the loop), so X's argument stays uniform.
 // Y has one predecessor: uniform. exit is divergent in both.
 // @hidden_nestedloop_diverge: inner loop G <-> L inside loop H, left divergently from G to C;
 // the outer loop becomes divergent through C's exit to Y. Y's and exit's arguments divergent;
@@ -94,7 +94,7 @@ kernel.func @unobserved_loop_diverge {
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @unobserved_loop_diverge:
-// SUM-NEXT:  //   5 divergent values, 2 divergent branches
+// SUM-NEXT:  //   4 divergent values, 2 divergent branches
 // SUM-NEXT:  //   cycles:
 // SUM-NEXT:  //     depth=1: entries(^H) ^B
 // SUM-NEXT:  //   cycles with divergent exit:
@@ -113,7 +113,7 @@ kernel.func @unobserved_loop_diverge {
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
 // CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i1 // divergent
 // CHECK-NEXT:  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)] // divergent branch; joins: ^exit; divergent exits: ^Y
-// CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x divergent; divergent exit of the branch in ^H
+// CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x uniform; divergent exit of the branch in ^H
 // CHECK-NEXT:  cf.br [^exit(%a)]
 // CHECK-NEXT:  ^Y(%uni.merge.y: i32): // %uni.merge.y uniform; divergent exit of the branch in ^B
 // CHECK-NEXT:  cf.br [^exit(%b)]

@@ -281,6 +281,8 @@ kernel.func @heart_region {
 // SUM-NEXT:  //     depth=1: entries(^H)
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %i.next used outside cycle depth=1: entries(^H) by: %after.region = arith.muli %i.next, %n : i32
+// SUM-NEXT:  //     %mask used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region
+// SUM-NEXT:  //     %in.region used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region
 // CHECK-LABEL: kernel.func @heart_region {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i64>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %e = conv.entry : !conv.token
