@@ -197,7 +197,10 @@ fn main() -> ExitCode {
     );
     unexplained += print_classes(&t.order_classes, "  ");
     if t.known_open > 0 {
-        println!("    {:6} known open (KNOWN_OPEN_ORDER, README)", t.known_open);
+        println!(
+            "    {:6} known open (KNOWN_OPEN_ORDER, README)",
+            t.known_open
+        );
     }
     for f in &t.failures {
         println!("{f}");

@@ -20,9 +20,9 @@
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::{ast, check, lower, parse};
+use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify::{self, VerifyError};
-use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::verify_tokens::verify_tokens;
 use kc_dialect::{transforms, Ir, Op, Opcode};
 
@@ -134,7 +134,8 @@ fn uniformity_report(
         Stage::UniformityJson => kc_dialect::report::json::to_string(ir, mu, source_names),
         Stage::Dot => kc_dialect::report::dot::to_string(ir, mu),
         Stage::Explain => {
-            let query = kc_dialect::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
+            let query =
+                kc_dialect::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
             kc_dialect::report::explain::explain(ir, mu, &query, source_names)
                 .map_err(|e| Failure::Diagnostics(format!("{}: error: {e}\n", input.name)))?
         }

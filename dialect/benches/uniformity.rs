@@ -49,12 +49,20 @@ pub fn kernel(shape: &str, blocks: usize) -> String {
                 let depth = 50;
                 let _ = write!(s, "^s{k}({v}: i32):\n  cf.br [^n{k}_0({v})]\n");
                 for d in 0..depth {
-                    let inner = if d + 1 < depth { format!("^n{k}_{}(%w{k}_{d})", d + 1) } else { format!("^l{k}_{d}") };
+                    let inner = if d + 1 < depth {
+                        format!("^n{k}_{}(%w{k}_{d})", d + 1)
+                    } else {
+                        format!("^l{k}_{d}")
+                    };
                     let _ = write!(s, "^n{k}_{d}(%w{k}_{d}: i32):\n  %c{k}_{d} = arith.cmpi eq, %w{k}_{d}, %tid : i1\n  cf.cond_br %c{k}_{d}, [{next}(%w{k}_{d}), {inner}]\n");
                 }
                 for d in (0..depth).rev() {
                     let back = format!("^n{k}_{d}(%w{k}_{d})");
-                    let after = if d > 0 { format!("^l{k}_{}", d - 1) } else { format!("{next}(%w{k}_0)") };
+                    let after = if d > 0 {
+                        format!("^l{k}_{}", d - 1)
+                    } else {
+                        format!("{next}(%w{k}_0)")
+                    };
                     let _ = write!(s, "^l{k}_{d}:\n  %u{k}_{d} = arith.cmpi slt, %w{k}_{d}, %n : i1\n  cf.cond_br %u{k}_{d}, [{back}, {after}]\n");
                 }
                 made += 2 * depth + 1;

@@ -524,9 +524,8 @@ fn explain_kc_divergent(
                 Item::Value(v) => a.reason(v).map(|r| (a, r)),
                 Item::Branch(t) => a.branch_reason(t).map(|r| (a, r)),
             });
-            (re_entry(ir, ctx.u, reason)
-                || alt_reason.is_some_and(|(a, r)| re_entry(ir, a, r)))
-            .then_some((Class::ReEntry, true))
+            (re_entry(ir, ctx.u, reason) || alt_reason.is_some_and(|(a, r)| re_entry(ir, a, r)))
+                .then_some((Class::ReEntry, true))
         }
         Reason::Source(_) => None,
     }
@@ -535,11 +534,18 @@ fn explain_kc_divergent(
 /// Is `reason` kc's re-entry rule: the smallest cycle around the branch and the join is
 /// reducible with the join as its header, and kc widened to an irreducible parent?
 fn re_entry(ir: &Ir, u: &Uniformity, reason: &Reason) -> bool {
-    let Reason::DivergentCycle { branch, cycle, join } = *reason else {
+    let Reason::DivergentCycle {
+        branch,
+        cycle,
+        join,
+    } = *reason
+    else {
         return false;
     };
-    let (Some(bn), Some(jn)) = (ir.op_block(branch).and_then(|b| u.cfg.node(b)), u.cfg.node(join))
-    else {
+    let (Some(bn), Some(jn)) = (
+        ir.op_block(branch).and_then(|b| u.cfg.node(b)),
+        u.cfg.node(join),
+    ) else {
         return false;
     };
     u.cycles.common_cycle(bn, jn).is_some_and(|common| {

@@ -337,8 +337,13 @@ impl<'a> Builder<'a> {
         self.info.tour = vec![(0, 0); n];
         self.info.span = vec![(0, 0); n];
         let mut counter = 0u32;
-        let mut stack: Vec<(CycleId, bool)> =
-            self.info.top_level.iter().rev().map(|&c| (c, false)).collect();
+        let mut stack: Vec<(CycleId, bool)> = self
+            .info
+            .top_level
+            .iter()
+            .rev()
+            .map(|&c| (c, false))
+            .collect();
         while let Some((c, done)) = stack.pop() {
             if done {
                 self.info.tour[c.0 as usize].1 = counter - 1;
@@ -351,7 +356,13 @@ impl<'a> Builder<'a> {
             let own = self.info.cycles[c.0 as usize].own_blocks.clone();
             self.info.ordered_blocks.extend(own);
             stack.push((c, true));
-            stack.extend(self.info.cycles[c.0 as usize].children.iter().rev().map(|&x| (x, false)));
+            stack.extend(
+                self.info.cycles[c.0 as usize]
+                    .children
+                    .iter()
+                    .rev()
+                    .map(|&x| (x, false)),
+            );
         }
         self.info
     }

@@ -110,7 +110,10 @@ impl<'a> SyncDependence<'a> {
             exits: cycles.all_exit_blocks(cfg),
             labels: vec![NONE; n],
             touched: Vec::new(),
-            fresh: Fresh { flag: vec![false; n], ..Fresh::default() },
+            fresh: Fresh {
+                flag: vec![false; n],
+                ..Fresh::default()
+            },
         };
         if n > 0 {
             let mut finalized = vec![false; n];
@@ -158,8 +161,7 @@ impl<'a> SyncDependence<'a> {
                 let mut pushed = false;
                 let exits = self.take_exits(nested);
                 for &x in &exits {
-                    if cycle.is_some_and(|c| !self.cycles.contains(c, x)) || finalized[x as usize]
-                    {
+                    if cycle.is_some_and(|c| !self.cycles.contains(c, x)) || finalized[x as usize] {
                         continue;
                     }
                     pushed = true;
@@ -231,7 +233,8 @@ impl<'a> SyncDependence<'a> {
     /// Join blocks and divergent cycle exits of a branch at the end of block `b`.
     pub fn branch(&mut self, b: u32) -> DivergenceDescriptor {
         let mut desc = DivergenceDescriptor::default();
-        if self.index.get(b as usize).is_none_or(|&i| i == NONE) || self.cfg.succs[b as usize].len() < 2
+        if self.index.get(b as usize).is_none_or(|&i| i == NONE)
+            || self.cfg.succs[b as usize].len() < 2
         {
             return desc;
         }
@@ -288,7 +291,11 @@ impl<'a> SyncDependence<'a> {
                 let exits = self.take_exits(c);
                 for &x in &exits {
                     if self.compute_join(x, label) {
-                        let set = if inside { &mut desc.divergent_exits } else { &mut desc.joins };
+                        let set = if inside {
+                            &mut desc.divergent_exits
+                        } else {
+                            &mut desc.joins
+                        };
                         push_unique(set, x);
                     }
                 }
@@ -362,7 +369,18 @@ mod tests {
         assert_eq!(d.joins, vec![3]);
         // The example of GenericUniformityImpl.h: entry(0) -> A(1), Y(2); A -> B(3), C(4);
         // B -> D(5); C -> D, E(6); Y -> E; D -> F(7); E -> F. A's joins are D and F.
-        let e = [(0, 1), (0, 2), (1, 3), (1, 4), (3, 5), (4, 5), (4, 6), (2, 6), (5, 7), (6, 7)];
+        let e = [
+            (0, 1),
+            (0, 2),
+            (1, 3),
+            (1, 4),
+            (3, 5),
+            (4, 5),
+            (4, 6),
+            (2, 6),
+            (5, 7),
+            (6, 7),
+        ];
         assert_eq!(joins(8, &e, 1).joins, vec![5, 7]);
     }
 
@@ -374,7 +392,11 @@ mod tests {
         assert!(d.joins.is_empty());
         // A divergent if inside the body that rejoins before the latch: no exit divergence.
         // H(1) -> T(2), E(3); T, E -> L(4); L -> H, X(5)
-        let d = joins(6, &[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 1), (4, 5)], 1);
+        let d = joins(
+            6,
+            &[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 1), (4, 5)],
+            1,
+        );
         assert_eq!(d.joins, vec![4]);
         assert!(d.divergent_exits.is_empty());
     }

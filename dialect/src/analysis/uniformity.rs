@@ -89,15 +89,27 @@ pub enum Reason {
     Join { branch: Op, block: Block },
     /// Block argument of `block`, an exit of `cycle` that the divergent branch `branch` makes
     /// threads leave on different iterations (or along different paths).
-    DivergentExit { branch: Op, block: Block, cycle: CycleId },
+    DivergentExit {
+        branch: Op,
+        block: Block,
+        cycle: CycleId,
+    },
     /// Defined in `cycle`, an irreducible cycle whose convergence depends on the DFS: the
     /// divergent branch `branch` joins at `join` without meeting the diverged-entry
     /// criterion. Also the reason of a use outside `cycle` of an always-uniform value
     /// computed in it.
-    DivergentCycle { branch: Op, cycle: CycleId, join: Block },
+    DivergentCycle {
+        branch: Op,
+        cycle: CycleId,
+        join: Block,
+    },
     /// Uses `value`, defined in `cycle`, outside it after a divergent exit (temporal
     /// divergence). `op` is the user (for a block argument: the terminator passing it).
-    Temporal { op: Op, value: Value, cycle: CycleId },
+    Temporal {
+        op: Op,
+        value: Value,
+        cycle: CycleId,
+    },
 }
 
 /// A use of a value outside the cycle that defines it, after a divergent exit (or, for a
@@ -187,7 +199,13 @@ impl Uniformity {
         u.assumed_flag = vec![false; u.cycles.cycles.len()];
         u.exit_flag = vec![false; u.cycles.cycles.len()];
         let users = Users::of(ir, func);
-        Propagator { ir, u: &mut u, users: &users, worklist: Vec::new() }.run();
+        Propagator {
+            ir,
+            u: &mut u,
+            users: &users,
+            worklist: Vec::new(),
+        }
+        .run();
         Ok(u)
     }
 
@@ -242,7 +260,10 @@ impl Users {
         let mut offsets = vec![0u32; n + 1];
         let uses = |o: Op| {
             let d = &ir.ops[o];
-            d.operands.iter().chain(d.succs.iter().flat_map(|s| s.args.iter())).copied()
+            d.operands
+                .iter()
+                .chain(d.succs.iter().flat_map(|s| s.args.iter()))
+                .copied()
         };
         ir.walk(func, &mut |o| {
             for v in uses(o) {
@@ -370,7 +391,9 @@ impl<'a> Propagator<'a> {
         sd: &mut SyncDependence,
     ) {
         let ir = self.ir;
-        let Some(b) = ir.op_block(term).and_then(|blk| cfg.node(blk)) else { return };
+        let Some(b) = ir.op_block(term).and_then(|blk| cfg.node(blk)) else {
+            return;
+        };
         if !self.u.dom.is_reachable(b) {
             return;
         }
@@ -384,19 +407,41 @@ impl<'a> Propagator<'a> {
         // entry either: the diverged-entry criterion holds, no cycle becomes divergent.
         if let [t, f] = &ir.ops[term].succs[..] {
             if let Some(j) = cfg.node(t.block).filter(|_| t.block == f.block) {
-                self.u.joins.push(JoinInfo { branch: term, block: t.block, is_exit: false });
-                self.taint_join_args(j, cfg, Reason::Join { branch: term, block: t.block });
+                self.u.joins.push(JoinInfo {
+                    branch: term,
+                    block: t.block,
+                    is_exit: false,
+                });
+                self.taint_join_args(
+                    j,
+                    cfg,
+                    Reason::Join {
+                        branch: term,
+                        block: t.block,
+                    },
+                );
             }
         }
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
         for &j in &desc.joins {
-            self.u.joins.push(JoinInfo { branch: term, block: cfg.blocks[j as usize], is_exit: false });
+            self.u.joins.push(JoinInfo {
+                branch: term,
+                block: cfg.blocks[j as usize],
+                is_exit: false,
+            });
             if let Some(c) = self.outermost_divergent_cycle(cycles, b, j, &desc.divergent_exits) {
                 div_cycles.push((c, j));
                 continue;
             }
             let jb = cfg.blocks[j as usize];
-            self.taint_join_args(j, cfg, Reason::Join { branch: term, block: jb });
+            self.taint_join_args(
+                j,
+                cfg,
+                Reason::Join {
+                    branch: term,
+                    block: jb,
+                },
+            );
         }
         div_cycles.sort_by_key(|&(c, _)| std::cmp::Reverse(cycles.cycle(c).depth));
         for (c, j) in div_cycles {
@@ -405,7 +450,11 @@ impl<'a> Propagator<'a> {
             }
             self.u.assumed_flag[c.0 as usize] = true;
             self.u.assumed_divergent.push(c);
-            let why = Reason::DivergentCycle { branch: term, cycle: c, join: cfg.blocks[j as usize] };
+            let why = Reason::DivergentCycle {
+                branch: term,
+                cycle: c,
+                join: cfg.blocks[j as usize],
+            };
             for &blk in cycles.block_slice(c) {
                 let block = cfg.blocks[blk as usize];
                 for &a in &ir.blocks[block].args {
@@ -420,7 +469,11 @@ impl<'a> Propagator<'a> {
         let branch_cycle = cycles.innermost(b);
         for &x in &desc.divergent_exits {
             let xb = cfg.blocks[x as usize];
-            self.u.joins.push(JoinInfo { branch: term, block: xb, is_exit: true });
+            self.u.joins.push(JoinInfo {
+                branch: term,
+                block: xb,
+                is_exit: true,
+            });
             let Some(mut c) = branch_cycle else { continue };
             while let Some(p) = cycles.cycle(c).parent.filter(|&p| !cycles.contains(p, x)) {
                 c = p;
@@ -436,7 +489,11 @@ impl<'a> Propagator<'a> {
                     .copied()
                     .filter(|&p| cycles.contains(c, p) || reaches_cycle(cfg, cycles, c, p))
                     .collect();
-                let why = Reason::DivergentExit { branch: term, block: xb, cycle: c };
+                let why = Reason::DivergentExit {
+                    branch: term,
+                    block: xb,
+                    cycle: c,
+                };
                 self.taint_args(x, cfg, why, |p| from_branch.contains(&p));
             }
             self.cycle_exit_divergence(c, cfg, cycles, &sd.exits);
@@ -460,12 +517,20 @@ impl<'a> Propagator<'a> {
 
     /// Is argument `i` of node `j` the same value on every edge from a predecessor `pred`
     /// accepts (one SSA value or equal constants)?
-    fn same_incoming(&self, j: u32, i: usize, cfg: &RegionCfg, pred: &impl Fn(u32) -> bool) -> bool {
+    fn same_incoming(
+        &self,
+        j: u32,
+        i: usize,
+        cfg: &RegionCfg,
+        pred: &impl Fn(u32) -> bool,
+    ) -> bool {
         let ir = self.ir;
         let block = cfg.blocks[j as usize];
         let mut first: Option<Value> = None;
         for &p in cfg.preds[j as usize].iter().filter(|&&p| pred(p)) {
-            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else { continue };
+            let Some(t) = ir.terminator(cfg.blocks[p as usize]) else {
+                continue;
+            };
             for s in ir.ops[t].succs.iter().filter(|s| s.block == block) {
                 let a = s.args[i];
                 if a == ir.blocks[block].args[i] {
@@ -499,13 +564,19 @@ impl<'a> Propagator<'a> {
     }
 
     fn is_constant(&self, v: Value) -> bool {
-        self.ir.defining_op(v).is_some_and(|o| is_constant(self.ir, o))
+        self.ir
+            .defining_op(v)
+            .is_some_and(|o| is_constant(self.ir, o))
     }
 
     fn constant(&self, v: Value) -> Option<(&Attr, Type)> {
         let op = self.ir.defining_op(v)?;
         (self.ir.opcode(op) == Opcode::Constant)
-            .then(|| self.ir.attr(op, "value").map(|a| (a, self.ir.value_type(v))))
+            .then(|| {
+                self.ir
+                    .attr(op, "value")
+                    .map(|a| (a, self.ir.value_type(v)))
+            })
             .flatten()
     }
 
@@ -577,7 +648,13 @@ impl<'a> Propagator<'a> {
     /// converged: every use outside `c`, where they are, sees divergent values (uniformity
     /// rule 1 only holds within one dynamic instance). Marks those uses, and the exit block
     /// arguments such values are passed to.
-    fn uses_outside_divergent_cycle(&mut self, c: CycleId, cfg: &RegionCfg, cycles: &CycleInfo, why: Reason) {
+    fn uses_outside_divergent_cycle(
+        &mut self,
+        c: CycleId,
+        cfg: &RegionCfg,
+        cycles: &CycleInfo,
+        why: Reason,
+    ) {
         let ir = self.ir;
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
         for &blk in cycles.block_slice(c) {
@@ -586,7 +663,10 @@ impl<'a> Propagator<'a> {
                 .args
                 .iter()
                 .copied()
-                .chain(ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied()))
+                .chain(
+                    ir.block_ops(block)
+                        .flat_map(|o| ir.ops[o].results.iter().copied()),
+                )
                 .filter(|&v| {
                     !self.u.divergent[v] && ir.value_type(v) != Type::Token && !self.is_constant(v)
                 })
@@ -594,13 +674,19 @@ impl<'a> Propagator<'a> {
             for v in defs {
                 let users = self.users;
                 for &user in users.get(v) {
-                    let Some(ub) = ir.op_block(user) else { continue };
+                    let Some(ub) = ir.op_block(user) else {
+                        continue;
+                    };
                     if !in_cycle_block(ub) {
                         self.record_temporal(v, user, c);
                         self.mark_user(user, v, Some(why.clone()));
                         continue;
                     }
-                    for s in ir.ops[user].succs.iter().filter(|s| !in_cycle_block(s.block)) {
+                    for s in ir.ops[user]
+                        .succs
+                        .iter()
+                        .filter(|s| !in_cycle_block(s.block))
+                    {
                         for (i, &a) in s.args.iter().enumerate() {
                             if a == v {
                                 self.record_temporal(v, user, c);
@@ -637,7 +723,9 @@ impl<'a> Propagator<'a> {
         let in_cycle_block = |blk: Block| cfg.node(blk).is_some_and(|n| cycles.contains(c, n));
         // Constants are the same in every dynamic instance: never temporally divergent.
         let defined_in_cycle = |v: Value| match ir.values[v].def {
-            ValueDef::Result(op, _) => ir.op_block(op).is_some_and(in_cycle_block) && !is_constant(ir, op),
+            ValueDef::Result(op, _) => {
+                ir.op_block(op).is_some_and(in_cycle_block) && !is_constant(ir, op)
+            }
             ValueDef::BlockArg(blk, _) => in_cycle_block(blk),
         };
         let exits = &sd_exits[c.0 as usize];
@@ -666,7 +754,14 @@ impl<'a> Propagator<'a> {
                             } else {
                                 // The argument itself is the divergent value: like LLVM, no
                                 // entry in the temporal list (it would repeat per edge/cycle).
-                                self.mark_value(arg, Reason::Temporal { op: t, value: a, cycle: c });
+                                self.mark_value(
+                                    arg,
+                                    Reason::Temporal {
+                                        op: t,
+                                        value: a,
+                                        cycle: c,
+                                    },
+                                );
                             }
                         }
                     }
@@ -679,7 +774,9 @@ impl<'a> Propagator<'a> {
                 continue;
             }
             let block = cfg.blocks[blk as usize];
-            let results = ir.block_ops(block).flat_map(|o| ir.ops[o].results.iter().copied());
+            let results = ir
+                .block_ops(block)
+                .flat_map(|o| ir.ops[o].results.iter().copied());
             for v in ir.blocks[block].args.iter().copied().chain(results) {
                 if ir.value_type(v) == Type::Token
                     || !defined_in_cycle(v)
@@ -689,7 +786,9 @@ impl<'a> Propagator<'a> {
                 }
                 let users = self.users;
                 for &user in users.get(v) {
-                    let Some(ub) = ir.op_block(user) else { continue };
+                    let Some(ub) = ir.op_block(user) else {
+                        continue;
+                    };
                     if !in_cycle_block(ub) {
                         self.use_after_exit(v, user, c, cfg, region.as_ref(), &mut region_values);
                     }
@@ -728,7 +827,15 @@ impl<'a> Propagator<'a> {
         let ir = self.ir;
         let Some(r) = region.filter(|r| r.contains_op(ir, cfg, user)) else {
             self.record_temporal(v, user, c);
-            self.mark_user(user, v, Some(Reason::Temporal { op: user, value: v, cycle: c }));
+            self.mark_user(
+                user,
+                v,
+                Some(Reason::Temporal {
+                    op: user,
+                    value: v,
+                    cycle: c,
+                }),
+            );
             return;
         };
         let data = &ir.ops[user];
@@ -740,7 +847,14 @@ impl<'a> Propagator<'a> {
         }
         if ir.opcode(user) == Opcode::CondBr && data.operands[0] == v {
             self.record_temporal(v, user, c);
-            self.mark_branch(user, Reason::Temporal { op: user, value: v, cycle: c });
+            self.mark_branch(
+                user,
+                Reason::Temporal {
+                    op: user,
+                    value: v,
+                    cycle: c,
+                },
+            );
         }
         for s in &data.succs {
             let in_region = cfg.node(s.block).is_some_and(|n| r.live_in(n));
@@ -753,7 +867,14 @@ impl<'a> Propagator<'a> {
                     region_values.push(arg);
                 } else {
                     self.record_temporal(v, user, c);
-                    self.mark_value(arg, Reason::Temporal { op: user, value: v, cycle: c });
+                    self.mark_value(
+                        arg,
+                        Reason::Temporal {
+                            op: user,
+                            value: v,
+                            cycle: c,
+                        },
+                    );
                 }
             }
         }
@@ -825,13 +946,16 @@ impl HeartRegion {
         let header = cfg.blocks[cycles.cycle(c).header() as usize];
         let heart = ir.block_ops(header).find(|&o| {
             ir.opcode(o) == Opcode::ConvLoop
-                && ir.ops[o].operands.first().is_some_and(|&p| match ir.values[p].def {
-                    ValueDef::Result(d, _) => ir
-                        .op_block(d)
-                        .and_then(|db| cfg.node(db))
-                        .is_none_or(|n| !cycles.contains(c, n)),
-                    ValueDef::BlockArg(..) => true,
-                })
+                && ir.ops[o]
+                    .operands
+                    .first()
+                    .is_some_and(|&p| match ir.values[p].def {
+                        ValueDef::Result(d, _) => ir
+                            .op_block(d)
+                            .and_then(|db| cfg.node(db))
+                            .is_none_or(|n| !cycles.contains(c, n)),
+                        ValueDef::BlockArg(..) => true,
+                    })
         })?;
         let token = ir.ops[heart].results[0];
         let def_block = cfg.node(header)?;
@@ -856,7 +980,11 @@ impl HeartRegion {
                 }
             }
         }
-        Some(HeartRegion { token, live_in, live_out })
+        Some(HeartRegion {
+            token,
+            live_in,
+            live_out,
+        })
     }
 
     fn live_in(&self, b: u32) -> bool {
@@ -865,7 +993,9 @@ impl HeartRegion {
 
     /// Is `op` inside the region: the token is live after it, or `op` itself uses it.
     fn contains_op(&self, ir: &Ir, cfg: &RegionCfg, op: Op) -> bool {
-        let Some(b) = ir.op_block(op).and_then(|blk| cfg.node(blk)) else { return false };
+        let Some(b) = ir.op_block(op).and_then(|blk| cfg.node(blk)) else {
+            return false;
+        };
         if self.live_out[b as usize] {
             return true;
         }

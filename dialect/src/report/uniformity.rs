@@ -61,7 +61,11 @@ pub fn annotated(ir: &Ir, mu: &ModuleUniformity, opts: &PrintOptions) -> String 
     for u in &mu.kernels {
         summary.push_str(&kernel_summary(ir, u));
     }
-    let all_names: Vec<(Op, Names)> = mu.kernels.iter().map(|u| (u.func, text::names(ir, u.func))).collect();
+    let all_names: Vec<(Op, Names)> = mu
+        .kernels
+        .iter()
+        .map(|u| (u.func, text::names(ir, u.func)))
+        .collect();
     let annotate = |a: Annot| -> Option<String> {
         let func = match a {
             Annot::Op(op) => enclosing_kernel(ir, op)?,
@@ -81,14 +85,21 @@ pub fn annotated(ir: &Ir, mu: &ModuleUniformity, opts: &PrintOptions) -> String 
                             format!(
                                 "%{} {}",
                                 names.values[a],
-                                if u.is_divergent(a) { "divergent" } else { "uniform" }
+                                if u.is_divergent(a) {
+                                    "divergent"
+                                } else {
+                                    "uniform"
+                                }
                             )
                         })
                         .collect();
                     parts.push(v.join(", "));
                 }
                 for j in u.joins.iter().filter(|j| j.block == b) {
-                    let from = ir.op_block(j.branch).map(|fb| names.blocks[fb].clone()).unwrap_or_default();
+                    let from = ir
+                        .op_block(j.branch)
+                        .map(|fb| names.blocks[fb].clone())
+                        .unwrap_or_default();
                     parts.push(if j.is_exit {
                         format!("divergent exit of the branch in ^{from}")
                     } else {
@@ -99,7 +110,10 @@ pub fn annotated(ir: &Ir, mu: &ModuleUniformity, opts: &PrintOptions) -> String 
             }
         }
     };
-    let popts = PrintOptions { annotate: Some(&annotate), ..*opts };
+    let popts = PrintOptions {
+        annotate: Some(&annotate),
+        ..*opts
+    };
     summary + &text::print(ir, &popts)
 }
 
@@ -119,8 +133,16 @@ fn op_annotation(ir: &Ir, u: &Uniformity, names: &Names, op: Op) -> Option<Strin
             return Some("uniform branch".into());
         }
         let mut s = String::from("divergent branch");
-        let joins: Vec<String> = u.joins_of(op).filter(|j| !j.is_exit).map(|j| format!("^{}", names.blocks[j.block])).collect();
-        let exits: Vec<String> = u.joins_of(op).filter(|j| j.is_exit).map(|j| format!("^{}", names.blocks[j.block])).collect();
+        let joins: Vec<String> = u
+            .joins_of(op)
+            .filter(|j| !j.is_exit)
+            .map(|j| format!("^{}", names.blocks[j.block]))
+            .collect();
+        let exits: Vec<String> = u
+            .joins_of(op)
+            .filter(|j| j.is_exit)
+            .map(|j| format!("^{}", names.blocks[j.block]))
+            .collect();
         if !joins.is_empty() {
             s.push_str(&format!("; joins: {}", joins.join(" ")));
         }
@@ -132,22 +154,53 @@ fn op_annotation(ir: &Ir, u: &Uniformity, names: &Names, op: Op) -> Option<Strin
     if data.results.is_empty() || ir.opcode(op) == Opcode::Func {
         return None;
     }
-    let div: Vec<_> = data.results.iter().filter(|&&r| u.is_divergent(r)).collect();
+    let div: Vec<_> = data
+        .results
+        .iter()
+        .filter(|&&r| u.is_divergent(r))
+        .collect();
     if ir.value_type(data.results[0]) == crate::types::Type::Token {
         return None;
     }
-    Some(if div.is_empty() { "uniform" } else { "divergent" }.into())
+    Some(
+        if div.is_empty() {
+            "uniform"
+        } else {
+            "divergent"
+        }
+        .into(),
+    )
 }
 
 fn kernel_summary(ir: &Ir, u: &Uniformity) -> String {
     let names = text::names(ir, u.func);
     let mut s = format!("// uniformity of @{}:\n", ir.func_name(u.func));
-    let values: usize = u.cfg.blocks.iter().map(|&b| {
-        ir.blocks[b].args.iter().filter(|&&a| u.is_divergent(a)).count()
-            + ir.block_ops(b).flat_map(|o| ir.ops[o].results.iter()).filter(|&&r| u.is_divergent(r)).count()
-    }).sum();
-    let branches = u.cfg.blocks.iter().filter_map(|&b| ir.terminator(b)).filter(|&t| u.is_divergent_branch(t)).count();
-    s.push_str(&format!("//   {values} divergent values, {branches} divergent branches\n"));
+    let values: usize = u
+        .cfg
+        .blocks
+        .iter()
+        .map(|&b| {
+            ir.blocks[b]
+                .args
+                .iter()
+                .filter(|&&a| u.is_divergent(a))
+                .count()
+                + ir.block_ops(b)
+                    .flat_map(|o| ir.ops[o].results.iter())
+                    .filter(|&&r| u.is_divergent(r))
+                    .count()
+        })
+        .sum();
+    let branches = u
+        .cfg
+        .blocks
+        .iter()
+        .filter_map(|&b| ir.terminator(b))
+        .filter(|&t| u.is_divergent_branch(t))
+        .count();
+    s.push_str(&format!(
+        "//   {values} divergent values, {branches} divergent branches\n"
+    ));
     let mut list = |title: &str, cs: &[CycleId]| {
         if !cs.is_empty() {
             s.push_str(&format!("//   {title}:\n"));
@@ -170,7 +223,10 @@ fn kernel_summary(ir: &Ir, u: &Uniformity) -> String {
     list("cycles with divergent exit", &u.divergent_exit_cycles);
     if !u.temporal.is_empty() {
         s.push_str("//   temporal divergence:\n");
-        let popts = PrintOptions { locations: false, ..PrintOptions::default() };
+        let popts = PrintOptions {
+            locations: false,
+            ..PrintOptions::default()
+        };
         for t in &u.temporal {
             let user = text::print_op(ir, t.user, &popts);
             s.push_str(&format!(

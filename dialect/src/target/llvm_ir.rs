@@ -143,7 +143,10 @@ fn is_numbered(s: &str) -> bool {
 
 /// The LLVM names of the values and blocks of kernel `func`, as `emit_llvm` writes them.
 pub fn llvm_names(ir: &Ir, func: Op) -> LlvmNames {
-    let text::Names { values: kc_values, blocks: kc_blocks } = text::names(ir, func);
+    let text::Names {
+        values: kc_values,
+        blocks: kc_blocks,
+    } = text::names(ir, func);
     let mut values = SecondaryMap::new();
     let mut blocks = SecondaryMap::new();
     let mut used = HashSet::new();
