@@ -103,8 +103,6 @@ fn env_num(name: &str, default: u64) -> Result<u64, String> {
 
 #[derive(Default)]
 struct Totals {
-    /// Unexplained mismatches of kernels in [`KNOWN_OPEN_ORDER`] (reported, not failed).
-    known_open: usize,
     kernels: usize,
     by_kind: BTreeMap<Kind, usize>,
     irreducible: usize,
@@ -196,12 +194,6 @@ fn main() -> ExitCode {
         t.order_kernels
     );
     unexplained += print_classes(&t.order_classes, "  ");
-    if t.known_open > 0 {
-        println!(
-            "    {:6} known open (KNOWN_OPEN_ORDER, README)",
-            t.known_open
-        );
-    }
     for f in &t.failures {
         println!("{f}");
     }
@@ -408,14 +400,9 @@ fn run_batch(
             e.0 += 1;
             e.1 += usize::from(m.root);
         }
-        let known_open = KNOWN_OPEN_ORDER.contains(&k.seed);
         if let Some(o) = &d.llvm_order {
             t.order_kernels += 1;
             for m in &o.mismatches {
-                if known_open && m.class.is_none() {
-                    t.known_open += 1;
-                    continue;
-                }
                 let e = t
                     .order_classes
                     .entry((m.kc_divergent, m.class))
@@ -430,12 +417,10 @@ fn run_batch(
             .is_some_and(|o| o.unexplained().next().is_some());
         if order_bad {
             let o = d.llvm_order.as_ref().expect("checked");
-            let text = format!("(with LLVM's DFS order)\n{}", report(&ir, k, o, lv));
-            if known_open {
-                println!("KNOWN OPEN (see README), not failed:\n{text}");
-            } else {
-                t.failures.push(text);
-            }
+            t.failures.push(format!(
+                "(with LLVM's DFS order)\n{}",
+                report(&ir, k, o, lv)
+            ));
         }
         if d.unexplained().next().is_some() || (verbose && !d.mismatches.is_empty()) {
             let report = report(&ir, k, &d, lv);
@@ -447,11 +432,6 @@ fn run_batch(
         }
     }
 }
-
-/// Kernel seeds whose comparison under LLVM's DFS order has a disagreement not yet understood
-/// (README, "open findings"): printed in full on every run, counted apart, not failed. Any
-/// other unexplained mismatch fails the test.
-const KNOWN_OPEN_ORDER: &[u64] = &[0xd73e_737d_d163_965b];
 
 /// The kernel, kc's and LLVM's verdicts, and the disagreements.
 fn report(ir: &Ir, k: &Kernel, d: &KernelDiff, lv: &llvm::FuncVerdicts) -> String {

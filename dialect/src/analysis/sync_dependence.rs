@@ -42,6 +42,11 @@ pub struct DivergenceDescriptor {
     pub joins: Vec<u32>,
     /// Cycle exits that threads leave on different iterations, in discovery order.
     pub divergent_exits: Vec<u32>,
+    /// Blocks reached along disjoint paths only by propagating past the point where LLVM
+    /// stops (out of the branch's reducible cycles into an irreducible parent): every such
+    /// path re-enters through an entry of that parent. They matter only for the
+    /// diverged-entry criterion, not as joins of block arguments.
+    pub reentry_joins: Vec<u32>,
 }
 
 /// The modified post order and scratch space for join queries on one region.
@@ -246,6 +251,10 @@ impl<'a> SyncDependence<'a> {
         // (a re-entry, which the uniformity analysis checks against the diverged-entry
         // criterion). Above a reducible cycle that is pointless: re-entering it means passing
         // its header, which only passes labels on to its exits.
+        // Where LLVM stops: its irreducible ancestor is `None` when the branch's innermost
+        // cycle is reducible. Joins found after that are re-entries.
+        let llvm_ancestor_exists = term_cycle.is_some_and(|c| !cycles.cycle(c).is_reducible());
+        let mut beyond_llvm = false;
         let irreducible_ancestor = term_cycle.and_then(|mut c| {
             while cycles.cycle(c).is_reducible() {
                 c = cycles.cycle(c).parent?;
@@ -275,10 +284,12 @@ impl<'a> SyncDependence<'a> {
         }
         while let Some(idx) = self.fresh.last() {
             let block = self.order[idx as usize];
-            if self.fresh.count == 1
-                && irreducible_ancestor.is_none_or(|c| !cycles.contains(c, block))
-            {
-                break;
+            if self.fresh.count == 1 {
+                let outside = irreducible_ancestor.is_none_or(|c| !cycles.contains(c, block));
+                if outside {
+                    break;
+                }
+                beyond_llvm |= !llvm_ancestor_exists;
             }
             self.fresh.remove(idx);
             if block == b {
@@ -293,6 +304,8 @@ impl<'a> SyncDependence<'a> {
                     if self.compute_join(x, label) {
                         let set = if inside {
                             &mut desc.divergent_exits
+                        } else if beyond_llvm {
+                            &mut desc.reentry_joins
                         } else {
                             &mut desc.joins
                         };
@@ -303,7 +316,12 @@ impl<'a> SyncDependence<'a> {
             } else {
                 for &s in &cfg.succs[block as usize] {
                     if self.compute_join(s, label) {
-                        push_unique(&mut desc.joins, s);
+                        let set = if beyond_llvm {
+                            &mut desc.reentry_joins
+                        } else {
+                            &mut desc.joins
+                        };
+                        push_unique(set, s);
                     }
                 }
             }

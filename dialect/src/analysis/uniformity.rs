@@ -423,6 +423,23 @@ impl<'a> Propagator<'a> {
             }
         }
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();
+        // Joins reached only by re-entering through an irreducible parent: threads on those
+        // paths pass an entry of the parent, so they meet the others only on another
+        // iteration of it, unless the diverged-entry criterion fails (checked here).
+        for &j in desc
+            .reentry_joins
+            .iter()
+            .filter(|j| !desc.joins.contains(j))
+        {
+            if let Some(c) = self.outermost_divergent_cycle(cycles, b, j, &desc.divergent_exits) {
+                self.u.joins.push(JoinInfo {
+                    branch: term,
+                    block: cfg.blocks[j as usize],
+                    is_exit: false,
+                });
+                div_cycles.push((c, j));
+            }
+        }
         for &j in &desc.joins {
             self.u.joins.push(JoinInfo {
                 branch: term,
