@@ -440,6 +440,22 @@ impl Ir {
     }
 
     /// The kernels (`kernel.func` ops) in module order.
+    /// Is `func` in CF form: one region whose blocks all end in a terminator, no structured op
+    /// (`Opcode::is_structured`) and no op with regions inside? What lower-to-cf produces and
+    /// the CFG analyses require.
+    pub fn is_cf_kernel(&self, func: Op) -> bool {
+        let [region] = self.ops[func].regions[..] else {
+            return false;
+        };
+        self.region_blocks(region).all(|b| {
+            self.last_op(b)
+                .is_some_and(|t| self.spec(t).is_terminator())
+                && self
+                    .block_ops(b)
+                    .all(|o| !self.opcode(o).is_structured() && self.ops[o].regions.is_empty())
+        })
+    }
+
     pub fn kernels(&self) -> Vec<Op> {
         self.block_ops(self.top_block())
             .filter(|&o| self.opcode(o) == Opcode::Func)

@@ -153,6 +153,24 @@ pub struct OpSpec {
     pub uniform_operands: &'static [u8],
 }
 
+impl Opcode {
+    /// Ops of the structured kernel dialect that `lower-to-cf` removes: structured control
+    /// flow and mutable variables.
+    pub fn is_structured(self) -> bool {
+        matches!(
+            self,
+            Opcode::If
+                | Opcode::Loop
+                | Opcode::Yield
+                | Opcode::Break
+                | Opcode::Continue
+                | Opcode::Var
+                | Opcode::Get
+                | Opcode::Set
+        )
+    }
+}
+
 impl OpSpec {
     pub fn has(&self, t: Traits) -> bool {
         self.traits.contains(t)

@@ -73,19 +73,6 @@ pub fn verify_tokens(ir: &Ir) -> Result<(), Vec<VerifyError>> {
     }
 }
 
-/// Is `func` in CF form: one region and no structured control flow (`kernel.if` / `kernel.loop`)
-/// left? Those ops only occur in the kernel's blocks or nested in each other, so looking at the
-/// top-level ops suffices.
-pub fn is_cf_kernel(ir: &Ir, func: Op) -> bool {
-    let [region] = ir.ops[func].regions[..] else {
-        return false;
-    };
-    ir.region_blocks(region).all(|b| {
-        ir.block_ops(b)
-            .all(|o| !matches!(ir.opcode(o), Opcode::If | Opcode::Loop))
-    })
-}
-
 fn is_conv(code: Opcode) -> bool {
     matches!(
         code,
@@ -103,7 +90,7 @@ fn token_operand(ir: &Ir, op: Op) -> Option<Value> {
 }
 
 fn check_kernel(ir: &Ir, func: Op, out: &mut Vec<VerifyError>) {
-    if !is_cf_kernel(ir, func) {
+    if !ir.is_cf_kernel(func) {
         return;
     }
     let region = ir.ops[func].regions[0];

@@ -51,6 +51,22 @@ impl RegionCfg {
         }
     }
 
+    /// A bare graph over nodes `0..n` with the given edges, in order (blocks are placeholder
+    /// entities): for tests and generated benchmarks of the graph analyses.
+    pub fn from_edges(n: usize, edges: impl IntoIterator<Item = (u32, u32)>) -> RegionCfg {
+        let mut c = RegionCfg {
+            blocks: (0..n as u32).map(Block::from_u32).collect(),
+            succs: vec![Vec::new(); n],
+            preds: vec![Vec::new(); n],
+            ..Default::default()
+        };
+        for (a, b) in edges {
+            c.succs[a as usize].push(b);
+            c.preds[b as usize].push(a);
+        }
+        c
+    }
+
     pub fn len(&self) -> usize {
         self.blocks.len()
     }

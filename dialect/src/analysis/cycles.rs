@@ -371,20 +371,9 @@ impl<'a> Builder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entities::Block;
 
     fn cfg(n: usize, edges: &[(u32, u32)]) -> RegionCfg {
-        let mut c = RegionCfg {
-            blocks: (0..n as u32).map(Block::from_u32).collect(),
-            succs: vec![Vec::new(); n],
-            preds: vec![Vec::new(); n],
-            ..Default::default()
-        };
-        for &(a, b) in edges {
-            c.succs[a as usize].push(b);
-            c.preds[b as usize].push(a);
-        }
-        c
+        RegionCfg::from_edges(n, edges.iter().copied())
     }
 
     fn show(info: &CycleInfo) -> String {

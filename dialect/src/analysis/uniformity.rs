@@ -170,11 +170,8 @@ impl Uniformity {
     /// Same, on a given CFG of the kernel's region (tests permute successor lists to get
     /// other DFS orders).
     pub fn compute_with_cfg(ir: &Ir, func: Op, cfg: RegionCfg) -> Result<Uniformity, NotCfForm> {
-        let region = *ir.ops[func].regions.first().ok_or(NotCfForm)?;
-        for b in ir.region_blocks(region) {
-            if ir.block_ops(b).any(|o| !ir.ops[o].regions.is_empty()) {
-                return Err(NotCfForm);
-            }
+        if !ir.is_cf_kernel(func) {
+            return Err(NotCfForm);
         }
         let dom = DomTree::dominators(&cfg);
         let cycles = CycleInfo::compute(&cfg);

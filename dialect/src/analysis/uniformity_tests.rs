@@ -92,22 +92,11 @@ fn random_cfg(rng: &mut Rng, n: usize, reducible: bool) -> Vec<Vec<usize>> {
 
 /// A bare RegionCfg over nodes `0..n` (only succs and preds are meaningful).
 fn graph(succs: &[Vec<usize>]) -> RegionCfg {
-    let n = succs.len();
-    let mut g = RegionCfg {
-        blocks: (0..n as u32)
-            .map(crate::entities::Block::from_u32)
-            .collect(),
-        succs: vec![Vec::new(); n],
-        preds: vec![Vec::new(); n],
-        ..Default::default()
-    };
-    for (i, ss) in succs.iter().enumerate() {
-        for &s in ss {
-            g.succs[i].push(s as u32);
-            g.preds[s].push(i as u32);
-        }
-    }
-    g
+    let edges = succs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, ss)| ss.iter().map(move |&s| (i as u32, s as u32)));
+    RegionCfg::from_edges(succs.len(), edges)
 }
 
 /// A kernel with the given CFG as IR text: block arguments, arithmetic on them and on the

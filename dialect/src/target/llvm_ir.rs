@@ -521,19 +521,8 @@ impl<'a> FuncEmitter<'a> {
         for &b in &blocks {
             for o in ir.block_ops(b) {
                 let spec = ir.spec(o);
-                let structured = matches!(
-                    ir.opcode(o),
-                    Opcode::If
-                        | Opcode::Loop
-                        | Opcode::Yield
-                        | Opcode::Break
-                        | Opcode::Continue
-                        | Opcode::Var
-                        | Opcode::Get
-                        | Opcode::Set
-                        | Opcode::Func
-                        | Opcode::Module
-                );
+                let structured = ir.opcode(o).is_structured()
+                    || matches!(ir.opcode(o), Opcode::Func | Opcode::Module);
                 if structured || !ir.ops[o].regions.is_empty() {
                     return Err(format!(
                         "`{}` is not in CF form (run lower-to-cf first)",
@@ -689,9 +678,8 @@ impl<'a> FuncEmitter<'a> {
         Ok(())
     }
 
-    /// `%<base>.dispatch = call @llvm.amdgcn.dispatch.ptr()` and a load of a `u16`/`u32` at
-    /// `offset` of the dispatch packet, zero-extended to i32 into `%name`.
-    fn dispatch_field(&mut self, name: &str, base: &str, offset: u32, bits: u32) {
+    /// `%<base>.dispatch = call @llvm.amdgcn.dispatch.ptr()`; returns its name.
+    fn dispatch_ptr(&mut self, base: &str) -> String {
         let dp = self.fresh(format!("{base}.dispatch"));
         self.call(
             Some(&dp),
@@ -702,6 +690,13 @@ impl<'a> FuncEmitter<'a> {
             Attrs::Pure,
             "",
         );
+        dp
+    }
+
+    /// `%<base>.dispatch = call @llvm.amdgcn.dispatch.ptr()` and a load of a `u16`/`u32` at
+    /// `offset` of the dispatch packet, zero-extended to i32 into `%name`.
+    fn dispatch_field(&mut self, name: &str, base: &str, offset: u32, bits: u32) {
+        let dp = self.dispatch_ptr(base);
         self.dispatch_load(name, base, &dp, offset, bits);
     }
 
@@ -796,16 +791,7 @@ impl<'a> FuncEmitter<'a> {
                 // ceil(grid_size / workgroup_size), without overflow.
                 let r = self.result(op)?;
                 let (_, i) = self.dim(op)?;
-                let dp = self.fresh(format!("{r}.dispatch"));
-                self.call(
-                    Some(&dp),
-                    "ptr addrspace(4)",
-                    "llvm.amdgcn.dispatch.ptr",
-                    &[],
-                    &[],
-                    Attrs::Pure,
-                    "",
-                );
+                let dp = self.dispatch_ptr(&r);
                 let grid = self.fresh(format!("{r}.grid"));
                 self.dispatch_load(&grid, &grid, &dp, 12 + 4 * i, 32);
                 let size = self.fresh(format!("{r}.size"));

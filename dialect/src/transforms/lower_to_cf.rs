@@ -48,7 +48,7 @@ use std::collections::HashMap;
 /// Lowers every kernel of `ir` from structured form to CFG form (see the module docs).
 pub fn lower_to_cf(ir: &mut Ir) -> Result<(), String> {
     for func in ir.kernels() {
-        if is_cfg_form(ir, func) {
+        if ir.is_cf_kernel(func) {
             continue; // IR read from a file may already be past this pass
         }
         let name = ir.func_name(func).to_string();
@@ -57,36 +57,6 @@ pub fn lower_to_cf(ir: &mut Ir) -> Result<(), String> {
             .map_err(|e| format!("kernel @{name}: {e}"))?;
     }
     Ok(())
-}
-
-/// A kernel is already in CFG form when its region has several blocks or its only block ends
-/// in `kernel.return` with no structured op or variable anywhere in it.
-fn is_cfg_form(ir: &Ir, func: Op) -> bool {
-    let region = ir.ops[func].regions[0];
-    let Some(entry) = ir.entry_block(region) else {
-        return false;
-    };
-    if ir.next_block(entry).is_some() {
-        return true;
-    }
-    if ir.last_op(entry).map(|o| ir.opcode(o)) != Some(Opcode::Return) {
-        return false;
-    }
-    let mut structured = false;
-    ir.walk(func, &mut |o| {
-        structured |= matches!(
-            ir.opcode(o),
-            Opcode::If
-                | Opcode::Loop
-                | Opcode::Var
-                | Opcode::Get
-                | Opcode::Set
-                | Opcode::Yield
-                | Opcode::Break
-                | Opcode::Continue
-        )
-    });
-    !structured
 }
 
 /// A CFG edge: successor `succ` of terminator `term`.
