@@ -482,15 +482,7 @@ fn report(ir: &Ir, k: &Kernel, d: &KernelDiff, lv: &llvm::FuncVerdicts) -> Strin
         text: k.text.clone(),
         is_ir: k.kind.is_ir(),
     };
-    let opts = Options {
-        stage: Stage::Uniformity,
-        generic: false,
-        locations: false,
-        print_ir_after_all: false,
-        verify: true,
-        color: false,
-        explain: None,
-    };
+    let opts = Options::new(Stage::Uniformity);
     match pipeline::run(&input, &opts) {
         Ok(u) => {
             let _ = writeln!(s, "--- kc --emit=uniformity\n{u}");

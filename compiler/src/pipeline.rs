@@ -64,6 +64,22 @@ pub struct Options {
     pub explain: Option<String>,
 }
 
+impl Options {
+    /// Plain settings for library use: stop at `stage`, custom form, no locations, verifier
+    /// on, no color, nothing to explain.
+    pub fn new(stage: Stage) -> Options {
+        Options {
+            stage,
+            generic: false,
+            locations: false,
+            print_ir_after_all: false,
+            verify: true,
+            color: false,
+            explain: None,
+        }
+    }
+}
+
 /// Why a run produced no output.
 #[derive(Debug)]
 pub enum Failure {
@@ -148,16 +164,7 @@ fn uniformity_report(
 /// analyses and `target::emit_llvm` on it themselves). Diagnostics are rendered without
 /// color.
 pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
-    let opts = Options {
-        stage: Stage::CfIr,
-        generic: false,
-        locations: false,
-        print_ir_after_all: false,
-        verify: true,
-        color: false,
-        explain: None,
-    };
-    match to_cf(input, &opts)? {
+    match to_cf(input, &Options::new(Stage::CfIr))? {
         Reached::Cf(ir) => Ok(ir),
         Reached::Text(_) => unreachable!("stage cf-ir runs the whole front end"),
     }

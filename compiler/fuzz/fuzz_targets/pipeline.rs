@@ -15,13 +15,8 @@ fuzz_target!(|data: &[u8]| {
         is_ir: false,
     };
     let opts = Options {
-        stage: Stage::CfIr,
-        generic: false,
         locations: true,
-        print_ir_after_all: false,
-        verify: true,
-        color: false,
-        explain: None,
+        ..Options::new(Stage::CfIr)
     };
     match pipeline::run(&input, &opts) {
         Ok(_) => {}
