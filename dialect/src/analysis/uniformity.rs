@@ -149,6 +149,9 @@ pub struct Uniformity {
     pub divergent_exit_cycles: Vec<CycleId>,
     pub temporal: Vec<TemporalUse>,
     temporal_set: HashSet<(Value, Op)>,
+    /// Indices into `joins`, per branch and per block.
+    joins_by_branch: SecondaryMap<Op, Vec<u32>>,
+    joins_by_block: SecondaryMap<Block, Vec<u32>>,
     temporal_listed: HashSet<(Value, Op, CycleId)>,
     /// Per cycle: assumed divergent / has a divergent exit (the lists above, as flags).
     assumed_flag: Vec<bool>,
@@ -189,6 +192,8 @@ impl Uniformity {
             divergent_exit_cycles: Vec::new(),
             temporal: Vec::new(),
             temporal_set: HashSet::default(),
+            joins_by_branch: SecondaryMap::new(),
+            joins_by_block: SecondaryMap::new(),
             temporal_listed: HashSet::default(),
             assumed_flag: Vec::new(),
             exit_flag: Vec::new(),
@@ -203,6 +208,10 @@ impl Uniformity {
             worklist: Vec::new(),
         }
         .run();
+        for (i, j) in u.joins.iter().enumerate() {
+            u.joins_by_branch[j.branch].push(i as u32);
+            u.joins_by_block[j.block].push(i as u32);
+        }
         Ok(u)
     }
 
@@ -228,7 +237,15 @@ impl Uniformity {
 
     /// Joins and divergent exits of the divergent branch `term`.
     pub fn joins_of(&self, term: Op) -> impl Iterator<Item = &JoinInfo> {
-        self.joins.iter().filter(move |j| j.branch == term)
+        self.joins_by_branch[term]
+            .iter()
+            .map(|&i| &self.joins[i as usize])
+    }
+    /// Joins and divergent exits at block `b` (of any branch).
+    pub fn joins_at(&self, b: Block) -> impl Iterator<Item = &JoinInfo> {
+        self.joins_by_block[b]
+            .iter()
+            .map(|&i| &self.joins[i as usize])
     }
     /// Node number of a block of the kernel.
     pub fn node(&self, b: Block) -> Option<u32> {

@@ -95,7 +95,7 @@ pub fn annotated(ir: &Ir, mu: &ModuleUniformity, opts: &PrintOptions) -> String 
                         .collect();
                     parts.push(v.join(", "));
                 }
-                for j in u.joins.iter().filter(|j| j.block == b) {
+                for j in u.joins_at(b) {
                     let from = ir
                         .op_block(j.branch)
                         .map(|fb| names.blocks[fb].clone())

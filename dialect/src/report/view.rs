@@ -243,10 +243,7 @@ impl<'a> KernelView<'a> {
 
     /// Joins (`is_exit == false`) or divergent exits (`true`) that name block `b`.
     pub fn joins_at(&self, b: Block, is_exit: bool) -> impl Iterator<Item = &JoinInfo> {
-        self.u
-            .joins
-            .iter()
-            .filter(move |j| j.block == b && j.is_exit == is_exit)
+        self.u.joins_at(b).filter(move |j| j.is_exit == is_exit)
     }
 
     /// Printed names of the blocks whose divergent branch has `b` as a join (`is_exit ==
