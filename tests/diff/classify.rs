@@ -50,6 +50,10 @@ pub enum Class {
     /// to the enclosing cycle (assumed divergent), while LLVM 22 accepts the reducible cycle
     /// (and so depends on the DFS order). `uniformity_seed/re_entry.mlir`.
     ReEntry,
+    /// kc uniform: a convergent op whose only LLVM-divergent operand is its convergence
+    /// token (LLVM 22 treats tokens as data, e.g. a heart's parent token used after a
+    /// divergent exit of the parent's loop); tokens carry no value. `token_operand.k`.
+    TokenOperand,
 }
 
 impl Class {
@@ -72,6 +76,9 @@ impl Class {
             }
             Class::CycleHierarchy => {
                 "either: irreducible cycle header differs (DFS order), kc with LLVM's order agrees [cycle_hierarchy.mlir]"
+            }
+            Class::TokenOperand => {
+                "kc uniform: only the convergence token operand is divergent for LLVM, which treats tokens as data [token_operand.k]"
             }
             Class::ReEntry => {
                 "kc divergent: diverged path re-enters a reducible cycle's header through an irreducible parent, LLVM accepts the reducible cycle [re_entry.mlir]"
@@ -645,7 +652,13 @@ fn explain_kc_uniform(
                 // Token operands too: LLVM counts a convergent call's use of a heart token
                 // after the loop as a temporally divergent use.
                 for &w in &ir.ops[op].operands {
-                    if ctx.llvm_divergent(w) {
+                    if ir.value_type(w) == Type::Token && ctx.llvm.value(ctx.name(w)) == Some(true)
+                    {
+                        // LLVM propagates "divergence" into a token (e.g. a heart's parent
+                        // token used after its loop's divergent exit) and on to the token's
+                        // users; a token carries no data, so kc does not.
+                        take(Cause::root(true, Class::TokenOperand));
+                    } else if ctx.llvm_divergent(w) {
                         take(from(Item::Value(w)));
                     } else if ctx.llvm_temporal(w, Some(v), false) {
                         take(Cause::root(
