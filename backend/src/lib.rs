@@ -1,2 +1,6 @@
-//! The gfx942 backend (isel, control-flow lowering, register allocation, waitcnt, printer,
-//! simulator). Empty until the backend issue lands; the crate exists so the layout is fixed.
+//! The gfx942 backend: control tree (structurization of divergent regions), instruction
+//! selection driven by uniformity, EXEC-mask control-flow lowering, register allocation,
+//! s_waitcnt and hazard insertion, and the asm printer. `isa` is the one instruction table
+//! the printer and the simulator's parser share.
+
+pub mod isa;
