@@ -1,6 +1,91 @@
 //! The gfx942 backend: control tree (structurization of divergent regions), instruction
-//! selection driven by uniformity, EXEC-mask control-flow lowering, register allocation,
+//! selection driven by uniformity with EXEC-mask control-flow lowering, register allocation,
 //! s_waitcnt and hazard insertion, and the asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
+//!
+//! `compile` takes a module in CF form whose kernels are structurizable (reducible, one exit
+//! per loop: `transforms::make_structurizable`) and returns the listing.
 
+pub mod asm_printer;
 pub mod isa;
+pub mod isel;
+pub mod mir;
+pub mod regalloc;
+pub mod structurize;
+pub mod waitcnt;
+
+use kc_dialect::analysis::uniformity::Uniformity;
+use kc_dialect::{Ir, Loc};
+
+/// A backend failure: a construct kc cannot compile yet or a resource limit, with the source
+/// location when known.
+#[derive(Debug)]
+pub struct Error {
+    pub loc: Loc,
+    pub message: String,
+}
+
+/// Compiles every kernel of `ir` to one gfx942 listing.
+pub fn compile(ir: &Ir) -> Result<String, Error> {
+    let mut out = asm_printer::header();
+    let mut infos = Vec::new();
+    for (k, func) in ir.kernels().into_iter().enumerate() {
+        let u = Uniformity::compute(ir, func).map_err(|_| Error {
+            loc: ir.ops[func].loc,
+            message: "kernel is not in CF form".into(),
+        })?;
+        let tree = structurize::control_tree(ir, &u).map_err(|e| Error {
+            loc: ir.ops[func].loc,
+            message: format!("cannot structurize: {}", e.0),
+        })?;
+        let isel = isel::Isel::run(ir, func, &u, &tree).map_err(|e| Error {
+            loc: e.loc,
+            message: e.message,
+        })?;
+        let info = isel.info.clone();
+        let mut mf = isel.mf;
+        let usage = regalloc::allocate(&mut mf).map_err(|e| Error {
+            loc: ir.ops[func].loc,
+            message: e.0,
+        })?;
+        waitcnt::insert_waits(&mut mf);
+        waitcnt::fix_hazards(&mut mf);
+        remove_fallthrough_branches(&mut mf);
+        asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut out);
+        infos.push((info, usage));
+    }
+    out.push_str(&asm_printer::metadata(&infos));
+    Ok(out)
+}
+
+/// `s_branch L` right before `L` is a no-op.
+fn remove_fallthrough_branches(f: &mut mir::Func) {
+    for i in 0..f.layout.len() {
+        let b = f.layout[i];
+        // The next block in layout that has instructions or is the target.
+        let Some(last) = f.blocks[b].insts.last() else {
+            continue;
+        };
+        if last.op != isa::Opc::S_BRANCH {
+            continue;
+        }
+        let Some(mir::Operand::Label(t)) = last.ops.first().cloned() else {
+            continue;
+        };
+        let mut j = i + 1;
+        let mut falls_to_target = false;
+        while j < f.layout.len() {
+            if f.layout[j] == t {
+                falls_to_target = true;
+                break;
+            }
+            if !f.blocks[f.layout[j]].insts.is_empty() {
+                break;
+            }
+            j += 1;
+        }
+        if falls_to_target {
+            f.blocks[b].insts.pop();
+        }
+    }
+}

@@ -132,10 +132,43 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
             Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
         });
     }
-    Err(Failure::Usage(
-        "gfx942 code generation is not implemented yet; stop at an IR stage with --emit=cf-ir"
-            .into(),
-    ))
+    // Stage::Asm: the gfx942 backend.
+    compile_asm(ir, input)
+}
+
+/// The gfx942 listing of a CF module: make it structurizable, then the backend.
+fn compile_asm(mut ir: Ir, input: &Input) -> Result<String, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    if let Err(e) = Ok::<(), String>(())
+    /* MERGE: transforms::make_structurizable(&mut ir) */
+    {
+        return Err(Failure::Diagnostics(format!(
+            "internal compiler error: make-structurizable: {e}\n"
+        )));
+    }
+    after_pass(&ir, &file, &Options::new(Stage::Asm), "make-structurizable")?;
+    kc_backend::compile(&ir).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
+}
+
+/// `file:line:col: error: message` and the source line, for a backend error.
+fn backend_error(ir: &Ir, file: &SourceFile, e: &kc_backend::Error) -> String {
+    if !e.loc.is_known() {
+        return format!("{}: error: {}\n", file.name, e.message);
+    }
+    let name = ir.file_name(e.loc.file);
+    let mut out = format!(
+        "{name}:{}:{}: error: {}\n",
+        e.loc.line, e.loc.col, e.message
+    );
+    if name == file.name {
+        if let Some(line) = file.text.lines().nth(e.loc.line.saturating_sub(1) as usize) {
+            out.push_str(&format!(
+                "  {line}\n  {}^\n",
+                " ".repeat(e.loc.col.saturating_sub(1) as usize)
+            ));
+        }
+    }
+    out
 }
 
 /// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.

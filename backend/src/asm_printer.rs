@@ -1,0 +1,214 @@
+//! The gfx942 listing: code, kernel descriptor and HSA metadata, as llvm-mc-22 assembles it.
+//!
+//! Pre: an allocated machine function (physical registers only) and its `KernelInfo`.
+//! Post: text with `.amdgcn_target`, the kernel symbol and code (each instruction printed
+//! from the `isa` table's mnemonic and operand order; a `; file:line` comment where the
+//! source line changes; branch comments saying uniform or divergent), the `.amdhsa_kernel`
+//! descriptor (kernarg size, user/system SGPRs, work-item id VGPRs, next free VGPR/SGPR,
+//! accum offset, LDS size) and `.amdgpu_metadata` listing every argument, hidden ones
+//! included, so an HSA runtime could load it.
+
+use crate::isa::{is_inline_int, Kind};
+use crate::isel::KernelInfo;
+use crate::mir::{Func, MBlock, Operand, PReg, Reg};
+use crate::regalloc::Usage;
+use cranelift_entity::{EntityRef, SecondaryMap};
+use kc_dialect::Ir;
+use std::fmt::Write;
+
+pub fn header() -> String {
+    "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.amdhsa_code_object_version 5\n".into()
+}
+
+fn preg(p: PReg) -> String {
+    match p {
+        PReg::S(b, 1) => format!("s{b}"),
+        PReg::S(b, n) => format!("s[{}:{}]", b, b + n as u16 - 1),
+        PReg::V(b, 1) => format!("v{b}"),
+        PReg::V(b, n) => format!("v[{}:{}]", b, b + n as u16 - 1),
+        PReg::Vcc => "vcc".into(),
+        PReg::Exec => "exec".into(),
+        PReg::M0 => "m0".into(),
+    }
+}
+
+fn operand(o: &Operand, kind: Option<Kind>, labels: &SecondaryMap<MBlock, String>) -> String {
+    match o {
+        Operand::Reg {
+            reg: Reg::Phys(p), ..
+        } => preg(*p),
+        Operand::Reg {
+            reg: Reg::Virt(v), ..
+        } => format!("%r{}", v.index()),
+        Operand::Imm(c) => {
+            if is_inline_int(*c) || matches!(kind, Some(Kind::Imm)) {
+                format!("{c}")
+            } else {
+                format!(
+                    "0x{:x}",
+                    *c as u64 & if *c < 0 { 0xffff_ffff } else { u64::MAX }
+                )
+            }
+        }
+        Operand::F32(bits) => format!("0x{bits:x}"),
+        Operand::Label(b) => labels[*b].clone(),
+        Operand::Off => "off".into(),
+        Operand::Wait { vm, lgkm } => {
+            let mut s = Vec::new();
+            if let Some(v) = vm {
+                s.push(format!("vmcnt({v})"));
+            }
+            if let Some(l) = lgkm {
+                s.push(format!("lgkmcnt({l})"));
+            }
+            s.join(" ")
+        }
+    }
+}
+
+pub fn print_kernel(
+    ir: &Ir,
+    f: &Func,
+    info: &KernelInfo,
+    usage: &Usage,
+    index: usize,
+    out: &mut String,
+) {
+    let name = &info.name;
+    let mut labels: SecondaryMap<MBlock, String> = SecondaryMap::new();
+    for (k, &b) in f.layout.iter().enumerate() {
+        labels[b] = format!(".LBB{index}_{k}");
+    }
+    let mut used: std::collections::HashSet<MBlock> = std::collections::HashSet::new();
+    for &b in &f.layout {
+        for i in &f.blocks[b].insts {
+            if let Some(Operand::Label(t)) = i.ops.first() {
+                used.insert(*t);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\t.text\n\t.globl {name}\n\t.p2align 8\n\t.type {name},@function\n{name}:"
+    );
+    let mut last_line = (u32::MAX, u32::MAX);
+    for &b in &f.layout {
+        if used.contains(&b) {
+            if let Some(c) = &f.blocks[b].comment {
+                let _ = writeln!(out, "; {c}");
+            }
+            let _ = writeln!(out, "{}:", labels[b]);
+        }
+        for i in &f.blocks[b].insts {
+            let d = i.op.desc();
+            let mut line = format!("\t{}", d.name);
+            let ops: Vec<String> = i
+                .ops
+                .iter()
+                .enumerate()
+                .map(|(k, o)| operand(o, d.operands.get(k).copied(), &labels))
+                .collect();
+            if !ops.is_empty() {
+                line.push(' ');
+                line.push_str(&ops.join(", "));
+            }
+            if i.offset != 0 {
+                let _ = write!(line, " offset:{}", i.offset);
+            }
+            if i.sc0 {
+                line.push_str(" sc0");
+            }
+            let mut comments = Vec::new();
+            if i.loc.is_known() {
+                let key = (i.loc.file.0, i.loc.line);
+                if key != last_line {
+                    comments.push(format!("{}:{}", ir.file_name(i.loc.file), i.loc.line));
+                    last_line = key;
+                }
+            }
+            if let Some(c) = &i.comment {
+                comments.push(c.clone());
+            }
+            if !comments.is_empty() {
+                let pad = 48usize.saturating_sub(line.len() + 3);
+                let _ = write!(line, "{:pad$} ; {}", "", comments.join("; "));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        ".Lfunc_end{index}:\n\t.size {name}, .Lfunc_end{index}-{name}"
+    );
+    let vgprs = usage.vgprs.max(1);
+    let accum = (vgprs as u32).next_multiple_of(4).max(4);
+    let _ = writeln!(out, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel {name}");
+    let _ = writeln!(out, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1");
+    let _ = writeln!(out, "\t\t.amdhsa_kernarg_size {}", info.kernarg_size);
+    let _ = writeln!(
+        out,
+        "\t\t.amdhsa_group_segment_fixed_size {}",
+        info.lds_size
+    );
+    let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1");
+    let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_y 1");
+    let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_z 1");
+    let _ = writeln!(out, "\t\t.amdhsa_system_vgpr_workitem_id {}", info.tid_dims);
+    let _ = writeln!(out, "\t\t.amdhsa_next_free_vgpr {vgprs}");
+    let _ = writeln!(out, "\t\t.amdhsa_next_free_sgpr {}", usage.sgprs);
+    let _ = writeln!(out, "\t\t.amdhsa_accum_offset {accum}");
+    let _ = writeln!(out, "\t.end_amdhsa_kernel");
+}
+
+/// The `.amdgpu_metadata` note for all kernels.
+pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
+    let mut s = String::from("\t.amdgpu_metadata\n---\namdhsa.kernels:\n");
+    for (info, usage) in kernels {
+        let _ = writeln!(s, "  - .args:");
+        for a in &info.args {
+            let _ = writeln!(
+                s,
+                "      - .name: {}\n        .offset: {}\n        .size: {}",
+                a.name, a.offset, a.size
+            );
+            if a.pointer {
+                let _ = writeln!(
+                    s,
+                    "        .address_space: global\n        .value_kind: global_buffer"
+                );
+            } else {
+                let _ = writeln!(s, "        .value_kind: by_value");
+            }
+        }
+        let h = info.explicit_size.next_multiple_of(8);
+        for (off, size, kind) in [
+            (0, 4, "hidden_block_count_x"),
+            (4, 4, "hidden_block_count_y"),
+            (8, 4, "hidden_block_count_z"),
+            (12, 2, "hidden_group_size_x"),
+            (14, 2, "hidden_group_size_y"),
+            (16, 2, "hidden_group_size_z"),
+            (18, 2, "hidden_remainder_x"),
+            (20, 2, "hidden_remainder_y"),
+            (22, 2, "hidden_remainder_z"),
+        ] {
+            let _ = writeln!(
+                s,
+                "      - .offset: {}\n        .size: {size}\n        .value_kind: {kind}",
+                h + off
+            );
+        }
+        let _ = writeln!(s, "    .group_segment_fixed_size: {}", info.lds_size);
+        let _ = writeln!(s, "    .kernarg_segment_align: 8");
+        let _ = writeln!(s, "    .kernarg_segment_size: {}", info.kernarg_size);
+        let _ = writeln!(s, "    .max_flat_workgroup_size: 1024");
+        let _ = writeln!(s, "    .name: {}", info.name);
+        let _ = writeln!(s, "    .private_segment_fixed_size: 0");
+        let _ = writeln!(s, "    .sgpr_count: {}", usage.sgprs + 6);
+        let _ = writeln!(s, "    .symbol: {}.kd", info.name);
+        let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
+        let _ = writeln!(s, "    .wavefront_size: 64");
+    }
+    s.push_str("amdhsa.target: amdgcn-amd-amdhsa--gfx942\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n");
+    s
+}

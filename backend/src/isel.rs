@@ -1,0 +1,3058 @@
+//! Instruction selection and EXEC-mask control-flow lowering, driven by uniformity.
+//!
+//! Pre: a CF kernel, its uniformity analysis and its control tree (`structurize`).
+//! Post: a machine function over virtual registers in which
+//! - every uniform value lives in SGPRs and is computed on the scalar unit (SALU/SMEM) where
+//!   gfx942 has a scalar instruction for it; every divergent value lives in VGPRs (VALU/VMEM);
+//!   a divergent `i1` is a 64-bit lane mask in an SGPR pair, a uniform one an SGPR holding 0/1;
+//! - a uniform value read by an operation outside a cycle it was computed in after a divergent
+//!   exit (`Uniformity::is_divergent_use`: temporal divergence) is read from a per-lane VGPR
+//!   copy written next to its definition, and so is a lane mask live out of its cycle;
+//! - uniform branches are `s_cmp` + `s_cbranch_scc*` with EXEC untouched; divergent ones are
+//!   lowered as gfx942 does it: `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else or the
+//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join;
+//!   lanes leaving to a label (break, exit, early return) are accumulated in a lane mask with
+//!   `s_or_b64` and removed with `s_andn2_b64 exec`; loops end in `s_cbranch_execnz` when lanes
+//!   can leave at different iterations, and EXEC is restored after them;
+//! - `s_cbranch_execz` skips a region only when it is long or unsafe to run with no lanes
+//!   (loops, scalar loads, readlane), like LLVM's skip threshold.
+//! Convergent operations stay at the position of their IR op, so they execute with exactly the
+//! lanes the structured semantics gives them.
+
+use crate::isa::{is_inline_int, Opc};
+use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
+use crate::structurize::Node;
+use kc_dialect::analysis::uniformity::Uniformity;
+use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Scalar, Type, Value, ValueDef};
+use std::collections::{HashMap, HashSet};
+
+/// Where an IR value lives.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Val {
+    /// Uniform, in SGPRs (or a physical ABI register).
+    S(Operand2),
+    /// In VGPRs (divergent, or uniform but computed on the vector unit).
+    V(VReg),
+    /// Divergent i1: lane mask in an SGPR pair.
+    Mask(VReg),
+    /// Uniform i1: an SGPR holding 0 or 1.
+    SBool(VReg),
+    /// A constant (bits; 64-bit for i64).
+    Const(i64),
+    /// A token or nothing.
+    None,
+}
+
+/// A scalar register operand: virtual or physical, whole.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Operand2 {
+    Virt(VReg),
+    Phys(PReg),
+}
+
+impl Operand2 {
+    fn op(self) -> Operand {
+        match self {
+            Operand2::Virt(v) => mir::r(v),
+            Operand2::Phys(p) => mir::p(p),
+        }
+    }
+    fn sub(self, s: u8) -> Operand {
+        match self {
+            Operand2::Virt(v) => mir::rsub(v, s, 1),
+            Operand2::Phys(PReg::S(b, _)) => mir::p(PReg::S(b + s as u16, 1)),
+            Operand2::Phys(p) => mir::p(p),
+        }
+    }
+}
+
+/// A backend error: an unsupported construct (a diagnostic for the user) or a broken
+/// invariant.
+#[derive(Debug)]
+pub struct IselError {
+    pub loc: Loc,
+    pub message: String,
+}
+
+/// Kernel-argument layout and other facts the printer needs.
+#[derive(Clone, Debug, Default)]
+pub struct KernelInfo {
+    pub name: String,
+    /// (name, offset, size, value kind, type name) per explicit argument.
+    pub args: Vec<ArgInfo>,
+    pub explicit_size: u32,
+    pub kernarg_size: u32,
+    pub lds_size: u32,
+    pub wg_id: [bool; 3],
+    pub tid_dims: u8,
+}
+
+#[derive(Clone, Debug)]
+pub struct ArgInfo {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    pub pointer: bool,
+    pub ty: String,
+}
+
+/// Size of the COv5 hidden (implicit) kernel arguments appended after the explicit ones.
+pub const HIDDEN_SIZE: u32 = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Label(u32),
+    Head(u32),
+    Kernel,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BrKind {
+    /// Falls off the end of its construct into the target: nothing to emit.
+    Fall,
+    /// The whole wave jumps.
+    Real,
+    /// Lanes leave through a lane mask.
+    Mask,
+}
+
+enum Ctx {
+    If {
+        divergent: bool,
+    },
+    Block {
+        label: u32,
+        mask: Option<VReg>,
+        end: MBlock,
+    },
+    Loop {
+        header: u32,
+        cont: Option<VReg>,
+        head: MBlock,
+        end: MBlock,
+        divergent: bool,
+    },
+}
+
+pub struct Isel<'a> {
+    ir: &'a Ir,
+    u: &'a Uniformity,
+    pub mf: Func,
+    cur: MBlock,
+    vals: HashMap<Value, Val>,
+    shadow: HashMap<Value, VReg>,
+    ctx: Vec<Ctx>,
+    loop_div: HashSet<u32>,
+    label_mask: HashSet<u32>,
+    cont_mask: HashSet<u32>,
+    smem_ok: HashSet<Value>,
+    pub info: KernelInfo,
+    kernarg: Operand2,
+    loc: Loc,
+    /// Lane masks known to have no bits outside the current EXEC (fresh compares).
+    masked: HashSet<VReg>,
+    lds_offset: HashMap<Value, u32>,
+}
+
+fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
+    Err(IselError {
+        loc,
+        message: m.into(),
+    })
+}
+
+impl<'a> Isel<'a> {
+    pub fn run(
+        ir: &'a Ir,
+        func: Op,
+        u: &'a Uniformity,
+        tree: &Node,
+    ) -> Result<Isel<'a>, IselError> {
+        let mut mf = Func {
+            name: ir.func_name(func).to_string(),
+            ..Func::default()
+        };
+        let entry = mf.new_block();
+        mf.layout.push(entry);
+        let mut s = Isel {
+            ir,
+            u,
+            mf,
+            cur: entry,
+            vals: HashMap::new(),
+            shadow: HashMap::new(),
+            ctx: Vec::new(),
+            loop_div: HashSet::new(),
+            label_mask: HashSet::new(),
+            cont_mask: HashSet::new(),
+            smem_ok: HashSet::new(),
+            info: KernelInfo {
+                name: ir.func_name(func).to_string(),
+                ..KernelInfo::default()
+            },
+            kernarg: Operand2::Phys(PReg::S(0, 2)),
+            loc: Loc::UNKNOWN,
+            masked: HashSet::new(),
+            lds_offset: HashMap::new(),
+        };
+        let tree = s.rewrite(tree, Some(Target::Kernel), &mut Vec::new());
+        s.analyse(func, &tree);
+        s.prologue(func)?;
+        s.lower(&tree, Some(Target::Kernel))?;
+        s.emit(Opc::S_ENDPGM, vec![]);
+        Ok(s)
+    }
+
+    // ---- analysis of the tree: which branches go through lane masks ----
+
+    fn analyse(&mut self, func: Op, tree: &Node) {
+        // SMEM is allowed for loads from pointer arguments no store or atomic may write.
+        let region = self.ir.ops[func].regions[0];
+        let entry = self.ir.entry_block(region).unwrap();
+        let args: Vec<Value> = self.ir.blocks[entry].args.clone();
+        let mut stored: HashSet<Value> = HashSet::new();
+        let mut unknown = false;
+        for b in self.ir.region_blocks(region) {
+            for op in self.ir.block_ops(b) {
+                let ptr = match self.ir.opcode(op) {
+                    Opcode::Store => Some(self.ir.ops[op].operands[1]),
+                    Opcode::Atomic | Opcode::AtomicCmpxchg => Some(self.ir.ops[op].operands[0]),
+                    _ => None,
+                };
+                if let Some(p) = ptr {
+                    match self.root_arg(p) {
+                        Some(a) => {
+                            stored.insert(a);
+                        }
+                        None => unknown = true,
+                    }
+                }
+            }
+        }
+        if !unknown {
+            for a in args {
+                if matches!(self.ir.value_type(a), Type::Ptr(AddrSpace::Global, _))
+                    && !stored.contains(&a)
+                {
+                    self.smem_ok.insert(a);
+                }
+            }
+        }
+        // Fixpoint: a branch crossing a divergent if, a divergent loop or a masked label
+        // leaves through a mask, which makes the loops it leaves divergent and its label
+        // masked. Flags only ever turn on.
+        loop {
+            let before = (
+                self.loop_div.len(),
+                self.label_mask.len(),
+                self.cont_mask.len(),
+            );
+            let mut stack = Vec::new();
+            self.scan(tree, &mut stack, Some(Target::Kernel));
+            if before
+                == (
+                    self.loop_div.len(),
+                    self.label_mask.len(),
+                    self.cont_mask.len(),
+                )
+            {
+                break;
+            }
+        }
+    }
+
+    fn root_arg(&self, mut v: Value) -> Option<Value> {
+        for _ in 0..64 {
+            match self.ir.values[v].def {
+                ValueDef::BlockArg(b, _) => {
+                    let region = self.ir.block_region(b)?;
+                    return (self.ir.entry_block(region) == Some(b)).then_some(v);
+                }
+                ValueDef::Result(op, _) => {
+                    if self.ir.opcode(op) == Opcode::PtrOffset {
+                        v = self.ir.ops[op].operands[0];
+                    } else {
+                        return None;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn scan(&mut self, n: &Node, stack: &mut Vec<(Target, bool)>, tail: Option<Target>) {
+        match n {
+            Node::Code(_) | Node::Edge { .. } => {}
+            Node::Seq(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    self.scan(c, stack, if i + 1 == v.len() { tail } else { None });
+                }
+            }
+            Node::If {
+                divergent,
+                then_,
+                else_,
+                ..
+            } => {
+                // `bool` in the stack: crossing this entry needs a mask.
+                stack.push((Target::Kernel, *divergent));
+                self.scan(then_, stack, tail);
+                self.scan(else_, stack, tail);
+                stack.pop();
+            }
+            Node::Block { label, body } => {
+                let m = self.label_mask.contains(label);
+                stack.push((Target::Label(*label), m));
+                self.scan(body, stack, Some(Target::Label(*label)));
+                stack.pop();
+            }
+            Node::Loop { header, body } => {
+                let d = self.loop_div.contains(header);
+                stack.push((Target::Head(*header), d));
+                self.scan(body, stack, Some(Target::Head(*header)));
+                stack.pop();
+            }
+            Node::Br { target, term, .. } => {
+                let t = if self.is_head_in(stack, *target) {
+                    Target::Head(*target)
+                } else {
+                    Target::Label(*target)
+                };
+                let _ = term;
+                self.classify(stack, t, tail);
+            }
+            Node::Return(_) => {
+                self.classify(stack, Target::Kernel, tail);
+            }
+        }
+    }
+
+    fn is_head_in(&self, stack: &[(Target, bool)], b: u32) -> bool {
+        stack.iter().rev().any(|(t, _)| *t == Target::Head(b))
+    }
+
+    /// Classifies a branch to `t` from the top of `stack`; records its effects.
+    fn classify(&mut self, stack: &[(Target, bool)], t: Target, tail: Option<Target>) -> BrKind {
+        if tail == Some(t) {
+            return BrKind::Fall;
+        }
+        let k = if t == Target::Kernel {
+            None
+        } else {
+            stack.iter().rposition(|(x, _)| *x == t)
+        };
+        let crossed = match k {
+            Some(k) => &stack[k + 1..],
+            None => stack,
+        };
+        let mask = crossed.iter().any(|(_, m)| *m);
+        if mask {
+            for (x, _) in crossed {
+                if let Target::Head(h) = x {
+                    self.loop_div.insert(*h);
+                }
+            }
+            match t {
+                Target::Label(l) => {
+                    self.label_mask.insert(l);
+                }
+                Target::Head(h) => {
+                    self.cont_mask.insert(h);
+                }
+                Target::Kernel => {}
+            }
+            BrKind::Mask
+        } else {
+            BrKind::Real
+        }
+    }
+
+    fn ctx_stack(&self) -> Vec<(Target, bool)> {
+        self.ctx
+            .iter()
+            .map(|c| match c {
+                Ctx::If { divergent } => (Target::Kernel, *divergent),
+                Ctx::Block { label, .. } => {
+                    (Target::Label(*label), self.label_mask.contains(label))
+                }
+                Ctx::Loop { header, .. } => (Target::Head(*header), self.loop_div.contains(header)),
+            })
+            .collect()
+    }
+
+    // ---- emission helpers ----
+
+    fn emit(&mut self, op: Opc, ops: Vec<Operand>) -> &mut Inst {
+        let b = self.cur;
+        self.mf.blocks[b].insts.push(Inst {
+            op,
+            ops,
+            offset: 0,
+            sc0: false,
+            loc: self.loc,
+            comment: None,
+        });
+        self.mf.blocks[b].insts.last_mut().unwrap()
+    }
+
+    fn start_block(&mut self, b: MBlock) {
+        self.mf.layout.push(b);
+        self.cur = b;
+    }
+
+    fn s32(&mut self) -> VReg {
+        self.mf.new_vreg(Class::S32)
+    }
+    fn s64(&mut self) -> VReg {
+        self.mf.new_vreg(Class::S64)
+    }
+    fn v32(&mut self) -> VReg {
+        self.mf.new_vreg(Class::V32)
+    }
+    fn v64(&mut self) -> VReg {
+        self.mf.new_vreg(Class::V64)
+    }
+
+    fn exec() -> Operand {
+        mir::p(PReg::Exec)
+    }
+
+    fn val(&self, v: Value) -> Result<Val, IselError> {
+        match self.vals.get(&v) {
+            Some(x) => Ok(*x),
+            None => err(
+                self.loc,
+                format!("internal: value {v} used before its definition"),
+            ),
+        }
+    }
+
+    /// The location of `v` as read by `user` (temporal divergence reads the VGPR copy).
+    fn use_val(&self, v: Value, user: Op) -> Result<Val, IselError> {
+        if let Some(&sh) = self.shadow.get(&v) {
+            if self.u.is_divergent_use(v, user) || self.outside_def_cycle(v, user) {
+                return Ok(match self.val(v)? {
+                    Val::SBool(_) | Val::Mask(_) => Val::Mask(sh),
+                    _ => Val::V(sh),
+                });
+            }
+        }
+        self.val(v)
+    }
+
+    fn outside_def_cycle(&self, v: Value, user: Op) -> bool {
+        let (Some(db), Some(ub)) = (self.ir.value_block(v), self.ir.op_block(user)) else {
+            return false;
+        };
+        let cfg = &self.u.cfg;
+        let (d, us) = (cfg.index[db], cfg.index[ub]);
+        match self.u.cycles.innermost(d) {
+            Some(c) => !self.u.cycles.contains(c, us),
+            None => false,
+        }
+    }
+
+    fn dwords(ty: Type) -> u8 {
+        if ty.bits() == 64 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// `v` as a scalar source operand (SGPR or constant); proven-uniform VGPR values are read
+    /// with `v_readfirstlane_b32`.
+    fn sop(&mut self, x: Val, dw: u8) -> Result<Operand, IselError> {
+        Ok(match x {
+            Val::S(o) => o.op(),
+            Val::Const(c) => {
+                if dw == 2 && !is_inline_int(c) {
+                    let t = self.s64();
+                    self.emit(
+                        Opc::S_MOV_B32,
+                        vec![mir::rsub(t, 0, 1), Operand::Imm(c as u32 as i64)],
+                    );
+                    self.emit(
+                        Opc::S_MOV_B32,
+                        vec![mir::rsub(t, 1, 1), Operand::Imm((c >> 32) as u32 as i64)],
+                    );
+                    mir::r(t)
+                } else {
+                    Operand::Imm(if dw == 2 { c } else { c as i32 as i64 })
+                }
+            }
+            Val::V(v) => {
+                let t = if dw == 2 { self.s64() } else { self.s32() };
+                for i in 0..dw {
+                    self.emit(
+                        Opc::V_READFIRSTLANE_B32,
+                        vec![mir::rsub(t, i, 1), mir::rsub(v, i, 1)],
+                    );
+                }
+                mir::r(t)
+            }
+            Val::SBool(b) => mir::r(b),
+            Val::Mask(_) => return err(self.loc, "internal: lane mask read as a scalar"),
+            Val::None => return err(self.loc, "internal: token used as a value"),
+        })
+    }
+
+    /// A VALU source: VGPR, SGPR or inline constant (literal constants go to a VGPR first
+    /// when `literal_ok` is false, i.e. in VOP3 encodings).
+    fn vop(&mut self, x: Val, dw: u8, literal_ok: bool) -> Result<Operand, IselError> {
+        Ok(match x {
+            Val::V(v) => mir::r(v),
+            Val::Const(c) if is_inline_int(c) => Operand::Imm(c),
+            Val::Const(c) if literal_ok && dw == 1 => Operand::Imm(c as u32 as i64),
+            Val::Const(_) => mir::r(self.vreg(x, dw)?),
+            Val::S(o) => o.op(),
+            Val::SBool(b) => mir::r(b),
+            Val::Mask(m) => {
+                let v = self.v32();
+                self.emit(
+                    Opc::V_CNDMASK_B32,
+                    vec![mir::r(v), Operand::Imm(0), Operand::Imm(1), mir::r(m)],
+                );
+                mir::r(v)
+            }
+            Val::None => return err(self.loc, "internal: token used as a value"),
+        })
+    }
+
+    /// `x` in a VGPR (tuple).
+    fn vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
+        if let Val::V(v) = x {
+            return Ok(v);
+        }
+        let d = if dw == 2 { self.v64() } else { self.v32() };
+        match x {
+            Val::Const(c) => {
+                for i in 0..dw {
+                    let part = if i == 0 { c as u32 } else { (c >> 32) as u32 };
+                    let imm = if is_inline_int(part as i32 as i64) {
+                        part as i32 as i64
+                    } else {
+                        part as i64
+                    };
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), Operand::Imm(imm)]);
+                }
+            }
+            Val::S(o) => {
+                for i in 0..dw {
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), o.sub(i)]);
+                }
+            }
+            Val::SBool(b) => {
+                self.emit(Opc::V_MOV_B32, vec![mir::r(d), mir::r(b)]);
+            }
+            Val::Mask(m) => {
+                self.emit(
+                    Opc::V_CNDMASK_B32,
+                    vec![mir::r(d), Operand::Imm(0), Operand::Imm(1), mir::r(m)],
+                );
+            }
+            _ => return err(self.loc, "internal: no value"),
+        }
+        Ok(d)
+    }
+
+    /// A lane mask for an i1 value.
+    fn mask(&mut self, x: Val) -> Result<VReg, IselError> {
+        Ok(match x {
+            Val::Mask(m) => m,
+            Val::SBool(b) => {
+                let m = self.s64();
+                self.emit(Opc::S_CMP_LG_U32, vec![mir::r(b), Operand::Imm(0)]);
+                self.emit(
+                    Opc::S_CSELECT_B64,
+                    vec![mir::r(m), Operand::Imm(-1), Operand::Imm(0)],
+                );
+                m
+            }
+            Val::Const(c) => {
+                let m = self.s64();
+                self.emit(
+                    Opc::S_MOV_B64,
+                    vec![mir::r(m), Operand::Imm(if c & 1 != 0 { -1 } else { 0 })],
+                );
+                m
+            }
+            Val::S(o) => {
+                let m = self.s64();
+                self.emit(Opc::S_CMP_LG_U32, vec![o.op(), Operand::Imm(0)]);
+                self.emit(
+                    Opc::S_CSELECT_B64,
+                    vec![mir::r(m), Operand::Imm(-1), Operand::Imm(0)],
+                );
+                m
+            }
+            Val::V(v) => {
+                let m = self.s64();
+                self.emit(
+                    Opc::V_CMP_NE_U32,
+                    vec![mir::r(m), Operand::Imm(0), mir::r(v)],
+                );
+                self.masked.insert(m);
+                m
+            }
+            Val::None => return err(self.loc, "internal: token as i1"),
+        })
+    }
+
+    /// A uniform i1 as an SGPR 0/1.
+    fn sbool(&mut self, x: Val) -> Result<Operand, IselError> {
+        Ok(match x {
+            Val::SBool(b) => mir::r(b),
+            Val::Const(c) => Operand::Imm(c & 1),
+            Val::S(o) => o.op(),
+            Val::Mask(m) => {
+                // Uniform by the analysis, but computed as a lane mask (VALU compare).
+                let t = self.s64();
+                let b = self.s32();
+                self.emit(Opc::S_AND_B64, vec![mir::r(t), mir::r(m), Self::exec()]);
+                self.emit(Opc::S_CMP_LG_U64, vec![mir::r(t), Operand::Imm(0)]);
+                self.emit(
+                    Opc::S_CSELECT_B32,
+                    vec![mir::r(b), Operand::Imm(1), Operand::Imm(0)],
+                );
+                mir::r(b)
+            }
+            Val::V(v) => {
+                let s = self.sop(Val::V(v), 1)?;
+                s
+            }
+            Val::None => return err(self.loc, "internal: token as i1"),
+        })
+    }
+
+    // ---- prologue: kernel arguments ----
+
+    fn prologue(&mut self, func: Op) -> Result<(), IselError> {
+        let region = self.ir.ops[func].regions[0];
+        let entry = self.ir.entry_block(region).unwrap();
+        let mut off = 0u32;
+        let args = self.ir.blocks[entry].args.clone();
+        for (i, &a) in args.iter().enumerate() {
+            let ty = self.ir.value_type(a);
+            let (size, pointer, tyname) = match ty {
+                Type::Ptr(AddrSpace::Global, e) => (8, true, format!("{}*", e.name())),
+                Type::Ptr(AddrSpace::Shared, _) => {
+                    return err(
+                        self.ir.values[a].loc,
+                        "shared pointers cannot be kernel parameters",
+                    )
+                }
+                Type::Scalar(s) => (
+                    if s.bits() == 64 { 8 } else { 4 },
+                    false,
+                    s.name().to_string(),
+                ),
+                _ => return err(self.ir.values[a].loc, "unsupported kernel parameter type"),
+            };
+            off = off.next_multiple_of(size);
+            self.info.args.push(ArgInfo {
+                name: self
+                    .ir
+                    .value_name(a)
+                    .map_or(format!("arg{i}"), str::to_string),
+                offset: off,
+                size,
+                pointer,
+                ty: tyname,
+            });
+            self.loc = self.ir.values[a].loc;
+            let dw = (size / 4) as u8;
+            let d = if dw == 2 { self.s64() } else { self.s32() };
+            let op = if dw == 2 {
+                Opc::S_LOAD_DWORDX2
+            } else {
+                Opc::S_LOAD_DWORD
+            };
+            let ka = self.kernarg.op();
+            self.emit(op, vec![mir::r(d), ka, Operand::Imm(off as i64)]);
+            self.vals.insert(
+                a,
+                if ty == Type::I1 {
+                    Val::SBool(d)
+                } else {
+                    Val::S(Operand2::Virt(d))
+                },
+            );
+            off += size;
+        }
+        self.info.explicit_size = off;
+        let hidden = off.next_multiple_of(8);
+        self.info.kernarg_size = hidden + HIDDEN_SIZE;
+        self.info.wg_id[0] = true;
+        Ok(())
+    }
+
+    fn hidden_offset(&self) -> u32 {
+        self.info.explicit_size.next_multiple_of(8)
+    }
+
+    // ---- control flow ----
+
+    fn lower(&mut self, n: &Node, tail: Option<Target>) -> Result<(), IselError> {
+        match n {
+            Node::Code(b) => self.code(*b),
+            Node::Seq(v) => {
+                let len = v.len();
+                for (i, c) in v.iter().enumerate() {
+                    self.lower(c, if i + 1 == len { tail } else { None })?;
+                }
+                Ok(())
+            }
+            Node::Edge { term, succ } => self.copies(*term, *succ),
+            Node::Br { term, succ, target } => {
+                self.loc = self.ir.ops[*term].loc;
+                self.copies(*term, *succ)?;
+                let stack = self.ctx_stack();
+                let t = if stack.iter().any(|(x, _)| *x == Target::Head(*target)) {
+                    Target::Head(*target)
+                } else {
+                    Target::Label(*target)
+                };
+                let kind = self.classify(&stack, t, tail);
+                self.branch(t, kind, None)
+            }
+            Node::Return(op) => {
+                self.loc = self.ir.ops[*op].loc;
+                let stack = self.ctx_stack();
+                let kind = self.classify(&stack, Target::Kernel, tail);
+                self.branch(Target::Kernel, kind, None)
+            }
+            Node::If {
+                term,
+                cond,
+                divergent,
+                then_,
+                else_,
+            } => self.lower_if(*term, *cond, *divergent, then_, else_, tail),
+            Node::Block { label, body } => {
+                let mask = if self.label_mask.contains(label) {
+                    let m = self.s64();
+                    self.emit(Opc::S_MOV_B64, vec![mir::r(m), Operand::Imm(0)]);
+                    Some(m)
+                } else {
+                    None
+                };
+                let end = self.mf.new_block();
+                self.ctx.push(Ctx::Block {
+                    label: *label,
+                    mask,
+                    end,
+                });
+                self.lower(body, Some(Target::Label(*label)))?;
+                self.ctx.pop();
+                self.start_block(end);
+                if let Some(m) = mask {
+                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
+                }
+                Ok(())
+            }
+            Node::Loop { header, body } => {
+                let head = self.mf.new_block();
+                let end = self.mf.new_block();
+                self.start_block(head);
+                self.mf.blocks[head].comment = Some(format!(
+                    "loop{}",
+                    if self.loop_div.contains(header) {
+                        " (divergent exits)"
+                    } else {
+                        " (uniform)"
+                    }
+                ));
+                let cont = if self.cont_mask.contains(header) {
+                    let c = self.s64();
+                    self.emit(Opc::S_MOV_B64, vec![mir::r(c), Operand::Imm(0)]);
+                    Some(c)
+                } else {
+                    None
+                };
+                let divergent = self.loop_div.contains(header);
+                self.ctx.push(Ctx::Loop {
+                    header: *header,
+                    cont,
+                    head,
+                    end,
+                    divergent,
+                });
+                self.lower(body, Some(Target::Head(*header)))?;
+                self.ctx.pop();
+                self.start_block(end);
+                if let Some(c) = cont {
+                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
+                }
+                if divergent {
+                    self.emit(Opc::S_CBRANCH_EXECNZ, vec![Operand::Label(head)]);
+                } else {
+                    self.emit(Opc::S_BRANCH, vec![Operand::Label(head)]);
+                }
+                let after = self.mf.new_block();
+                self.start_block(after);
+                Ok(())
+            }
+        }
+    }
+
+    /// `if c { br L } else { X }` (and the mirror) becomes `br_if c, L; X` when the branch
+    /// escapes (is not a fall-through to the end of its construct): the lanes leaving are
+    /// masked off instead of opening an if region.
+    fn rewrite(&self, n: &Node, tail: Option<Target>, loops: &mut Vec<u32>) -> Node {
+        match n {
+            Node::Seq(v) => {
+                let mut out = Vec::with_capacity(v.len());
+                for (i, c) in v.iter().enumerate() {
+                    let last = i + 1 == v.len();
+                    let t = if last { tail } else { None };
+                    if let Node::If {
+                        term,
+                        cond,
+                        divergent: true,
+                        then_,
+                        else_,
+                    } = c
+                    {
+                        let target = |x: &Node, loops: &Vec<u32>| match x {
+                            Node::Br { term, succ, target }
+                                if self.ir.ops[*term].succs[*succ].args.is_empty() =>
+                            {
+                                Some(if loops.contains(target) {
+                                    Target::Head(*target)
+                                } else {
+                                    Target::Label(*target)
+                                })
+                            }
+                            Node::Return(_) => Some(Target::Kernel),
+                            _ => None,
+                        };
+                        let escapes = |x: &Node, loops: &Vec<u32>| {
+                            target(x, loops).is_some_and(|tg| Some(tg) != t)
+                        };
+                        let is_head = |x: &Node, loops: &Vec<u32>| {
+                            matches!(target(x, loops), Some(Target::Head(_)))
+                        };
+                        let te = escapes(then_, loops);
+                        let ee = escapes(else_, loops);
+                        // Prefer leaving through the edge that is not a continue.
+                        let use_then =
+                            te && !(ee && is_head(then_, loops) && !is_head(else_, loops));
+                        if use_then {
+                            out.push(self.brif(*term, *cond, false, then_));
+                            out.push(self.rewrite(else_, t, loops));
+                            continue;
+                        }
+                        if ee {
+                            out.push(self.brif(*term, *cond, true, else_));
+                            out.push(self.rewrite(then_, t, loops));
+                            continue;
+                        }
+                    }
+                    out.push(self.rewrite(c, t, loops));
+                }
+                Node::Seq(out)
+            }
+            Node::If {
+                term,
+                cond,
+                divergent,
+                then_,
+                else_,
+            } => Node::If {
+                term: *term,
+                cond: *cond,
+                divergent: *divergent,
+                then_: Box::new(self.rewrite(then_, tail, loops)),
+                else_: Box::new(self.rewrite(else_, tail, loops)),
+            },
+            Node::Block { label, body } => Node::Block {
+                label: *label,
+                body: Box::new(self.rewrite(body, Some(Target::Label(*label)), loops)),
+            },
+            Node::Loop { header, body } => {
+                loops.push(*header);
+                let b = self.rewrite(body, Some(Target::Head(*header)), loops);
+                loops.pop();
+                Node::Loop {
+                    header: *header,
+                    body: Box::new(b),
+                }
+            }
+            other => other.clone(),
+        }
+    }
+
+    fn brif(&self, term: Op, cond: Value, negate: bool, br: &Node) -> Node {
+        // Encoded as an If with an empty side: lowered by `lower_if`'s fast path.
+        let empty = Node::Seq(vec![]);
+        if negate {
+            Node::If {
+                term,
+                cond,
+                divergent: true,
+                then_: Box::new(empty),
+                else_: Box::new(Node::Seq(vec![Node::Seq(vec![]), br.clone()])),
+            }
+        } else {
+            Node::If {
+                term,
+                cond,
+                divergent: true,
+                then_: Box::new(Node::Seq(vec![Node::Seq(vec![]), br.clone()])),
+                else_: Box::new(empty),
+            }
+        }
+    }
+
+    /// Emits the branch to `t` of kind `kind` for the lanes in EXEC (or, with `lanes`, for
+    /// those lanes only, which leave EXEC).
+    fn branch(&mut self, t: Target, kind: BrKind, lanes: Option<VReg>) -> Result<(), IselError> {
+        match kind {
+            BrKind::Fall => Ok(()),
+            BrKind::Real => {
+                let dest = match t {
+                    Target::Kernel => {
+                        self.emit(Opc::S_ENDPGM, vec![]);
+                        return Ok(());
+                    }
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
+                        _ => None,
+                    }),
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop {
+                            header,
+                            head,
+                            end,
+                            divergent,
+                            ..
+                        } if *header == h => Some(if *divergent { *end } else { *head }),
+                        _ => None,
+                    }),
+                };
+                let Some(dest) = dest else {
+                    return err(self.loc, "internal: branch target not enclosing");
+                };
+                self.emit(Opc::S_BRANCH, vec![Operand::Label(dest)]);
+                let next = self.mf.new_block();
+                self.start_block(next);
+                Ok(())
+            }
+            BrKind::Mask => {
+                let src = match lanes {
+                    Some(l) => mir::r(l),
+                    None => Self::exec(),
+                };
+                let acc = match t {
+                    Target::Kernel => None,
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, mask, .. } if *label == l => *mask,
+                        _ => None,
+                    }),
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop { header, cont, .. } if *header == h => *cont,
+                        _ => None,
+                    }),
+                };
+                if t != Target::Kernel && acc.is_none() {
+                    return err(self.loc, "internal: masked branch without a mask");
+                }
+                if let Some(m) = acc {
+                    self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src.clone()]);
+                }
+                match lanes {
+                    Some(l) => {
+                        self.emit(
+                            Opc::S_ANDN2_B64,
+                            vec![Self::exec(), Self::exec(), mir::r(l)],
+                        );
+                    }
+                    None => {
+                        self.emit(Opc::S_MOV_B64, vec![Self::exec(), Operand::Imm(0)]);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn lower_if(
+        &mut self,
+        term: Op,
+        cond: Value,
+        divergent: bool,
+        then_: &Node,
+        else_: &Node,
+        tail: Option<Target>,
+    ) -> Result<(), IselError> {
+        self.loc = self.ir.ops[term].loc;
+        let c = self.use_val(cond, term)?;
+        let empty = |n: &Node| matches!(n, Node::Seq(v) if v.is_empty());
+        if !divergent {
+            // Uniform: SCC branch, EXEC untouched.
+            let b = self.sbool(c)?;
+            self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+            let els = self.mf.new_block();
+            let end = self.mf.new_block();
+            self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
+                Some("uniform branch".into());
+            self.emit(Opc::S_CBRANCH_SCC0, vec![Operand::Label(els)]);
+            let thenb = self.mf.new_block();
+            self.start_block(thenb);
+            self.ctx.push(Ctx::If { divergent: false });
+            self.lower(then_, tail)?;
+            self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
+            self.start_block(els);
+            self.lower(else_, tail)?;
+            self.ctx.pop();
+            self.start_block(end);
+            return Ok(());
+        }
+        let m = self.mask(c)?;
+        // Branch-if: one side is only an escaping branch.
+        let escaping = |n: &Node| -> Option<Node> {
+            if let Node::Seq(v) = n {
+                if v.len() == 2 && empty(&v[0]) {
+                    return Some(v[1].clone());
+                }
+            }
+            None
+        };
+        if empty(else_) || empty(then_) {
+            if let Some(br) = escaping(then_).or_else(|| escaping(else_)) {
+                let negate = empty(then_);
+                let lanes = self.s64();
+                match (negate, self.masked.contains(&m)) {
+                    (false, true) => {
+                        self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), mir::r(m)]);
+                    }
+                    (false, false) => {
+                        self.emit(Opc::S_AND_B64, vec![mir::r(lanes), Self::exec(), mir::r(m)]);
+                    }
+                    (true, _) => {
+                        self.emit(
+                            Opc::S_ANDN2_B64,
+                            vec![mir::r(lanes), Self::exec(), mir::r(m)],
+                        );
+                    }
+                }
+                self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
+                    Some("divergent branch: lanes leaving".into());
+                let (t, _k) = match &br {
+                    Node::Br { target, .. } => {
+                        let stack = self.ctx_stack();
+                        let t = if stack.iter().any(|(x, _)| *x == Target::Head(*target)) {
+                            Target::Head(*target)
+                        } else {
+                            Target::Label(*target)
+                        };
+                        (t, ())
+                    }
+                    _ => (Target::Kernel, ()),
+                };
+                // The leaving lanes cross this divergent branch: always a mask.
+                let mut stack = self.ctx_stack();
+                stack.push((Target::Kernel, true));
+                let kind = self.classify(&stack, t, None);
+                self.branch(t, kind, Some(lanes))?;
+                return Ok(());
+            }
+        }
+        let then_loses = self.loses_lanes(then_);
+        let has_else = !empty(else_) && !self.is_fall(else_, tail);
+        let saved = self.s64();
+        self.emit(Opc::S_AND_SAVEEXEC_B64, vec![mir::r(saved), mir::r(m)]);
+        self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
+            Some("divergent branch".into());
+        if has_else || then_loses {
+            self.emit(
+                Opc::S_XOR_B64,
+                vec![mir::r(saved), Self::exec(), mir::r(saved)],
+            );
+        }
+        let mid = self.mf.new_block();
+        let end = self.mf.new_block();
+        let skip_to = if has_else { mid } else { end };
+        let skip_at = self.mf.blocks[self.cur].insts.len();
+        let skip_block = self.cur;
+        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(skip_to)]);
+        let thenb = self.mf.new_block();
+        self.start_block(thenb);
+        self.ctx.push(Ctx::If { divergent: true });
+        let first = self.mf.layout.len() - 1;
+        self.lower(then_, tail)?;
+        self.maybe_drop_skip(skip_block, skip_at, first);
+        if has_else {
+            self.start_block(mid);
+            self.emit(
+                Opc::S_ANDN2_SAVEEXEC_B64,
+                vec![mir::r(saved), mir::r(saved)],
+            );
+            let skip_at = self.mf.blocks[self.cur].insts.len();
+            let skip_block = self.cur;
+            self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(end)]);
+            let elseb = self.mf.new_block();
+            self.start_block(elseb);
+            let first = self.mf.layout.len() - 1;
+            self.lower(else_, tail)?;
+            self.maybe_drop_skip(skip_block, skip_at, first);
+        } else {
+            self.start_block(mid);
+            self.lower(else_, tail)?;
+        }
+        self.ctx.pop();
+        self.start_block(end);
+        self.emit(
+            Opc::S_OR_B64,
+            vec![Self::exec(), Self::exec(), mir::r(saved)],
+        );
+        Ok(())
+    }
+
+    fn is_fall(&self, n: &Node, tail: Option<Target>) -> bool {
+        match n {
+            Node::Br { term, succ, target } => {
+                self.ir.ops[*term].succs[*succ].args.is_empty()
+                    && (tail == Some(Target::Label(*target)) || tail == Some(Target::Head(*target)))
+            }
+            Node::Return(_) => tail == Some(Target::Kernel),
+            Node::Seq(v) => v
+                .iter()
+                .all(|x| self.is_fall(x, tail) || matches!(x, Node::Seq(w) if w.is_empty())),
+            _ => false,
+        }
+    }
+
+    /// Can lanes entering `n` fail to reach its end (an escaping branch or return)?
+    fn loses_lanes(&self, n: &Node) -> bool {
+        fn walk(n: &Node, inside: &mut Vec<u32>) -> bool {
+            match n {
+                Node::Seq(v) => v.iter().any(|x| walk(x, inside)),
+                Node::If { then_, else_, .. } => walk(then_, inside) || walk(else_, inside),
+                Node::Block { label, body } => {
+                    inside.push(*label);
+                    let r = walk(body, inside);
+                    inside.pop();
+                    r
+                }
+                Node::Loop { header, body } => {
+                    inside.push(*header);
+                    let r = walk(body, inside);
+                    inside.pop();
+                    r
+                }
+                Node::Br { target, .. } => !inside.contains(target),
+                Node::Return(_) => true,
+                _ => false,
+            }
+        }
+        walk(n, &mut Vec::new())
+    }
+
+    /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
+    /// positions from `first` on) is short and safe to run with EXEC = 0.
+    fn maybe_drop_skip(&mut self, block: MBlock, at: usize, first: usize) {
+        const THRESHOLD: usize = 12;
+        let mut count = 0;
+        let mut safe = true;
+        for &b in &self.mf.layout[first..] {
+            for i in &self.mf.blocks[b].insts {
+                count += 1;
+                let d = i.op.desc();
+                if d.is_branch()
+                    || d.unit == crate::isa::Unit::Smem
+                    || matches!(
+                        i.op,
+                        Opc::V_READFIRSTLANE_B32
+                            | Opc::V_READLANE_B32
+                            | Opc::S_BARRIER
+                            | Opc::S_ENDPGM
+                    )
+                    || i.ops.iter().any(|o| *o == Self::exec())
+                {
+                    safe = false;
+                }
+            }
+        }
+        if safe && count <= THRESHOLD {
+            self.mf.blocks[block].insts.remove(at);
+        }
+    }
+
+    /// Assigns the block arguments of successor `succ` of `term` (a parallel copy).
+    fn copies(&mut self, term: Op, succ: usize) -> Result<(), IselError> {
+        let s = &self.ir.ops[term].succs[succ];
+        if s.args.is_empty() {
+            return Ok(());
+        }
+        let dsts = self.ir.blocks[s.block].args.clone();
+        let srcs = s.args.clone();
+        // Sources read before any destination is written.
+        let mut read = Vec::new();
+        for (&d, &sv) in dsts.iter().zip(&srcs) {
+            let x = self.use_val(sv, term)?;
+            let x = if dsts.contains(&sv) {
+                self.snapshot(x, d)?
+            } else {
+                x
+            };
+            read.push(x);
+        }
+        for (&d, x) in dsts.iter().zip(read) {
+            let dv = self.arg_loc(d);
+            self.assign(dv, x, self.ir.value_type(d))?;
+        }
+        Ok(())
+    }
+
+    fn snapshot(&mut self, x: Val, d: Value) -> Result<Val, IselError> {
+        let ty = self.ir.value_type(d);
+        let dw = Self::dwords(ty);
+        Ok(match x {
+            Val::V(_) => {
+                let t = if dw == 2 { self.v64() } else { self.v32() };
+                self.assign(Val::V(t), x, ty)?;
+                Val::V(t)
+            }
+            Val::Mask(m) => {
+                let t = self.s64();
+                self.emit(Opc::S_MOV_B64, vec![mir::r(t), mir::r(m)]);
+                Val::Mask(t)
+            }
+            Val::SBool(b) => {
+                let t = self.s32();
+                self.emit(Opc::S_MOV_B32, vec![mir::r(t), mir::r(b)]);
+                Val::SBool(t)
+            }
+            Val::S(o) => {
+                let t = if dw == 2 { self.s64() } else { self.s32() };
+                let op = if dw == 2 {
+                    Opc::S_MOV_B64
+                } else {
+                    Opc::S_MOV_B32
+                };
+                self.emit(op, vec![mir::r(t), o.op()]);
+                Val::S(Operand2::Virt(t))
+            }
+            other => other,
+        })
+    }
+
+    /// The register of a block argument, created on first use.
+    fn arg_loc(&mut self, a: Value) -> Val {
+        if let Some(x) = self.vals.get(&a) {
+            return *x;
+        }
+        let ty = self.ir.value_type(a);
+        let div = self.u.is_divergent(a);
+        let dw = Self::dwords(ty);
+        let x = if ty == Type::Token {
+            Val::None
+        } else if ty == Type::I1 {
+            if div {
+                Val::Mask(self.s64())
+            } else {
+                Val::SBool(self.s32())
+            }
+        } else if div || ty == Type::F32 {
+            Val::V(if dw == 2 { self.v64() } else { self.v32() })
+        } else {
+            Val::S(Operand2::Virt(if dw == 2 {
+                self.s64()
+            } else {
+                self.s32()
+            }))
+        };
+        self.vals.insert(a, x);
+        x
+    }
+
+    /// `dst = x` for the lanes in EXEC (lane masks merge: other lanes keep their bits).
+    fn assign(&mut self, dst: Val, x: Val, ty: Type) -> Result<(), IselError> {
+        let dw = Self::dwords(ty);
+        match dst {
+            Val::V(d) => {
+                for i in 0..dw {
+                    let src = match x {
+                        Val::V(v) => mir::rsub(v, i, 1),
+                        Val::S(o) => o.sub(i),
+                        Val::Const(c) => Operand::Imm(if i == 0 {
+                            c as u32 as i32 as i64
+                        } else {
+                            (c >> 32) as i32 as i64
+                        }),
+                        _ => {
+                            let v = self.vreg(x, dw)?;
+                            mir::rsub(v, i, 1)
+                        }
+                    };
+                    let src = match src {
+                        Operand::Imm(c) if !is_inline_int(c) => Operand::Imm(c as u32 as i64),
+                        o => o,
+                    };
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), src]);
+                }
+            }
+            Val::S(Operand2::Virt(d)) => {
+                let src = self.sop(x, dw)?;
+                let op = if dw == 2 {
+                    Opc::S_MOV_B64
+                } else {
+                    Opc::S_MOV_B32
+                };
+                self.emit(op, vec![mir::r(d), src]);
+            }
+            Val::SBool(d) => {
+                let src = self.sbool(x)?;
+                self.emit(Opc::S_MOV_B32, vec![mir::r(d), src]);
+            }
+            Val::Mask(d) => {
+                let m = self.mask(x)?;
+                let t = self.s64();
+                self.emit(Opc::S_ANDN2_B64, vec![mir::r(d), mir::r(d), Self::exec()]);
+                self.emit(Opc::S_AND_B64, vec![mir::r(t), mir::r(m), Self::exec()]);
+                self.emit(Opc::S_OR_B64, vec![mir::r(d), mir::r(d), mir::r(t)]);
+            }
+            Val::None => {}
+            _ => return err(self.loc, "internal: bad copy destination"),
+        }
+        Ok(())
+    }
+
+    // ---- straight-line code ----
+
+    fn code(&mut self, b: u32) -> Result<(), IselError> {
+        let block = self.u.cfg.blocks[b as usize];
+        // Block arguments get their registers (assigned by the incoming edges).
+        for &a in &self.ir.blocks[block].args.clone() {
+            self.arg_loc(a);
+            self.after_def(a);
+        }
+        let ops: Vec<Op> = self.ir.block_ops(block).collect();
+        for op in ops {
+            if self.ir.spec(op).is_terminator() {
+                break;
+            }
+            self.loc = self.ir.ops[op].loc;
+            self.select(op)?;
+            for r in self.ir.ops[op].results.clone() {
+                self.after_def(r);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the per-lane copy of a value read after a divergent exit of its cycle.
+    fn after_def(&mut self, v: Value) {
+        let needs = self.u.temporal.iter().any(|t| t.value == v)
+            || (matches!(self.vals.get(&v), Some(Val::Mask(_))) && self.used_outside_cycle(v));
+        if !needs {
+            return;
+        }
+        let Some(&x) = self.vals.get(&v) else { return };
+        let ty = self.ir.value_type(v);
+        let sh = *self.shadow.entry(v).or_insert_with(|| match x {
+            Val::Mask(_) | Val::SBool(_) => self.mf.vregs.push(Class::S64),
+            _ => self.mf.vregs.push(if ty.bits() == 64 {
+                Class::V64
+            } else {
+                Class::V32
+            }),
+        });
+        let dst = match x {
+            Val::Mask(_) | Val::SBool(_) => Val::Mask(sh),
+            _ => Val::V(sh),
+        };
+        let _ = self.assign(dst, x, ty);
+    }
+
+    fn used_outside_cycle(&self, v: Value) -> bool {
+        let Some(db) = self.ir.value_block(v) else {
+            return false;
+        };
+        let d = self.u.cfg.index[db];
+        let Some(c) = self.u.cycles.innermost(d) else {
+            return false;
+        };
+        let region = self.ir.block_region(db).unwrap();
+        for b in self.ir.region_blocks(region) {
+            for op in self.ir.block_ops(b) {
+                let uses = self.ir.ops[op].operands.contains(&v)
+                    || self.ir.ops[op].succs.iter().any(|s| s.args.contains(&v));
+                if uses && !self.u.cycles.contains(c, self.u.cfg.index[b]) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn def(&mut self, op: Op, x: Val) {
+        let r = self.ir.ops[op].results[0];
+        self.vals.insert(r, x);
+    }
+
+    fn select(&mut self, op: Op) -> Result<(), IselError> {
+        use Opcode::*;
+        let ir = self.ir;
+        let d = &ir.ops[op];
+        let opc = d.opcode;
+        let res = d.results.first().copied();
+        let div = res.is_some_and(|r| self.u.is_divergent(r));
+        let rty = res.map(|r| ir.value_type(r));
+        match opc {
+            ConvEntry | ConvAnchor | ConvLoop => {
+                self.def(op, Val::None);
+            }
+            Constant => {
+                let c = match ir.attr(op, "value") {
+                    Some(Attr::Int(v, _)) => *v,
+                    Some(Attr::Bool(b)) => *b as i64,
+                    Some(Attr::Float(f)) => f.to_bits() as i64,
+                    _ => return err(self.loc, "unsupported constant"),
+                };
+                let c = if rty == Some(Type::I1) { c & 1 } else { c };
+                self.def(op, Val::Const(c));
+            }
+            WorkitemId => {
+                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
+                let v = self.v32();
+                let v0 = mir::p(PReg::V(0, 1));
+                match dim {
+                    "x" => {
+                        self.emit(Opc::V_AND_B32, vec![mir::r(v), Operand::Imm(0x3ff), v0]);
+                    }
+                    "y" => {
+                        self.emit(
+                            Opc::V_BFE_U32,
+                            vec![mir::r(v), v0, Operand::Imm(10), Operand::Imm(10)],
+                        );
+                        self.info.tid_dims = self.info.tid_dims.max(1);
+                    }
+                    _ => {
+                        self.emit(
+                            Opc::V_BFE_U32,
+                            vec![mir::r(v), v0, Operand::Imm(20), Operand::Imm(10)],
+                        );
+                        self.info.tid_dims = 2;
+                    }
+                }
+                self.def(op, Val::V(v));
+            }
+            WorkgroupId => {
+                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
+                let i = match dim {
+                    "x" => 0,
+                    "y" => 1,
+                    _ => 2,
+                };
+                self.info.wg_id[i] = true;
+                // System SGPRs: the descriptor enables ids x, y, z, in s2, s3, s4.
+                let v = self.s32();
+                self.emit(
+                    Opc::S_MOV_B32,
+                    vec![mir::r(v), mir::p(PReg::S(2 + i as u16, 1))],
+                );
+                self.def(op, Val::S(Operand2::Virt(v)));
+            }
+            WorkgroupSize | NumWorkgroups => {
+                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
+                let i = match dim {
+                    "x" => 0u32,
+                    "y" => 1,
+                    _ => 2,
+                };
+                let h = self.hidden_offset();
+                let v = self.s32();
+                let ka = self.kernarg.op();
+                if opc == NumWorkgroups {
+                    self.emit(
+                        Opc::S_LOAD_DWORD,
+                        vec![mir::r(v), ka, Operand::Imm((h + 4 * i) as i64)],
+                    );
+                } else {
+                    // hidden_group_size_{x,y,z}: u16 at +12, +14, +16.
+                    let off = h + 12 + 2 * i;
+                    let t = self.s32();
+                    self.emit(
+                        Opc::S_LOAD_DWORD,
+                        vec![mir::r(t), ka, Operand::Imm((off & !3) as i64)],
+                    );
+                    let shift = (off & 3) * 8;
+                    // s_bfe_u32 operand: offset | width << 16
+                    self.emit(
+                        Opc::S_BFE_U32,
+                        vec![
+                            mir::r(v),
+                            mir::r(t),
+                            Operand::Imm((shift | (16 << 16)) as i64),
+                        ],
+                    );
+                }
+                self.def(op, Val::S(Operand2::Virt(v)));
+            }
+            LaneId => {
+                let t = self.v32();
+                let v = self.v32();
+                self.emit(
+                    Opc::V_MBCNT_LO_U32_B32,
+                    vec![mir::r(t), Operand::Imm(-1), Operand::Imm(0)],
+                );
+                self.emit(
+                    Opc::V_MBCNT_HI_U32_B32,
+                    vec![mir::r(v), Operand::Imm(-1), mir::r(t)],
+                );
+                self.def(op, Val::V(v));
+            }
+            WaveSize => self.def(op, Val::Const(64)),
+            SharedAlloc => {
+                let n = ir.attr(op, "size").and_then(Attr::as_int).unwrap_or(0) as u32;
+                let elem = match rty {
+                    Some(Type::Ptr(_, e)) => e.bits() / 8,
+                    _ => 4,
+                };
+                let base = self.info.lds_size.next_multiple_of(8);
+                self.info.lds_size = base + n * elem;
+                self.lds_offset.insert(res.unwrap(), base);
+                self.def(op, Val::Const(base as i64));
+            }
+            PtrOffset => {
+                let p = self.use_val(d.operands[0], op)?;
+                let idx = self.use_val(d.operands[1], op)?;
+                let (space, elem) = match rty {
+                    Some(Type::Ptr(s, e)) => (s, e),
+                    _ => return err(self.loc, "internal: ptr_offset type"),
+                };
+                let x = self.ptr_add(space, elem, p, idx, div, ir.value_type(d.operands[1]))?;
+                self.def(op, x);
+            }
+            Load => self.load(op, div)?,
+            Store => self.store(op)?,
+            Atomic | AtomicCmpxchg => self.atomic(op)?,
+            Barrier => {
+                self.emit(
+                    Opc::S_WAITCNT,
+                    vec![Operand::Wait {
+                        vm: Some(0),
+                        lgkm: Some(0),
+                    }],
+                );
+                self.emit(Opc::S_BARRIER, vec![]);
+            }
+            Ballot => {
+                let c = self.use_val(d.operands[0], op)?;
+                let r = self.s64();
+                match c {
+                    Val::SBool(_) | Val::Const(_) | Val::S(_) => {
+                        let b = self.sbool(c)?;
+                        self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+                        self.emit(
+                            Opc::S_CSELECT_B64,
+                            vec![mir::r(r), Self::exec(), Operand::Imm(0)],
+                        );
+                    }
+                    _ => {
+                        let m = self.mask(c)?;
+                        self.emit(Opc::S_AND_B64, vec![mir::r(r), mir::r(m), Self::exec()]);
+                    }
+                }
+                self.def(op, Val::S(Operand2::Virt(r)));
+            }
+            ReadFirstLane => {
+                let x = self.use_val(d.operands[0], op)?;
+                let dw = Self::dwords(rty.unwrap());
+                match x {
+                    Val::V(v) => {
+                        let r = if dw == 2 { self.s64() } else { self.s32() };
+                        for i in 0..dw {
+                            self.emit(
+                                Opc::V_READFIRSTLANE_B32,
+                                vec![mir::rsub(r, i, 1), mir::rsub(v, i, 1)],
+                            );
+                        }
+                        self.def(op, Val::S(Operand2::Virt(r)));
+                    }
+                    other => self.def(op, other),
+                }
+            }
+            ReadLane => {
+                let x = self.use_val(d.operands[0], op)?;
+                let l = self.use_val(d.operands[1], op)?;
+                let dw = Self::dwords(rty.unwrap());
+                let lane = self.sop(l, 1)?;
+                match x {
+                    Val::V(v) => {
+                        let r = if dw == 2 { self.s64() } else { self.s32() };
+                        for i in 0..dw {
+                            self.emit(
+                                Opc::V_READLANE_B32,
+                                vec![mir::rsub(r, i, 1), mir::rsub(v, i, 1), lane.clone()],
+                            );
+                        }
+                        self.def(op, Val::S(Operand2::Virt(r)));
+                    }
+                    other => self.def(op, other),
+                }
+            }
+            Shuffle => {
+                let x = self.use_val(d.operands[0], op)?;
+                let l = self.use_val(d.operands[1], op)?;
+                let dw = Self::dwords(rty.unwrap());
+                let lv = self.vreg(l, 1)?;
+                let addr = self.v32();
+                self.emit(
+                    Opc::V_LSHLREV_B32,
+                    vec![mir::r(addr), Operand::Imm(2), mir::r(lv)],
+                );
+                let xv = self.vreg(x, dw)?;
+                let r = if dw == 2 { self.v64() } else { self.v32() };
+                for i in 0..dw {
+                    self.emit(
+                        Opc::DS_BPERMUTE_B32,
+                        vec![mir::rsub(r, i, 1), mir::r(addr), mir::rsub(xv, i, 1)],
+                    );
+                }
+                self.def(op, Val::V(r));
+            }
+            Reduce => self.reduce(op)?,
+            _ => self.arith(op, div)?,
+        }
+        Ok(())
+    }
+
+    fn reduce(&mut self, op: Op) -> Result<(), IselError> {
+        let ir = self.ir;
+        let d = &ir.ops[op];
+        let kind = ir
+            .attr(op, "kind")
+            .and_then(Attr::as_str)
+            .unwrap_or("add")
+            .to_string();
+        let ty = ir.value_type(d.results[0]);
+        let x = self.use_val(d.operands[0], op)?;
+        if ty.bits() == 64 {
+            return err(
+                self.loc,
+                "64-bit wave reductions are not supported by the gfx942 backend yet",
+            );
+        }
+        let float = ty == Type::F32;
+        if !float && !matches!(x, Val::V(_)) {
+            // Uniform operand: min/max are the value itself, add multiplies by the lane count.
+            if kind == "add" {
+                let n = self.s32();
+                self.emit(Opc::S_BCNT1_I32_B64, vec![mir::r(n), Self::exec()]);
+                let s = self.sop(x, 1)?;
+                let r = self.s32();
+                self.emit(Opc::S_MUL_I32, vec![mir::r(r), s, mir::r(n)]);
+                self.def(op, Val::S(Operand2::Virt(r)));
+            } else {
+                self.def(op, x);
+            }
+            return Ok(());
+        }
+        // Iterate over the active lanes, lowest first (like LLVM's wave.reduce expansion).
+        let v = self.vreg(x, 1)?;
+        let lanes = self.s64();
+        self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), Self::exec()]);
+        let identity: i64 = match kind.as_str() {
+            "add" => 0,
+            "min" => i32::MAX as i64,
+            "max" => i32::MIN as i64,
+            "umin" => u32::MAX as i64,
+            "umax" => 0,
+            "fadd" => 0x8000_0000, // -0.0 so that a sum of -0.0 stays -0.0
+            "fmin" => 0x7f80_0000,
+            "fmax" => 0xff80_0000,
+            _ => 0,
+        };
+        let acc_s = self.s32();
+        let acc_v = self.v32();
+        if float {
+            self.emit(Opc::V_MOV_B32, vec![mir::r(acc_v), Operand::Imm(identity)]);
+        } else {
+            self.emit(
+                Opc::S_MOV_B32,
+                vec![mir::r(acc_s), Operand::Imm(identity as u32 as i64)],
+            );
+        }
+        let lp = self.mf.new_block();
+        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(lp)]);
+        let body = self.mf.new_block();
+        self.start_block(body);
+        let l = self.s32();
+        let t = self.s32();
+        self.emit(Opc::S_FF1_I32_B64, vec![mir::r(l), mir::r(lanes)]);
+        self.emit(Opc::V_READLANE_B32, vec![mir::r(t), mir::r(v), mir::r(l)]);
+        let sop = match kind.as_str() {
+            "add" => Some(Opc::S_ADD_I32),
+            "min" => Some(Opc::S_MIN_I32),
+            "max" => Some(Opc::S_MAX_I32),
+            "umin" => Some(Opc::S_MIN_U32),
+            "umax" => Some(Opc::S_MAX_U32),
+            _ => None,
+        };
+        match sop {
+            Some(o) => {
+                self.emit(o, vec![mir::r(acc_s), mir::r(acc_s), mir::r(t)]);
+            }
+            None => {
+                let o = match kind.as_str() {
+                    "fadd" => Opc::V_ADD_F32,
+                    "fmin" => Opc::V_MIN_F32,
+                    _ => Opc::V_MAX_F32,
+                };
+                self.emit(o, vec![mir::r(acc_v), mir::r(t), mir::r(acc_v)]);
+            }
+        }
+        self.emit(Opc::S_BITSET0_B64, vec![mir::r(lanes), mir::r(l)]);
+        self.emit(Opc::S_CMP_LG_U64, vec![mir::r(lanes), Operand::Imm(0)]);
+        self.emit(Opc::S_CBRANCH_SCC1, vec![Operand::Label(body)]);
+        self.start_block(lp);
+        if float {
+            let r = self.s32();
+            self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(r), mir::r(acc_v)]);
+            self.def(op, Val::S(Operand2::Virt(r)));
+        } else {
+            self.def(op, Val::S(Operand2::Virt(acc_s)));
+        }
+        Ok(())
+    }
+
+    /// `p + idx * sizeof(elem)`.
+    fn ptr_add(
+        &mut self,
+        space: AddrSpace,
+        elem: Scalar,
+        p: Val,
+        idx: Val,
+        div: bool,
+        _ity: Type,
+    ) -> Result<Val, IselError> {
+        let shift = (elem.bits() / 8).trailing_zeros() as i64;
+        match space {
+            AddrSpace::Shared => {
+                if !div {
+                    let ps = self.sop(p, 1)?;
+                    let is = self.sop(idx, 1)?;
+                    let t = self.s32();
+                    self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
+                    let r = self.s32();
+                    self.emit(Opc::S_ADD_I32, vec![mir::r(r), ps, mir::r(t)]);
+                    Ok(Val::S(Operand2::Virt(r)))
+                } else {
+                    let iv = self.vreg(idx, 1)?;
+                    let t = self.v32();
+                    self.emit(
+                        Opc::V_LSHLREV_B32,
+                        vec![mir::r(t), Operand::Imm(shift), mir::r(iv)],
+                    );
+                    let ps = self.vop(p, 1, true)?;
+                    let r = self.v32();
+                    self.emit(Opc::V_ADD_U32, vec![mir::r(r), ps, mir::r(t)]);
+                    Ok(Val::V(r))
+                }
+            }
+            AddrSpace::Global => {
+                if !div {
+                    let ps = self.sop(p, 2)?;
+                    let is = self.sop(idx, 1)?;
+                    let lo = self.s32();
+                    let hi = self.s32();
+                    self.emit(
+                        Opc::S_LSHL_B32,
+                        vec![mir::r(lo), is.clone(), Operand::Imm(shift)],
+                    );
+                    self.emit(Opc::S_ASHR_I32, vec![mir::r(hi), is, Operand::Imm(31)]);
+                    // hi:lo = sext(idx) << shift (shift < 32: the high part needs the bits
+                    // shifted out of the low word)
+                    let hi2 = self.s32();
+                    let is2 = self.sop(idx, 1)?;
+                    self.emit(
+                        Opc::S_ASHR_I32,
+                        vec![mir::r(hi2), is2, Operand::Imm(32 - shift)],
+                    );
+                    let r = self.s64();
+                    let (plo, phi) = match ps {
+                        Operand::Reg { reg, .. } => (
+                            Operand::Reg { reg, sub: 0, n: 1 },
+                            Operand::Reg { reg, sub: 1, n: 1 },
+                        ),
+                        o => (o.clone(), o),
+                    };
+                    self.emit(Opc::S_ADD_U32, vec![mir::rsub(r, 0, 1), plo, mir::r(lo)]);
+                    let h = if shift == 0 { hi } else { hi2 };
+                    self.emit(Opc::S_ADDC_U32, vec![mir::rsub(r, 1, 1), phi, mir::r(h)]);
+                    Ok(Val::S(Operand2::Virt(r)))
+                } else {
+                    let iv = self.vreg(idx, 1)?;
+                    let w = self.v64();
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(w, 0, 1), mir::r(iv)]);
+                    self.emit(
+                        Opc::V_ASHRREV_I32,
+                        vec![mir::rsub(w, 1, 1), Operand::Imm(31), mir::r(iv)],
+                    );
+                    let pv = self.vop(p, 2, false)?;
+                    let r = self.v64();
+                    self.emit(
+                        Opc::V_LSHL_ADD_U64,
+                        vec![mir::r(r), mir::r(w), Operand::Imm(shift), pv],
+                    );
+                    Ok(Val::V(r))
+                }
+            }
+        }
+    }
+
+    /// Address of element `idx` of `p`: (scalar base, VGPR byte offset) or a 64-bit VGPR
+    /// address (`off`); for LDS a VGPR byte address plus constant offset.
+    fn address(&mut self, op: Op, p: Value, idx: Value) -> Result<Addr, IselError> {
+        let ty = self.ir.value_type(p);
+        let Type::Ptr(space, elem) = ty else {
+            return err(self.loc, "internal: not a pointer");
+        };
+        let pv = self.use_val(p, op)?;
+        let iv = self.use_val(idx, op)?;
+        let shift = (elem.bits() / 8).trailing_zeros() as i64;
+        match space {
+            AddrSpace::Shared => {
+                // Constant base folds into the 16-bit offset field.
+                let (base_const, base) = match pv {
+                    Val::Const(c) if (0..65536).contains(&c) => (c as u32, None),
+                    other => (0, Some(other)),
+                };
+                let (off_const, addr) = match iv {
+                    Val::Const(c) if base.is_none() && (0..16384).contains(&(c << shift)) => {
+                        let z = self.v32();
+                        self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                        ((c << shift) as u32, z)
+                    }
+                    _ => {
+                        let i = self.vreg(iv, 1)?;
+                        let t = self.v32();
+                        self.emit(
+                            Opc::V_LSHLREV_B32,
+                            vec![mir::r(t), Operand::Imm(shift), mir::r(i)],
+                        );
+                        match base {
+                            Some(b) => {
+                                let bs = self.vop(b, 1, true)?;
+                                let r = self.v32();
+                                self.emit(Opc::V_ADD_U32, vec![mir::r(r), bs, mir::r(t)]);
+                                (0, r)
+                            }
+                            None => (0, t),
+                        }
+                    }
+                };
+                let total = base_const + off_const;
+                if total >= 65536 {
+                    return err(self.loc, "LDS offset out of range");
+                }
+                Ok(Addr::Lds {
+                    addr,
+                    offset: total,
+                })
+            }
+            AddrSpace::Global => match pv {
+                Val::S(_) | Val::Const(_) => {
+                    let sbase = self.sop(pv, 2)?;
+                    match iv {
+                        Val::Const(c) if c >= 0 && (c << shift) < 4096 => {
+                            let z = self.v32();
+                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                            Ok(Addr::Global {
+                                sbase,
+                                voff: z,
+                                offset: (c << shift) as u32,
+                            })
+                        }
+                        Val::S(_) | Val::SBool(_) | Val::Const(_) => {
+                            let is = self.sop(iv, 1)?;
+                            let t = self.s32();
+                            self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
+                            let z = self.v32();
+                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), mir::r(t)]);
+                            Ok(Addr::Global {
+                                sbase,
+                                voff: z,
+                                offset: 0,
+                            })
+                        }
+                        _ => {
+                            let i = self.vreg(iv, 1)?;
+                            let t = self.v32();
+                            self.emit(
+                                Opc::V_LSHLREV_B32,
+                                vec![mir::r(t), Operand::Imm(shift), mir::r(i)],
+                            );
+                            Ok(Addr::Global {
+                                sbase,
+                                voff: t,
+                                offset: 0,
+                            })
+                        }
+                    }
+                }
+                _ => {
+                    let a = self.ptr_add(space, elem, pv, iv, true, self.ir.value_type(idx))?;
+                    let Val::V(a) = a else {
+                        return err(self.loc, "internal: address");
+                    };
+                    Ok(Addr::Flat64(a))
+                }
+            },
+        }
+    }
+
+    fn load(&mut self, op: Op, div: bool) -> Result<(), IselError> {
+        let d = &self.ir.ops[op];
+        let (p, idx) = (d.operands[0], d.operands[1]);
+        let ty = self.ir.value_type(d.results[0]);
+        let dw = Self::dwords(ty);
+        // Scalar load: uniform address, a buffer no store in the kernel may write.
+        let pu = !self.u.is_divergent_use(p, op) && !self.u.is_divergent_use(idx, op);
+        if !div && pu && self.root_arg(p).is_some_and(|a| self.smem_ok.contains(&a)) {
+            if let Type::Ptr(AddrSpace::Global, elem) = self.ir.value_type(p) {
+                let pv = self.use_val(p, op)?;
+                let iv = self.use_val(idx, op)?;
+                let sbase = self.sop(pv, 2)?;
+                let shift = (elem.bits() / 8).trailing_zeros() as i64;
+                let off = match iv {
+                    Val::Const(c) if c >= 0 && (c << shift) < (1 << 20) => Operand::Imm(c << shift),
+                    _ => {
+                        let is = self.sop(iv, 1)?;
+                        let t = self.s32();
+                        self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
+                        mir::r(t)
+                    }
+                };
+                let r = if dw == 2 { self.s64() } else { self.s32() };
+                let o = if dw == 2 {
+                    Opc::S_LOAD_DWORDX2
+                } else {
+                    Opc::S_LOAD_DWORD
+                };
+                self.emit(o, vec![mir::r(r), sbase, off]);
+                self.def(op, Val::S(Operand2::Virt(r)));
+                return Ok(());
+            }
+        }
+        let a = self.address(op, p, idx)?;
+        let r = if dw == 2 { self.v64() } else { self.v32() };
+        match a {
+            Addr::Global {
+                sbase,
+                voff,
+                offset,
+                ..
+            } => {
+                let o = if dw == 2 {
+                    Opc::GLOBAL_LOAD_DWORDX2
+                } else {
+                    Opc::GLOBAL_LOAD_DWORD
+                };
+                self.emit(o, vec![mir::r(r), mir::r(voff), sbase]).offset = offset;
+            }
+            Addr::Flat64(a) => {
+                let o = if dw == 2 {
+                    Opc::GLOBAL_LOAD_DWORDX2
+                } else {
+                    Opc::GLOBAL_LOAD_DWORD
+                };
+                self.emit(o, vec![mir::r(r), mir::r(a), Operand::Off]);
+            }
+            Addr::Lds { addr, offset } => {
+                let o = if dw == 2 {
+                    Opc::DS_READ_B64
+                } else {
+                    Opc::DS_READ_B32
+                };
+                self.emit(o, vec![mir::r(r), mir::r(addr)]).offset = offset;
+            }
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+
+    fn store(&mut self, op: Op) -> Result<(), IselError> {
+        let d = &self.ir.ops[op];
+        let (val, p, idx) = (d.operands[0], d.operands[1], d.operands[2]);
+        let ty = self.ir.value_type(val);
+        let dw = Self::dwords(ty);
+        let a = self.address(op, p, idx)?;
+        let x = self.use_val(val, op)?;
+        let data = self.vreg(x, dw)?;
+        match a {
+            Addr::Global {
+                sbase,
+                voff,
+                offset,
+                ..
+            } => {
+                let o = if dw == 2 {
+                    Opc::GLOBAL_STORE_DWORDX2
+                } else {
+                    Opc::GLOBAL_STORE_DWORD
+                };
+                self.emit(o, vec![mir::r(voff), mir::r(data), sbase]).offset = offset;
+            }
+            Addr::Flat64(a) => {
+                let o = if dw == 2 {
+                    Opc::GLOBAL_STORE_DWORDX2
+                } else {
+                    Opc::GLOBAL_STORE_DWORD
+                };
+                self.emit(o, vec![mir::r(a), mir::r(data), Operand::Off]);
+            }
+            Addr::Lds { addr, offset } => {
+                let o = if dw == 2 {
+                    Opc::DS_WRITE_B64
+                } else {
+                    Opc::DS_WRITE_B32
+                };
+                self.emit(o, vec![mir::r(addr), mir::r(data)]).offset = offset;
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic(&mut self, op: Op) -> Result<(), IselError> {
+        let ir = self.ir;
+        let d = &ir.ops[op];
+        let ty = ir.value_type(d.results[0]);
+        if ty.bits() == 64 {
+            return err(
+                self.loc,
+                "64-bit atomics are not supported by the gfx942 backend yet",
+            );
+        }
+        let p = d.operands[0];
+        // Atomics take a pointer (`&p[i]`): element 0 of it.
+        let a = {
+            let pv = self.use_val(p, op)?;
+            let Type::Ptr(space, _) = ir.value_type(p) else {
+                return err(self.loc, "internal: atomic pointer");
+            };
+            match (space, pv) {
+                (AddrSpace::Global, Val::S(_) | Val::Const(_)) => {
+                    let sbase = self.sop(pv, 2)?;
+                    let z = self.v32();
+                    self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                    Addr::Global {
+                        sbase,
+                        voff: z,
+                        offset: 0,
+                    }
+                }
+                (AddrSpace::Global, Val::V(v)) => Addr::Flat64(v),
+                (AddrSpace::Shared, Val::Const(c)) => {
+                    let z = self.v32();
+                    self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                    Addr::Lds {
+                        addr: z,
+                        offset: c as u32,
+                    }
+                }
+                (AddrSpace::Shared, other) => {
+                    let v = self.vreg(other, 1)?;
+                    Addr::Lds { addr: v, offset: 0 }
+                }
+                _ => return err(self.loc, "internal: atomic address"),
+            }
+        };
+        let r = self.v32();
+        if d.opcode == Opcode::AtomicCmpxchg {
+            let cmp = self.use_val(d.operands[1], op)?;
+            let new = self.use_val(d.operands[2], op)?;
+            match a {
+                Addr::Lds { addr, offset } => {
+                    let c = self.vreg(cmp, 1)?;
+                    let n = self.vreg(new, 1)?;
+                    self.emit(
+                        Opc::DS_CMPST_RTN_B32,
+                        vec![mir::r(r), mir::r(addr), mir::r(c), mir::r(n)],
+                    )
+                    .offset = offset;
+                }
+                _ => {
+                    let pair = self.v64();
+                    let c = self.vop(cmp, 1, true)?;
+                    let n = self.vop(new, 1, true)?;
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 0, 1), n]);
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 1, 1), c]);
+                    let (vaddr, saddr) = match a {
+                        Addr::Global { sbase, voff, .. } => (voff, sbase),
+                        Addr::Flat64(v) => (v, Operand::Off),
+                        _ => unreachable!(),
+                    };
+                    let i = self.emit(
+                        Opc::GLOBAL_ATOMIC_CMPSWAP,
+                        vec![mir::r(r), mir::r(vaddr), mir::r(pair), saddr],
+                    );
+                    i.sc0 = true;
+                }
+            }
+        } else {
+            let kind = ir.attr(op, "kind").and_then(Attr::as_str).unwrap_or("add");
+            let x = self.use_val(d.operands[1], op)?;
+            let data = self.vreg(x, 1)?;
+            match a {
+                Addr::Lds { addr, offset } => {
+                    let o = match kind {
+                        "add" => Opc::DS_ADD_RTN_U32,
+                        "min" => Opc::DS_MIN_RTN_I32,
+                        "max" => Opc::DS_MAX_RTN_I32,
+                        "umin" => Opc::DS_MIN_RTN_U32,
+                        "umax" => Opc::DS_MAX_RTN_U32,
+                        "xchg" => Opc::DS_WRXCHG_RTN_B32,
+                        _ => Opc::DS_ADD_RTN_F32,
+                    };
+                    self.emit(o, vec![mir::r(r), mir::r(addr), mir::r(data)])
+                        .offset = offset;
+                }
+                _ => {
+                    let o = match kind {
+                        "add" => Opc::GLOBAL_ATOMIC_ADD,
+                        "min" => Opc::GLOBAL_ATOMIC_SMIN,
+                        "max" => Opc::GLOBAL_ATOMIC_SMAX,
+                        "umin" => Opc::GLOBAL_ATOMIC_UMIN,
+                        "umax" => Opc::GLOBAL_ATOMIC_UMAX,
+                        "xchg" => Opc::GLOBAL_ATOMIC_SWAP,
+                        _ => Opc::GLOBAL_ATOMIC_ADD_F32,
+                    };
+                    let (vaddr, saddr) = match a {
+                        Addr::Global { sbase, voff, .. } => (voff, sbase),
+                        Addr::Flat64(v) => (v, Operand::Off),
+                        _ => unreachable!(),
+                    };
+                    let i = self.emit(o, vec![mir::r(r), mir::r(vaddr), mir::r(data), saddr]);
+                    i.sc0 = true;
+                }
+            }
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+
+    fn arith(&mut self, op: Op, div: bool) -> Result<(), IselError> {
+        use Opcode::*;
+        let ir = self.ir;
+        let d = &ir.ops[op];
+        let opc = d.opcode;
+        let rty = ir.value_type(d.results[0]);
+        let oty = d.operands.first().map(|&v| ir.value_type(v)).unwrap_or(rty);
+        let xs: Vec<Val> = d
+            .operands
+            .iter()
+            .map(|&v| self.use_val(v, op))
+            .collect::<Result<_, _>>()?;
+        // Constant folding keeps inline constants inline.
+        // i1 logic.
+        if rty == Type::I1 && matches!(opc, AndI | OrI | XOrI) {
+            let all_uniform = xs.iter().all(|x| !matches!(x, Val::Mask(_) | Val::V(_)));
+            if all_uniform && !div {
+                let a = self.sbool(xs[0])?;
+                let b = self.sbool(xs[1])?;
+                let r = self.s32();
+                let o = match opc {
+                    AndI => Opc::S_AND_B32,
+                    OrI => Opc::S_OR_B32,
+                    _ => Opc::S_XOR_B32,
+                };
+                self.emit(o, vec![mir::r(r), a, b]);
+                self.def(op, Val::SBool(r));
+            } else {
+                let a = self.mask(xs[0])?;
+                let b = self.mask(xs[1])?;
+                let r = self.s64();
+                let o = match opc {
+                    AndI => Opc::S_AND_B64,
+                    OrI => Opc::S_OR_B64,
+                    _ => Opc::S_XOR_B64,
+                };
+                self.emit(o, vec![mir::r(r), mir::r(a), mir::r(b)]);
+                if opc == AndI && (self.masked.contains(&a) || self.masked.contains(&b)) {
+                    self.masked.insert(r);
+                }
+                self.def(op, Val::Mask(r));
+            }
+            return Ok(());
+        }
+        let vector = div
+            || oty == Type::F32
+            || rty == Type::F32
+            || xs.iter().any(|x| matches!(x, Val::V(_) | Val::Mask(_)));
+        match opc {
+            CmpI | CmpF => {
+                let pred = ir.attr(op, "predicate").and_then(Attr::as_int).unwrap_or(0) as usize;
+                return self.compare(op, opc == CmpF, pred, oty, xs[0], xs[1], div);
+            }
+            Select => return self.select_op(op, rty, xs[0], xs[1], xs[2], div),
+            ExtUI | ExtSI | TruncI | Bitcast => {
+                return self.convert_int(op, opc, oty, rty, xs[0], vector)
+            }
+            SIToFP | UIToFP | FPToSI | FPToUI => {
+                if oty.bits() == 64 || rty.bits() == 64 {
+                    return err(
+                        self.loc,
+                        "64-bit int/float conversions are not supported by the gfx942 backend yet",
+                    );
+                }
+                let o = match opc {
+                    SIToFP => Opc::V_CVT_F32_I32,
+                    UIToFP => Opc::V_CVT_F32_U32,
+                    FPToSI => Opc::V_CVT_I32_F32,
+                    _ => Opc::V_CVT_U32_F32,
+                };
+                let a = self.vop(xs[0], 1, true)?;
+                let r = self.v32();
+                self.emit(o, vec![mir::r(r), a]);
+                self.def(op, Val::V(r));
+                return Ok(());
+            }
+            NegF => {
+                let a = self.vreg(xs[0], 1)?;
+                let r = self.v32();
+                self.emit(
+                    Opc::V_XOR_B32,
+                    vec![mir::r(r), Operand::Imm(0x8000_0000), mir::r(a)],
+                );
+                self.def(op, Val::V(r));
+                return Ok(());
+            }
+            DivF | RemF => {
+                return err(
+                    self.loc,
+                    "f32 division is not supported by the gfx942 backend yet",
+                );
+            }
+            DivSI | DivUI | RemSI | RemUI => {
+                if rty.bits() == 64 {
+                    return err(
+                        self.loc,
+                        "64-bit division is not supported by the gfx942 backend yet",
+                    );
+                }
+                let r = self.divide(opc, xs[0], xs[1])?;
+                if !div {
+                    let s = self.s32();
+                    self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(s), mir::r(r)]);
+                    self.def(op, Val::S(Operand2::Virt(s)));
+                } else {
+                    self.def(op, Val::V(r));
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        if rty.bits() == 64 {
+            return self.arith64(op, opc, xs[0], xs[1], vector);
+        }
+        if !vector {
+            let sopc = match opc {
+                AddI => Opc::S_ADD_I32,
+                SubI => Opc::S_SUB_I32,
+                MulI => Opc::S_MUL_I32,
+                AndI => Opc::S_AND_B32,
+                OrI => Opc::S_OR_B32,
+                XOrI => Opc::S_XOR_B32,
+                ShLI => Opc::S_LSHL_B32,
+                ShRSI => Opc::S_ASHR_I32,
+                ShRUI => Opc::S_LSHR_B32,
+                MinSI => Opc::S_MIN_I32,
+                MaxSI => Opc::S_MAX_I32,
+                MinUI => Opc::S_MIN_U32,
+                MaxUI => Opc::S_MAX_U32,
+                _ => return err(self.loc, format!("unsupported op {}", opc.name())),
+            };
+            let a = self.sop(xs[0], 1)?;
+            let b = self.sop(xs[1], 1)?;
+            let r = self.s32();
+            self.emit(sopc, vec![mir::r(r), a, b]);
+            self.def(op, Val::S(Operand2::Virt(r)));
+            return Ok(());
+        }
+        // VALU, 32-bit.
+        let r = self.v32();
+        let (commutes, vop2, rev) = match opc {
+            AddI => (true, Some(Opc::V_ADD_U32), None),
+            SubI => (false, Some(Opc::V_SUB_U32), Some(Opc::V_SUBREV_U32)),
+            AndI => (true, Some(Opc::V_AND_B32), None),
+            OrI => (true, Some(Opc::V_OR_B32), None),
+            XOrI => (true, Some(Opc::V_XOR_B32), None),
+            MinSI => (true, Some(Opc::V_MIN_I32), None),
+            MaxSI => (true, Some(Opc::V_MAX_I32), None),
+            MinUI => (true, Some(Opc::V_MIN_U32), None),
+            MaxUI => (true, Some(Opc::V_MAX_U32), None),
+            AddF => (true, Some(Opc::V_ADD_F32), None),
+            SubF => (false, Some(Opc::V_SUB_F32), None),
+            MulF => (true, Some(Opc::V_MUL_F32), None),
+            _ => (false, None, None),
+        };
+        if let Some(o) = vop2 {
+            let (a, b) = (xs[0], xs[1]);
+            let bv = matches!(b, Val::V(_));
+            let av = matches!(a, Val::V(_));
+            if bv {
+                let ao = self.vop(a, 1, true)?;
+                self.emit(o, vec![mir::r(r), ao, mir::r(b_reg(b))]);
+            } else if av && commutes {
+                let bo = self.vop(b, 1, true)?;
+                self.emit(o, vec![mir::r(r), bo, mir::r(b_reg(a))]);
+            } else if av && rev.is_some() {
+                let bo = self.vop(b, 1, true)?;
+                self.emit(rev.unwrap(), vec![mir::r(r), bo, mir::r(b_reg(a))]);
+            } else {
+                let bvr = self.vreg(b, 1)?;
+                let ao = self.vop(a, 1, true)?;
+                self.emit(o, vec![mir::r(r), ao, mir::r(bvr)]);
+            }
+            self.def(op, Val::V(r));
+            return Ok(());
+        }
+        match opc {
+            MulI => {
+                let a = self.vop(xs[0], 1, false)?;
+                let b = if matches!(xs[0], Val::V(_)) {
+                    self.vop(xs[1], 1, false)?
+                } else {
+                    mir::r(self.vreg(xs[1], 1)?)
+                };
+                self.emit(Opc::V_MUL_LO_U32, vec![mir::r(r), a, b]);
+            }
+            ShLI | ShRSI | ShRUI => {
+                let o = match opc {
+                    ShLI => Opc::V_LSHLREV_B32,
+                    ShRSI => Opc::V_ASHRREV_I32,
+                    _ => Opc::V_LSHRREV_B32,
+                };
+                let amt = self.vop(xs[1], 1, true)?;
+                let v = self.vreg(xs[0], 1)?;
+                self.emit(o, vec![mir::r(r), amt, mir::r(v)]);
+            }
+            MinimumF | MaximumF => {
+                let o = if opc == MinimumF {
+                    Opc::V_MIN_F32
+                } else {
+                    Opc::V_MAX_F32
+                };
+                let a = self.vreg(xs[0], 1)?;
+                let b = self.vreg(xs[1], 1)?;
+                let t = self.v32();
+                self.emit(o, vec![mir::r(t), mir::r(a), mir::r(b)]);
+                // NaN in, NaN out (IEEE min/max return the other operand).
+                let nan = self.v32();
+                self.emit(Opc::V_MOV_B32, vec![mir::r(nan), Operand::Imm(0x7fc0_0000)]);
+                let m = self.s64();
+                self.emit(Opc::V_CMP_U_F32, vec![mir::r(m), mir::r(a), mir::r(b)]);
+                self.emit(
+                    Opc::V_CNDMASK_B32,
+                    vec![mir::r(r), mir::r(t), mir::r(nan), mir::r(m)],
+                );
+            }
+            _ => {
+                return err(
+                    self.loc,
+                    format!("{} is not supported by the gfx942 backend yet", opc.name()),
+                )
+            }
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+
+    /// 32-bit integer division and remainder on the vector unit (AMDGPU's reciprocal
+    /// expansion: an f32 reciprocal estimate refined to the exact quotient).
+    fn divide(&mut self, opc: Opcode, a: Val, b: Val) -> Result<VReg, IselError> {
+        let signed = matches!(opc, Opcode::DivSI | Opcode::RemSI);
+        let rem = matches!(opc, Opcode::RemSI | Opcode::RemUI);
+        let mut x = self.vreg(a, 1)?;
+        let mut y = self.vreg(b, 1)?;
+        let (mut sx, mut sy) = (None, None);
+        if signed {
+            // |x|, |y| via (v ^ s) - s with s = v >> 31.
+            for (v, s) in [(&mut x, &mut sx), (&mut y, &mut sy)] {
+                let sg = self.v32();
+                self.emit(
+                    Opc::V_ASHRREV_I32,
+                    vec![mir::r(sg), Operand::Imm(31), mir::r(*v)],
+                );
+                let t = self.v32();
+                self.emit(Opc::V_XOR_B32, vec![mir::r(t), mir::r(sg), mir::r(*v)]);
+                let ab = self.v32();
+                self.emit(Opc::V_SUB_U32, vec![mir::r(ab), mir::r(t), mir::r(sg)]);
+                *v = ab;
+                *s = Some(sg);
+            }
+        }
+        let f = self.v32();
+        self.emit(Opc::V_CVT_F32_U32, vec![mir::r(f), mir::r(y)]);
+        let rc = self.v32();
+        self.emit(Opc::V_RCP_IFLAG_F32, vec![mir::r(rc), mir::r(f)]);
+        let sc = self.v32();
+        self.emit(
+            Opc::V_MUL_F32,
+            vec![mir::r(sc), Operand::Imm(0x4f7f_fffe), mir::r(rc)],
+        );
+        let z = self.v32();
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::r(z), mir::r(sc)]);
+        let ny = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(ny), Operand::Imm(0), mir::r(y)]);
+        let t = self.v32();
+        self.emit(Opc::V_MUL_LO_U32, vec![mir::r(t), mir::r(ny), mir::r(z)]);
+        let h = self.v32();
+        self.emit(Opc::V_MUL_HI_U32, vec![mir::r(h), mir::r(z), mir::r(t)]);
+        let z2 = self.v32();
+        self.emit(Opc::V_ADD_U32, vec![mir::r(z2), mir::r(z), mir::r(h)]);
+        let q = self.v32();
+        self.emit(Opc::V_MUL_HI_U32, vec![mir::r(q), mir::r(x), mir::r(z2)]);
+        let qy = self.v32();
+        self.emit(Opc::V_MUL_LO_U32, vec![mir::r(qy), mir::r(q), mir::r(y)]);
+        let mut rr = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(rr), mir::r(x), mir::r(qy)]);
+        let mut qq = q;
+        for _ in 0..2 {
+            let ge = self.s64();
+            self.emit(Opc::V_CMP_GE_U32, vec![mir::r(ge), mir::r(rr), mir::r(y)]);
+            let q1 = self.v32();
+            self.emit(
+                Opc::V_ADD_U32,
+                vec![mir::r(q1), Operand::Imm(1), mir::r(qq)],
+            );
+            let r1 = self.v32();
+            self.emit(Opc::V_SUB_U32, vec![mir::r(r1), mir::r(rr), mir::r(y)]);
+            let qn = self.v32();
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![mir::r(qn), mir::r(qq), mir::r(q1), mir::r(ge)],
+            );
+            let rn = self.v32();
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![mir::r(rn), mir::r(rr), mir::r(r1), mir::r(ge)],
+            );
+            qq = qn;
+            rr = rn;
+        }
+        if !signed {
+            return Ok(if rem { rr } else { qq });
+        }
+        // Quotient sign = sx ^ sy, remainder sign = sx.
+        let (sx, sy) = (sx.unwrap(), sy.unwrap());
+        let s = if rem {
+            sx
+        } else {
+            let s = self.v32();
+            self.emit(Opc::V_XOR_B32, vec![mir::r(s), mir::r(sx), mir::r(sy)]);
+            s
+        };
+        let v = if rem { rr } else { qq };
+        let t = self.v32();
+        self.emit(Opc::V_XOR_B32, vec![mir::r(t), mir::r(s), mir::r(v)]);
+        let out = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(out), mir::r(t), mir::r(s)]);
+        Ok(out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compare(
+        &mut self,
+        op: Op,
+        float: bool,
+        pred: usize,
+        ty: Type,
+        a: Val,
+        b: Val,
+        div: bool,
+    ) -> Result<(), IselError> {
+        let wide = ty.bits() == 64;
+        let vector = float || div || matches!(a, Val::V(_)) || matches!(b, Val::V(_));
+        if ty == Type::I1 {
+            // eq / ne on booleans: xor.
+            let x = if vector || matches!(a, Val::Mask(_)) || matches!(b, Val::Mask(_)) {
+                let ma = self.mask(a)?;
+                let mb = self.mask(b)?;
+                let r = self.s64();
+                self.emit(Opc::S_XOR_B64, vec![mir::r(r), mir::r(ma), mir::r(mb)]);
+                if pred == 0 {
+                    let n = self.s64();
+                    self.emit(Opc::S_NOT_B64, vec![mir::r(n), mir::r(r)]);
+                    Val::Mask(n)
+                } else {
+                    Val::Mask(r)
+                }
+            } else {
+                let sa = self.sbool(a)?;
+                let sb = self.sbool(b)?;
+                let r = self.s32();
+                self.emit(Opc::S_XOR_B32, vec![mir::r(r), sa, sb]);
+                if pred == 0 {
+                    let n = self.s32();
+                    self.emit(Opc::S_XOR_B32, vec![mir::r(n), mir::r(r), Operand::Imm(1)]);
+                    Val::SBool(n)
+                } else {
+                    Val::SBool(r)
+                }
+            };
+            self.def(op, x);
+            return Ok(());
+        }
+        if !vector && (!wide || pred <= 1) {
+            let o = if wide {
+                [Opc::S_CMP_EQ_U64, Opc::S_CMP_LG_U64][pred]
+            } else {
+                [
+                    Opc::S_CMP_EQ_U32,
+                    Opc::S_CMP_LG_U32,
+                    Opc::S_CMP_LT_I32,
+                    Opc::S_CMP_LE_I32,
+                    Opc::S_CMP_GT_I32,
+                    Opc::S_CMP_GE_I32,
+                    Opc::S_CMP_LT_U32,
+                    Opc::S_CMP_LE_U32,
+                    Opc::S_CMP_GT_U32,
+                    Opc::S_CMP_GE_U32,
+                ][pred]
+            };
+            let dw = if wide { 2 } else { 1 };
+            let sa = self.sop(a, dw)?;
+            let sb = self.sop(b, dw)?;
+            self.emit(o, vec![sa, sb]);
+            let r = self.s32();
+            self.emit(
+                Opc::S_CSELECT_B32,
+                vec![mir::r(r), Operand::Imm(1), Operand::Imm(0)],
+            );
+            self.def(op, Val::SBool(r));
+            return Ok(());
+        }
+        let o = if float {
+            use Opc::*;
+            match pred {
+                0 => {
+                    self.def(op, Val::Const(0));
+                    return Ok(());
+                }
+                15 => {
+                    self.def(op, Val::Const(1));
+                    return Ok(());
+                }
+                1 => V_CMP_EQ_F32,
+                2 => V_CMP_GT_F32,
+                3 => V_CMP_GE_F32,
+                4 => V_CMP_LT_F32,
+                5 => V_CMP_LE_F32,
+                6 => V_CMP_LG_F32,
+                7 => V_CMP_O_F32,
+                8 => V_CMP_NLG_F32,
+                9 => V_CMP_NLE_F32,
+                10 => V_CMP_NLT_F32,
+                11 => V_CMP_NGE_F32,
+                12 => V_CMP_NGT_F32,
+                13 => V_CMP_NEQ_F32,
+                _ => V_CMP_U_F32,
+            }
+        } else if wide {
+            use Opc::*;
+            [
+                V_CMP_EQ_U64,
+                V_CMP_NE_U64,
+                V_CMP_LT_I64,
+                V_CMP_LE_I64,
+                V_CMP_GT_I64,
+                V_CMP_GE_I64,
+                V_CMP_LT_U64,
+                V_CMP_LE_U64,
+                V_CMP_GT_U64,
+                V_CMP_GE_U64,
+            ][pred]
+        } else {
+            use Opc::*;
+            [
+                V_CMP_EQ_U32,
+                V_CMP_NE_U32,
+                V_CMP_LT_I32,
+                V_CMP_LE_I32,
+                V_CMP_GT_I32,
+                V_CMP_GE_I32,
+                V_CMP_LT_U32,
+                V_CMP_LE_U32,
+                V_CMP_GT_U32,
+                V_CMP_GE_U32,
+            ][pred]
+        };
+        let dw = if wide { 2 } else { 1 };
+        // VOP3: at most one scalar operand, no literal.
+        let oa = self.vop(a, dw, false)?;
+        let ob = if matches!(oa, Operand::Reg { reg: mir::Reg::Virt(v), .. } if self.mf.vregs[v].file == File::V)
+        {
+            self.vop(b, dw, false)?
+        } else {
+            mir::r(self.vreg(b, dw)?)
+        };
+        let m = self.s64();
+        self.emit(o, vec![mir::r(m), oa, ob]);
+        self.masked.insert(m);
+        if div {
+            self.def(op, Val::Mask(m));
+        } else {
+            // Uniform but computed on the vector unit.
+            let b = self.sbool(Val::Mask(m))?;
+            let Operand::Reg {
+                reg: mir::Reg::Virt(bv),
+                ..
+            } = b
+            else {
+                unreachable!()
+            };
+            self.def(op, Val::SBool(bv));
+        }
+        Ok(())
+    }
+
+    fn select_op(
+        &mut self,
+        op: Op,
+        ty: Type,
+        c: Val,
+        a: Val,
+        b: Val,
+        div: bool,
+    ) -> Result<(), IselError> {
+        let dw = Self::dwords(ty);
+        if ty == Type::I1 {
+            if !div
+                && !matches!(c, Val::Mask(_))
+                && !matches!(a, Val::Mask(_))
+                && !matches!(b, Val::Mask(_))
+            {
+                let sc = self.sbool(c)?;
+                let sa = self.sbool(a)?;
+                let sb = self.sbool(b)?;
+                self.emit(Opc::S_CMP_LG_U32, vec![sc, Operand::Imm(0)]);
+                let r = self.s32();
+                self.emit(Opc::S_CSELECT_B32, vec![mir::r(r), sa, sb]);
+                self.def(op, Val::SBool(r));
+            } else {
+                let mc = self.mask(c)?;
+                let ma = self.mask(a)?;
+                let mb = self.mask(b)?;
+                let t1 = self.s64();
+                let t2 = self.s64();
+                let r = self.s64();
+                self.emit(Opc::S_AND_B64, vec![mir::r(t1), mir::r(mc), mir::r(ma)]);
+                self.emit(Opc::S_ANDN2_B64, vec![mir::r(t2), mir::r(mb), mir::r(mc)]);
+                self.emit(Opc::S_OR_B64, vec![mir::r(r), mir::r(t1), mir::r(t2)]);
+                self.def(op, Val::Mask(r));
+            }
+            return Ok(());
+        }
+        let vector = div
+            || ty == Type::F32
+            || [a, b].iter().any(|x| matches!(x, Val::V(_)))
+            || matches!(c, Val::Mask(_));
+        if !vector {
+            let sc = self.sbool(c)?;
+            let sa = self.sop(a, dw)?;
+            let sb = self.sop(b, dw)?;
+            self.emit(Opc::S_CMP_LG_U32, vec![sc, Operand::Imm(0)]);
+            let r = if dw == 2 { self.s64() } else { self.s32() };
+            let o = if dw == 2 {
+                Opc::S_CSELECT_B64
+            } else {
+                Opc::S_CSELECT_B32
+            };
+            self.emit(o, vec![mir::r(r), sa, sb]);
+            self.def(op, Val::S(Operand2::Virt(r)));
+            return Ok(());
+        }
+        let m = self.mask(c)?;
+        let va = self.vreg(a, dw)?;
+        let vb = self.vreg(b, dw)?;
+        let r = if dw == 2 { self.v64() } else { self.v32() };
+        for i in 0..dw {
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![
+                    mir::rsub(r, i, 1),
+                    mir::rsub(vb, i, 1),
+                    mir::rsub(va, i, 1),
+                    mir::r(m),
+                ],
+            );
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+
+    fn convert_int(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        from: Type,
+        to: Type,
+        x: Val,
+        vector: bool,
+    ) -> Result<(), IselError> {
+        use Opcode::*;
+        let r = match (opc, from.bits(), to.bits()) {
+            (Bitcast, _, _) => x,
+            (ExtUI | ExtSI, 1, _) => {
+                let one = if opc == ExtSI { -1 } else { 1 };
+                let wide = to.bits() == 64;
+                match x {
+                    Val::Mask(m) => {
+                        let v = if wide { self.v64() } else { self.v32() };
+                        self.emit(
+                            Opc::V_CNDMASK_B32,
+                            vec![
+                                mir::rsub(v, 0, 1),
+                                Operand::Imm(0),
+                                Operand::Imm(one),
+                                mir::r(m),
+                            ],
+                        );
+                        if wide {
+                            let hi = if opc == ExtSI { one } else { 0 };
+                            self.emit(
+                                Opc::V_CNDMASK_B32,
+                                vec![
+                                    mir::rsub(v, 1, 1),
+                                    Operand::Imm(0),
+                                    Operand::Imm(hi),
+                                    mir::r(m),
+                                ],
+                            );
+                        }
+                        Val::V(v)
+                    }
+                    Val::Const(c) => Val::Const(if c & 1 != 0 {
+                        if opc == ExtSI {
+                            -1
+                        } else {
+                            1
+                        }
+                    } else {
+                        0
+                    }),
+                    _ => {
+                        let b = self.sbool(x)?;
+                        self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+                        let s = if wide { self.s64() } else { self.s32() };
+                        if wide {
+                            let imm = if opc == ExtSI { -1 } else { 1 };
+                            self.emit(
+                                Opc::S_CSELECT_B64,
+                                vec![mir::r(s), Operand::Imm(imm), Operand::Imm(0)],
+                            );
+                        } else {
+                            self.emit(
+                                Opc::S_CSELECT_B32,
+                                vec![mir::r(s), Operand::Imm(one), Operand::Imm(0)],
+                            );
+                        }
+                        Val::S(Operand2::Virt(s))
+                    }
+                }
+            }
+            (TruncI, _, 1) => {
+                // Low bit.
+                if vector {
+                    let v = self.vreg(x, Self::dwords(from))?;
+                    let t = self.v32();
+                    self.emit(
+                        Opc::V_AND_B32,
+                        vec![mir::r(t), Operand::Imm(1), mir::rsub(v, 0, 1)],
+                    );
+                    let m = self.s64();
+                    self.emit(
+                        Opc::V_CMP_NE_U32,
+                        vec![mir::r(m), Operand::Imm(0), mir::r(t)],
+                    );
+                    self.masked.insert(m);
+                    Val::Mask(m)
+                } else {
+                    let s = self.sop(x, Self::dwords(from))?;
+                    let lo = match s {
+                        Operand::Reg { reg, .. } => Operand::Reg { reg, sub: 0, n: 1 },
+                        o => o,
+                    };
+                    let r = self.s32();
+                    self.emit(Opc::S_AND_B32, vec![mir::r(r), lo, Operand::Imm(1)]);
+                    Val::SBool(r)
+                }
+            }
+            (TruncI, 64, 32) => match x {
+                Val::V(v) => {
+                    let r = self.v32();
+                    self.emit(Opc::V_MOV_B32, vec![mir::r(r), mir::rsub(v, 0, 1)]);
+                    Val::V(r)
+                }
+                Val::Const(c) => Val::Const(c as i32 as i64),
+                _ => {
+                    let s = self.sop(x, 2)?;
+                    let Operand::Reg { reg, .. } = s else {
+                        return err(self.loc, "internal: trunc");
+                    };
+                    let r = self.s32();
+                    self.emit(
+                        Opc::S_MOV_B32,
+                        vec![mir::r(r), Operand::Reg { reg, sub: 0, n: 1 }],
+                    );
+                    Val::S(Operand2::Virt(r))
+                }
+            },
+            (ExtUI | ExtSI, 32, 64) => match x {
+                Val::Const(c) => Val::Const(if opc == ExtSI {
+                    c as i32 as i64
+                } else {
+                    c as u32 as i64
+                }),
+                Val::V(_) => {
+                    let v = self.vreg(x, 1)?;
+                    let r = self.v64();
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(r, 0, 1), mir::r(v)]);
+                    if opc == ExtSI {
+                        self.emit(
+                            Opc::V_ASHRREV_I32,
+                            vec![mir::rsub(r, 1, 1), Operand::Imm(31), mir::r(v)],
+                        );
+                    } else {
+                        self.emit(Opc::V_MOV_B32, vec![mir::rsub(r, 1, 1), Operand::Imm(0)]);
+                    }
+                    Val::V(r)
+                }
+                _ => {
+                    let s = self.sop(x, 1)?;
+                    let r = self.s64();
+                    self.emit(Opc::S_MOV_B32, vec![mir::rsub(r, 0, 1), s.clone()]);
+                    if opc == ExtSI {
+                        self.emit(
+                            Opc::S_ASHR_I32,
+                            vec![mir::rsub(r, 1, 1), s, Operand::Imm(31)],
+                        );
+                    } else {
+                        self.emit(Opc::S_MOV_B32, vec![mir::rsub(r, 1, 1), Operand::Imm(0)]);
+                    }
+                    Val::S(Operand2::Virt(r))
+                }
+            },
+            _ => x,
+        };
+        self.def(op, r);
+        Ok(())
+    }
+
+    fn arith64(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        a: Val,
+        b: Val,
+        vector: bool,
+    ) -> Result<(), IselError> {
+        use Opcode::*;
+        if !vector {
+            let sa = self.sop(a, 2)?;
+            let r = self.s64();
+            let halves = |o: &Operand| match o {
+                Operand::Reg { reg, .. } => (
+                    Operand::Reg {
+                        reg: *reg,
+                        sub: 0,
+                        n: 1,
+                    },
+                    Operand::Reg {
+                        reg: *reg,
+                        sub: 1,
+                        n: 1,
+                    },
+                ),
+                Operand::Imm(c) => (
+                    Operand::Imm(*c as i32 as i64),
+                    Operand::Imm(if *c < 0 { -1 } else { 0 }),
+                ),
+                o => (o.clone(), o.clone()),
+            };
+            match opc {
+                AndI | OrI | XOrI => {
+                    let sb = self.sop(b, 2)?;
+                    let o = match opc {
+                        AndI => Opc::S_AND_B64,
+                        OrI => Opc::S_OR_B64,
+                        _ => Opc::S_XOR_B64,
+                    };
+                    self.emit(o, vec![mir::r(r), sa, sb]);
+                }
+                ShLI | ShRSI | ShRUI => {
+                    let sb = self.sop(b, 2)?;
+                    let (blo, _) = halves(&sb);
+                    let o = match opc {
+                        ShLI => Opc::S_LSHL_B64,
+                        ShRSI => Opc::S_ASHR_I64,
+                        _ => Opc::S_LSHR_B64,
+                    };
+                    self.emit(o, vec![mir::r(r), sa, blo]);
+                }
+                AddI | SubI => {
+                    let sb = self.sop(b, 2)?;
+                    let (alo, ahi) = halves(&sa);
+                    let (blo, bhi) = halves(&sb);
+                    let (o1, o2) = if opc == AddI {
+                        (Opc::S_ADD_U32, Opc::S_ADDC_U32)
+                    } else {
+                        (Opc::S_SUB_U32, Opc::S_SUBB_U32)
+                    };
+                    self.emit(o1, vec![mir::rsub(r, 0, 1), alo, blo]);
+                    self.emit(o2, vec![mir::rsub(r, 1, 1), ahi, bhi]);
+                }
+                MulI => {
+                    let sb = self.sop(b, 2)?;
+                    let (alo, ahi) = halves(&sa);
+                    let (blo, bhi) = halves(&sb);
+                    let h = self.s32();
+                    let t1 = self.s32();
+                    let t2 = self.s32();
+                    let h2 = self.s32();
+                    self.emit(Opc::S_MUL_HI_U32, vec![mir::r(h), alo.clone(), blo.clone()]);
+                    self.emit(Opc::S_MUL_I32, vec![mir::r(t1), alo.clone(), bhi]);
+                    self.emit(Opc::S_MUL_I32, vec![mir::r(t2), ahi, blo.clone()]);
+                    self.emit(Opc::S_ADD_I32, vec![mir::r(h2), mir::r(h), mir::r(t1)]);
+                    self.emit(
+                        Opc::S_ADD_I32,
+                        vec![mir::rsub(r, 1, 1), mir::r(h2), mir::r(t2)],
+                    );
+                    self.emit(Opc::S_MUL_I32, vec![mir::rsub(r, 0, 1), alo, blo]);
+                }
+                _ => {
+                    return err(
+                        self.loc,
+                        format!(
+                            "64-bit {} is not supported by the gfx942 backend yet",
+                            opc.name()
+                        ),
+                    )
+                }
+            }
+            self.def(op, Val::S(Operand2::Virt(r)));
+            return Ok(());
+        }
+        let va = self.vreg(a, 2)?;
+        let r = self.v64();
+        match opc {
+            AndI | OrI | XOrI => {
+                let vb = self.vreg(b, 2)?;
+                let o = match opc {
+                    AndI => Opc::V_AND_B32,
+                    OrI => Opc::V_OR_B32,
+                    _ => Opc::V_XOR_B32,
+                };
+                for i in 0..2 {
+                    self.emit(
+                        o,
+                        vec![mir::rsub(r, i, 1), mir::rsub(vb, i, 1), mir::rsub(va, i, 1)],
+                    );
+                }
+            }
+            ShLI | ShRSI | ShRUI => {
+                let vb = self.vreg(b, 2)?;
+                let o = match opc {
+                    ShLI => Opc::V_LSHLREV_B64,
+                    ShRSI => Opc::V_ASHRREV_I64,
+                    _ => Opc::V_LSHRREV_B64,
+                };
+                self.emit(o, vec![mir::r(r), mir::rsub(vb, 0, 1), mir::r(va)]);
+            }
+            AddI | SubI => {
+                let vb = self.vreg(b, 2)?;
+                let c = self.s64();
+                let c2 = self.s64();
+                let (o1, o2) = if opc == AddI {
+                    (Opc::V_ADD_CO_U32, Opc::V_ADDC_CO_U32)
+                } else {
+                    (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32)
+                };
+                self.emit(
+                    o1,
+                    vec![
+                        mir::rsub(r, 0, 1),
+                        mir::r(c),
+                        mir::rsub(va, 0, 1),
+                        mir::rsub(vb, 0, 1),
+                    ],
+                );
+                self.emit(
+                    o2,
+                    vec![
+                        mir::rsub(r, 1, 1),
+                        mir::r(c2),
+                        mir::rsub(va, 1, 1),
+                        mir::rsub(vb, 1, 1),
+                        mir::r(c),
+                    ],
+                );
+            }
+            MulI => {
+                let vb = self.vreg(b, 2)?;
+                let h = self.v32();
+                let t1 = self.v32();
+                let t2 = self.v32();
+                let h2 = self.v32();
+                self.emit(
+                    Opc::V_MUL_HI_U32,
+                    vec![mir::r(h), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
+                );
+                self.emit(
+                    Opc::V_MUL_LO_U32,
+                    vec![mir::r(t1), mir::rsub(va, 0, 1), mir::rsub(vb, 1, 1)],
+                );
+                self.emit(
+                    Opc::V_MUL_LO_U32,
+                    vec![mir::r(t2), mir::rsub(va, 1, 1), mir::rsub(vb, 0, 1)],
+                );
+                self.emit(Opc::V_ADD_U32, vec![mir::r(h2), mir::r(h), mir::r(t1)]);
+                self.emit(
+                    Opc::V_ADD_U32,
+                    vec![mir::rsub(r, 1, 1), mir::r(h2), mir::r(t2)],
+                );
+                self.emit(
+                    Opc::V_MUL_LO_U32,
+                    vec![mir::rsub(r, 0, 1), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
+                );
+            }
+            _ => {
+                return err(
+                    self.loc,
+                    format!(
+                        "64-bit {} is not supported by the gfx942 backend yet",
+                        opc.name()
+                    ),
+                )
+            }
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+}
+
+fn b_reg(x: Val) -> VReg {
+    match x {
+        Val::V(v) => v,
+        _ => unreachable!("checked by the caller"),
+    }
+}
+
+enum Addr {
+    Global {
+        sbase: Operand,
+        voff: VReg,
+        offset: u32,
+    },
+    Flat64(VReg),
+    Lds {
+        addr: VReg,
+        offset: u32,
+    },
+}

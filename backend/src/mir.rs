@@ -1,0 +1,171 @@
+//! Machine IR: gfx942 instructions over virtual registers, in laid-out blocks.
+//!
+//! A machine function is a list of blocks in layout order; control falls through from one
+//! block to the next unless the block ends in `s_branch` or `s_endpgm`. That layout is the
+//! *wave-level* CFG: the one the hardware follows, with both sides of a divergent branch
+//! executed one after the other under different EXEC masks. Liveness and register allocation
+//! work on it, which is what makes a VGPR written under a partial EXEC safe: every lane that
+//! still needs the old contents keeps the register live across the write.
+//!
+//! Registers are virtual (`VReg`, with a class: SGPR or VGPR, 1..4 dwords) until `regalloc`
+//! rewrites them to physical ones. An operand names a register and a dword range of it, so the
+//! halves of a 64-bit value are operands too.
+
+use crate::isa::Opc;
+use cranelift_entity::{entity_impl, PrimaryMap};
+use kc_dialect::Loc;
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(u32);
+entity_impl!(VReg, "%r");
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MBlock(u32);
+entity_impl!(MBlock, "bb");
+
+/// Register files.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum File {
+    S,
+    V,
+}
+
+/// A virtual register's class: file and width in dwords.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Class {
+    pub file: File,
+    pub dwords: u8,
+}
+
+impl Class {
+    pub const S32: Class = Class {
+        file: File::S,
+        dwords: 1,
+    };
+    pub const S64: Class = Class {
+        file: File::S,
+        dwords: 2,
+    };
+    pub const V32: Class = Class {
+        file: File::V,
+        dwords: 1,
+    };
+    pub const V64: Class = Class {
+        file: File::V,
+        dwords: 2,
+    };
+}
+
+/// A physical register or register tuple.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PReg {
+    /// SGPRs `first..first+n`.
+    S(u16, u8),
+    /// VGPRs `first..first+n`.
+    V(u16, u8),
+    Vcc,
+    Exec,
+    M0,
+}
+
+/// A register operand: a virtual or physical register and the dwords of it used.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Reg {
+    Virt(VReg),
+    Phys(PReg),
+}
+
+/// One explicit operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    /// Register `reg`, dwords `sub..sub+n` of it.
+    Reg {
+        reg: Reg,
+        sub: u8,
+        n: u8,
+    },
+    /// An integer constant (printed inline when the hardware allows, else as a literal).
+    Imm(i64),
+    /// An f32 constant given by its bits.
+    F32(u32),
+    Label(MBlock),
+    /// `off` in the SAddr slot.
+    Off,
+    /// `s_waitcnt` counters (`None`: not waited on).
+    Wait {
+        vm: Option<u8>,
+        lgkm: Option<u8>,
+    },
+}
+
+impl Operand {
+    pub fn reg(&self) -> Option<Reg> {
+        match self {
+            Operand::Reg { reg, .. } => Some(*reg),
+            _ => None,
+        }
+    }
+}
+
+/// One machine instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub op: Opc,
+    pub ops: Vec<Operand>,
+    /// `offset:N` of memory instructions.
+    pub offset: u32,
+    /// `sc0` (for atomics: return the old value).
+    pub sc0: bool,
+    pub loc: Loc,
+    pub comment: Option<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BlockData {
+    pub insts: Vec<Inst>,
+    /// Printed before the block's label (e.g. `; %bb.3: divergent if`).
+    pub comment: Option<String>,
+}
+
+/// A machine function.
+#[derive(Clone, Debug, Default)]
+pub struct Func {
+    pub name: String,
+    pub blocks: PrimaryMap<MBlock, BlockData>,
+    /// Layout order.
+    pub layout: Vec<MBlock>,
+    pub vregs: PrimaryMap<VReg, Class>,
+}
+
+impl Func {
+    pub fn new_vreg(&mut self, c: Class) -> VReg {
+        self.vregs.push(c)
+    }
+    pub fn new_block(&mut self) -> MBlock {
+        self.blocks.push(BlockData::default())
+    }
+}
+
+/// Builders for operands.
+pub fn r(v: VReg) -> Operand {
+    Operand::Reg {
+        reg: Reg::Virt(v),
+        sub: 0,
+        n: 0, // 0 = the whole register (its class width)
+    }
+}
+pub fn rsub(v: VReg, sub: u8, n: u8) -> Operand {
+    Operand::Reg {
+        reg: Reg::Virt(v),
+        sub,
+        n,
+    }
+}
+pub fn p(reg: PReg) -> Operand {
+    Operand::Reg {
+        reg: Reg::Phys(reg),
+        sub: 0,
+        n: 0,
+    }
+}
+pub const EXEC: PReg = PReg::Exec;
