@@ -17,6 +17,6 @@ __kernel void shared_reduce(__global float *out, __global float *input) {
         stride >>= 1;
     }
     if (tid == 0) {
-        out[get_group_id(0)] = tile[0];
+        out[(int)get_group_id(0)] = tile[0];
     }
 }
