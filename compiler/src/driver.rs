@@ -82,7 +82,7 @@ enum EmitArg {
     UniformityJson,
     /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
     Dot,
-    /// gfx942 assembly (not available yet).
+    /// gfx942 assembly (the backend; `-S`).
     Asm,
 }
 
@@ -155,7 +155,16 @@ fn run(cli: Cli) -> i32 {
         text,
         is_ir: lang,
     };
+    // Without -S or --emit, an output file gets an object assembled by llvm-mc-22.
+    let object = stage == Stage::Asm && !cli.assembly && cli.emit.is_none() && cli.output != "-";
     match pipeline::run(&input, &opts) {
+        Ok(out) if object => match assemble(&out, &cli.output) {
+            Ok(()) => 0,
+            Err(msg) => {
+                eprintln!("kc: error: {msg}");
+                2
+            }
+        },
         Ok(out) => match write_output(&cli.output, &out) {
             Ok(()) => 0,
             Err(msg) => {
@@ -195,4 +204,41 @@ fn write_output(path: &str, text: &str) -> Result<(), String> {
         return Ok(());
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))
+}
+
+/// Writes an object file by running `llvm-mc-22` on the listing.
+fn assemble(listing: &str, path: &str) -> Result<(), String> {
+    let mc = ["llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc"]
+        .into_iter()
+        .find(|t| {
+            std::process::Command::new(t)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .ok_or("writing an object needs llvm-mc-22 (install llvm-22), or use -S for assembly")?;
+    let mut child = std::process::Command::new(mc)
+        .args([
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=gfx942",
+            "-filetype=obj",
+            "-o",
+            path,
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {mc}: {e}"))?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(listing.as_bytes())
+        .map_err(|e| format!("cannot write to {mc}: {e}"))?;
+    let status = child.wait().map_err(|e| format!("{mc} failed: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{mc} rejected the listing (exit {status})"))
+    }
 }
