@@ -419,6 +419,9 @@ Kernel k [1:1]
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
         for entry in std::fs::read_dir(&dir).expect("examples dir") {
             let path = entry.expect("dir entry").path();
+            if path.extension().is_none_or(|e| e != "k") {
+                continue; // examples/opencl/, args files
+            }
             let text = std::fs::read_to_string(&path).expect("read example");
             for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
                 let f = SourceFile::new("t.k", &text[..end]);
