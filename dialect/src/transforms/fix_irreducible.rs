@@ -135,6 +135,7 @@ fn fix_cycle(
     let names = HubNames {
         block: "irr.guard",
         selector: "irr.sel",
+        slot_suffix: "irr",
     };
     let hub = Hub::build(ir, consts, &names, &entries, &[], after, loc);
     for (edge, j) in edges {
@@ -152,10 +153,13 @@ pub(super) struct Edge {
     pub succ: usize,
 }
 
-/// Names of a hub's blocks and selector argument (the printer makes them unique).
+/// Names of a hub's blocks and arguments (the printer makes them unique).
 pub(super) struct HubNames {
     pub block: &'static str,
     pub selector: &'static str,
+    /// Suffix of the slot arguments: `%x.irr` carries a target's `%x`, so that the printer
+    /// keeps the original names for the original values.
+    pub slot_suffix: &'static str,
 }
 
 /// A guard that redirected edges enter and that dispatches to their original targets on a
@@ -196,11 +200,10 @@ impl Hub {
         for &t in targets {
             let mut slot = Vec::new();
             for a in ir.blocks[t].args.clone() {
-                let (ty, name, aloc) = (
-                    ir.value_type(a),
-                    ir.values[a].name.clone(),
-                    ir.values[a].loc,
-                );
+                let (ty, aloc) = (ir.value_type(a), ir.values[a].loc);
+                let name = ir
+                    .value_name(a)
+                    .map(|n| format!("{n}.{}", names.slot_suffix));
                 slot.push(ir.add_block_arg(guard, ty, name, aloc));
             }
             slots.push(slot);

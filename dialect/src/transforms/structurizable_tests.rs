@@ -544,7 +544,7 @@ fn three_exits_get_one_guard_with_moved_values() {
         .iter()
         .map(|&a| after.value_name(a).unwrap_or(""))
         .collect();
-    assert_eq!(names, ["exit.sel", "r", "k.moved", "i1.moved"]);
+    assert_eq!(names, ["exit.sel", "r.exit", "k.moved", "i1.moved"]);
     same_paths(&before, &after, f, 8);
     structurize(&before, 8);
 }

@@ -169,6 +169,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     let names = HubNames {
         block: "loop.exit.guard",
         selector: "exit.sel",
+        slot_suffix: "exit",
     };
     let hub = Hub::build(ir, &mut st.consts, &names, &exits, &extra, last, loc);
     for (_, targets) in &hub.dispatch {
