@@ -20,15 +20,16 @@
 //! Cycles are fixed outermost first; fixing one can leave irreducible cycles nested in it
 //! (nested cycles are recomputed), so the pass repeats until the CFG is reducible.
 //!
-//! **Why SSA needs no repair**: a path through the new CFG, with the guards removed, is a path
-//! of the old one except where a guard routes an edge to another entry than the edge's own; the
-//! blocks after the last visit of a guard are entered through the matching old edge. So a value
-//! that dominated a use still does (its block either lies before the cycle, and then dominates
-//! every edge into the guard, or inside it, after the entry the use is reached from). Values
-//! that cross the guard are its block arguments; tokens never do (they cannot be block
-//! arguments, and a token used in an entry of an irreducible cycle is defined before the
-//! cycle or before the use in the entry block itself, as the token verifier requires).
-//! Placeholders and selector constants are defined in the kernel's entry block.
+//! **Why SSA needs no repair**: a new path that reached a use in block U while avoiding the
+//! definition's block D would give an old one. Before its first guard visit a new path is an
+//! old path, and after its last one it follows old edges from some entry E. If D is outside
+//! the cycle: old path = the new path up to the predecessor P that first entered the guard,
+//! P's own old edge into the cycle, a path inside the cycle (strongly connected, so it avoids
+//! D) to E, then the new path's tail. If D is inside it: old path = a path to E that stays
+//! outside the cycle until E (E is an entry), then the tail. Either way D did not dominate U
+//! before. So every old use stays dominated (tokens included: they never cross a guard, as
+//! they cannot be block arguments); new uses read guard arguments and constants or
+//! placeholders of the kernel's entry block, which dominates everything.
 //!
 //! **Cost**: one round per nesting level of irreducible cycles, each linear in the kernel
 //! (CFG, cycle forest, and the redirected edges with their arguments), so
@@ -201,9 +202,7 @@ impl Hub {
             let mut slot = Vec::new();
             for a in ir.blocks[t].args.clone() {
                 let (ty, aloc) = (ir.value_type(a), ir.values[a].loc);
-                let name = ir
-                    .value_name(a)
-                    .map(|n| format!("{n}.{}", names.slot_suffix));
+                let name = ir.value_name(a).map(|n| slot_name(n, names.slot_suffix));
                 slot.push(ir.add_block_arg(guard, ty, name, aloc));
             }
             slots.push(slot);
@@ -437,6 +436,16 @@ impl Consts {
         ir.remove_op(op);
         self.place(ir, op);
         Some(ir.ops[op].results[0])
+    }
+}
+
+/// The name of a guard argument carrying a target's argument `name`. A name that already has
+/// the suffix (an argument of an enclosing loop's guard) keeps it as it is: nested guards would
+/// otherwise grow names by one suffix per level.
+fn slot_name(name: &str, suffix: &str) -> String {
+    match name.strip_suffix(suffix) {
+        Some(rest) if rest.ends_with('.') => name.to_string(),
+        _ => format!("{name}.{suffix}"),
     }
 }
 

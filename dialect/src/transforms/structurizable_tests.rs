@@ -655,6 +655,48 @@ kernel.func @token_exit {
     verify_all(&after);
 }
 
+#[test]
+fn deeply_nested_loops_each_exiting_to_their_own_block() {
+    // Loop i (header h<i>, latch l<i>) leaves from its header to ret<i> and from its latch to
+    // the enclosing latch. Inner guards carry the enclosing guards' selectors; the names of
+    // those arguments do not grow with the depth.
+    let d = 12;
+    let mut src = String::from("kernel.func @deep {\n^entry(%c: i1, %x: i32):\n  cf.br [^h0]\n");
+    for i in 0..d {
+        let next = if i + 1 < d {
+            format!("^h{}", i + 1)
+        } else {
+            "^core".into()
+        };
+        src += &format!(
+            "^h{i}:\n  %v{i} = arith.addi %x, %x : i32\n  cf.cond_br %c, [{next}, ^ret{i}]\n"
+        );
+    }
+    src += &format!("^core:\n  cf.br [^l{}]\n", d - 1);
+    for i in (0..d).rev() {
+        let out = if i > 0 {
+            format!("^l{}", i - 1)
+        } else {
+            "^done".into()
+        };
+        src += &format!(
+            "^l{i}:\n  %w{i} = arith.addi %v{i}, %x : i32\n  cf.cond_br %c, [^h{i}, {out}]\n"
+        );
+        src += &format!("^ret{i}:\n  kernel.return\n");
+    }
+    src += "^done:\n  kernel.return\n}\n";
+    let before = parse_ok(&src);
+    let f = kernel(&before, "deep");
+    let after = structurize(&before, 6);
+    assert_eq!(named(&after, f, "loop.exit.guard"), 2 * d - 1);
+    for b in blocks(&after, f) {
+        for &a in &after.blocks[b].args {
+            let name = after.value_name(a).unwrap_or("");
+            assert!(!name.contains(".exit.exit"), "{name}");
+        }
+    }
+}
+
 // ---- random CFGs ----
 
 /// A random CF kernel: `n` blocks, each (but the entry) with an `i32` argument, computing

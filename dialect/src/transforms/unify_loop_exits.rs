@@ -36,7 +36,10 @@
 //! between its blocks do not change when another loop is unified. Each loop scans its blocks
 //! and the users of its values, and the common dominator of its exiting blocks walks the
 //! dominator tree, so the pass is O((ops + edges) x loop depth + exiting blocks x dominator
-//! tree depth), plus its output (a guard argument per moved value on every exiting edge).
+//! tree depth), plus its output: every exiting edge passes one argument per slot and moved
+//! value of its guard. An inner loop exiting to an enclosing loop's guard has a slot for that
+//! guard's arguments, so loops nested d deep that each exit to their own outside block give
+//! O(d^2) arguments in all (LLVM's hub PHIs grow alike).
 
 use super::fix_irreducible::{Consts, Edge, Hub, HubNames};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg};
