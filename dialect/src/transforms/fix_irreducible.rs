@@ -86,8 +86,8 @@ fn outermost_irreducible(info: &CycleInfo) -> Vec<CycleId> {
     out
 }
 
-/// Redirects every edge into an entry of cycle `c` through a new guard. Returns false, having
-/// changed nothing, if a placeholder is missing.
+/// Redirects every edge into an entry of cycle `c` through a new guard. Returns false if a
+/// placeholder is missing (the CFG is then unchanged).
 fn fix_cycle(
     ir: &mut Ir,
     func: Op,
@@ -96,18 +96,16 @@ fn fix_cycle(
     c: CycleId,
     consts: &mut Consts,
 ) -> bool {
-    let entries: Vec<Block> = info
-        .cycle(c)
-        .entries
+    let entry_nodes = &info.cycle(c).entries;
+    let entries: Vec<Block> = entry_nodes
         .iter()
         .map(|&n| cfg.blocks[n as usize])
         .collect();
     // Every edge into an entry, unreachable predecessors included: afterwards the guard is
     // the entries' only predecessor.
     let mut edges = Vec::new();
-    for (j, &e) in entries.iter().enumerate() {
-        let node = cfg.node(e).expect("entries are CFG nodes");
-        for &p in &cfg.preds[node as usize] {
+    for (j, (&n, &e)) in entry_nodes.iter().zip(&entries).enumerate() {
+        for &p in &cfg.preds[n as usize] {
             let term = ir.terminator(cfg.blocks[p as usize]).expect("CF block");
             for (s, succ) in ir.ops[term].succs.iter().enumerate() {
                 if succ.block == e {
@@ -124,11 +122,7 @@ fn fix_cycle(
         return false;
     };
     // Laid out right before the first entry (never the kernel's entry block: no predecessors).
-    let first = entries
-        .iter()
-        .map(|&e| cfg.node(e).expect("entries are CFG nodes"))
-        .min()
-        .expect("a cycle has an entry");
+    let first = *entry_nodes.iter().min().expect("a cycle has an entry");
     let after = cfg.blocks[first as usize - 1];
     let loc = edges
         .first()

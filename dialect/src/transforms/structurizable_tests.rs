@@ -769,7 +769,7 @@ fn random_kernel(seed: &mut u64, n: usize) -> Ir {
 fn random_cfgs_become_structurizable_with_the_same_paths() {
     let mut seed = 0x9E3779B97F4A7C15u64;
     let (mut irreducible, mut guarded, mut moved) = (0, 0, 0);
-    for _ in 0..1000 {
+    for _ in 0..600 {
         let n = 4 + (seed % 7) as usize;
         let before = random_kernel(&mut seed, n);
         if crate::verify::verify(&before).is_err() {

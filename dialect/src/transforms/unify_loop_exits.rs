@@ -27,8 +27,12 @@
 //! value (one whose block does not dominate every exiting block) becomes an extra guard
 //! argument `<name>.moved`, passed the value on edges whose source its block dominates and a
 //! placeholder on the others (paths that reach no original use), and every use outside the
-//! loop reads the guard argument instead. Values whose block dominates every exiting block
-//! (the header's, among others) dominate the guard and need nothing.
+//! loop reads the guard argument instead; the guard dominates those uses (a path avoiding it
+//! never leaves the loop, or never enters it and so misses the definition). At run time the
+//! value passed is the one the original use reads: the last exit before the use came from a
+//! block the definition dominates, else a path from the header to that block avoiding the
+//! definition would reach the use. Values whose block dominates every exiting block (the
+//! header's, among others) dominate the guard and need nothing.
 //!
 //! **Cost**: loops are visited outermost first (like LLVM, so an inner loop's exits to outside
 //! its parent already go to the parent's guard) with one CFG, dominator tree and cycle forest:
