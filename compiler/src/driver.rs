@@ -74,6 +74,9 @@ enum EmitArg {
     Tokens,
     /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
     CfIr,
+    /// CF IR made ready for structurization: irreducible cycles get a guard header, loops a
+    /// single exit block.
+    Reducible,
     /// CF IR with every value, block argument and branch marked uniform or divergent.
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
@@ -130,6 +133,7 @@ fn run(cli: Cli) -> i32 {
         (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
         (Some(EmitArg::Tokens), _) => Stage::Tokens,
         (Some(EmitArg::CfIr), _) => Stage::CfIr,
+        (Some(EmitArg::Reducible), _) => Stage::Reducible,
         (Some(EmitArg::Uniformity), _) => Stage::Uniformity,
         (Some(EmitArg::Llvm), _) => Stage::Llvm,
         (Some(EmitArg::UniformityJson), _) => Stage::UniformityJson,

@@ -33,6 +33,8 @@ pub enum Stage {
     KernelIr,
     Tokens,
     CfIr,
+    /// CF IR after make-structurizable: reducible, one exit block per loop.
+    Reducible,
     /// CF IR annotated with the uniformity analysis.
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa, translated from cf-ir.
@@ -112,6 +114,9 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
+    if opts.stage == Stage::Reducible {
+        return reducible(ir, input, opts);
+    }
     if matches!(
         opts.stage,
         Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain
@@ -169,6 +174,33 @@ fn backend_error(ir: &Ir, file: &SourceFile, e: &kc_backend::Error) -> String {
         }
     }
     out
+}
+
+/// `--emit=reducible`: the CF IR after make-structurizable, verified and token-checked.
+fn reducible(mut ir: Ir, input: &Input, opts: &Options) -> Result<String, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    transforms::make_structurizable(&mut ir).map_err(|e| {
+        // Only hand-written IR (a token crossing a loop exit) can be left unstructurizable.
+        let what = if input.is_ir {
+            "error"
+        } else {
+            "internal compiler error"
+        };
+        Failure::Diagnostics(format!("{what}: make-structurizable: {e}\n"))
+    })?;
+    after_pass(&ir, &file, opts, "make-structurizable")?;
+    if opts.verify {
+        if let Err(errors) = verify_tokens(&ir) {
+            return Err(report(
+                &ir,
+                &file,
+                opts,
+                Some("make-structurizable"),
+                &errors,
+            ));
+        }
+    }
+    Ok(print(&ir, opts))
 }
 
 /// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.

@@ -5,12 +5,85 @@
 //!   and a token operand on every convergent op (what clang does for HLSL).
 //! - [`lower_to_cf`]: structured form -> CFG form (`cf.br` / `cf.cond_br` between blocks with
 //!   arguments), building SSA for the mutable variables on the fly (Braun et al. 2013).
+//! - [`make_structurizable`]: CFG form -> CFG form ready for a structurizer, as LLVM's
+//!   fix-irreducible and unify-loop-exits do before structurizecfg:
+//!   - [`fix_irreducible`]: every cycle gets a single entry (a guard header that dispatches
+//!     to the former entries);
+//!   - [`unify_loop_exits`]: every natural loop gets a single exit block (a guard that
+//!     dispatches to the former exits).
 
+pub mod fix_irreducible;
 pub mod insert_tokens;
 pub mod lower_to_cf;
+pub mod unify_loop_exits;
 
+pub use fix_irreducible::fix_irreducible;
 pub use insert_tokens::insert_tokens;
 pub use lower_to_cf::lower_to_cf;
+pub use unify_loop_exits::unify_loop_exits;
 
+use crate::analysis::{CycleInfo, RegionCfg};
+use crate::entities::Op;
+use crate::ir::Ir;
+
+/// Runs [`fix_irreducible`] then [`unify_loop_exits`] on every kernel, then checks their
+/// post-conditions: every cycle has one entry, and every natural loop one exit block, which
+/// only the loop enters if several of its blocks exit. Every kernel must be in CF form
+/// ([`Ir::is_cf_kernel`]) and verify. `Err` names the kernel and the loop the passes had to
+/// leave alone (a convergence token defined in a loop and used after it that would have to
+/// cross the exit guard); the IR is then transformed as far as possible and still verifies.
+pub fn make_structurizable(ir: &mut Ir) -> Result<(), String> {
+    for func in ir.kernels() {
+        let name = ir.func_name(func).to_string();
+        if !ir.is_cf_kernel(func) {
+            return Err(format!("kernel @{name} is not in CF form"));
+        }
+        fix_irreducible(ir, func);
+        unify_loop_exits(ir, func);
+        check_structurizable(ir, func).map_err(|e| format!("kernel @{name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The post-conditions of [`make_structurizable`] on one CF kernel.
+fn check_structurizable(ir: &Ir, func: Op) -> Result<(), String> {
+    let cfg = RegionCfg::compute(ir, ir.ops[func].regions[0]);
+    let info = CycleInfo::compute(&cfg);
+    let block = |n: u32| {
+        let b = cfg.blocks[n as usize];
+        let name = ir.blocks[b].name.clone();
+        format!("^{}", name.unwrap_or_else(|| format!("bb{n}")))
+    };
+    let all_exits = info.all_exit_blocks(&cfg);
+    for (i, cycle) in info.cycles.iter().enumerate() {
+        let header = block(cycle.header());
+        if !cycle.is_reducible() {
+            return Err(format!(
+                "the cycle with header {header} is still irreducible"
+            ));
+        }
+        let exits = &all_exits[i];
+        let c = crate::analysis::CycleId(i as u32);
+        let dedicated = || {
+            exits
+                .iter()
+                .all(|&e| cfg.preds[e as usize].iter().all(|&p| info.contains(c, p)))
+        };
+        if exits.len() > 1
+            || (exits.len() == 1 && info.exiting_blocks(&cfg, c).len() > 1 && !dedicated())
+        {
+            return Err(format!(
+                "the loop with header {header} still has {} exit block(s) reached from \
+                 several exiting blocks (a convergence token defined in the loop and used \
+                 after it cannot be carried through an exit guard)",
+                exits.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod structurizable_tests;
 #[cfg(test)]
 mod tests;
