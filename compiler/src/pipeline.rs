@@ -142,11 +142,9 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
 }
 
 /// The gfx942 listing of a CF module: make it structurizable, then the backend.
-fn compile_asm(ir: Ir, input: &Input) -> Result<String, Failure> {
+fn compile_asm(mut ir: Ir, input: &Input) -> Result<String, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    if let Err(e) = Ok::<(), String>(())
-    /* MERGE: transforms::make_structurizable(&mut ir) */
-    {
+    if let Err(e) = transforms::make_structurizable(&mut ir) {
         return Err(Failure::Diagnostics(format!(
             "internal compiler error: make-structurizable: {e}\n"
         )));
