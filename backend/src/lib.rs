@@ -4,3 +4,4 @@
 //! the printer and the simulator's parser share.
 
 pub mod isa;
+pub mod sim;

@@ -1,0 +1,1 @@
+//! Unit tests of the simulator (see also backend/tests/sim*.rs).
