@@ -564,9 +564,12 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_XOR_B32 => map2!(w, inst, exec, |a: u32, b| a ^ b),
         V_LSHLREV_B32 | V_LSHLREV_B32_E64 => map2!(w, inst, exec, |s: u32, b: u32| b << (s & 31)),
         V_LSHRREV_B32 => map2!(w, inst, exec, |s: u32, b: u32| b >> (s & 31)),
-        V_ASHRREV_I32 => map2!(w, inst, exec, |s: u32, b: u32| ((b as i32) >> (s & 31)) as u32),
-        V_MIN_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).min(b as i32) as u32),
-        V_MAX_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).max(b as i32) as u32),
+        V_ASHRREV_I32 => map2!(w, inst, exec, |s: u32, b: u32| ((b as i32) >> (s & 31))
+            as u32),
+        V_MIN_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).min(b as i32)
+            as u32),
+        V_MAX_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).max(b as i32)
+            as u32),
         V_MIN_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.min(b)),
         V_MAX_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.max(b)),
         V_ADD_F32 => map2!(w, inst, exec, |a, b| (f(a) + f(b)).to_bits()),
@@ -592,7 +595,11 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_MBCNT_HI_U32_B32 => {
             let (m, c) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
             let d: [u32; 64] = std::array::from_fn(|l| {
-                let below = if l < 32 { 0 } else { (1u64 << (l - 32)) as u32 - 1 };
+                let below = if l < 32 {
+                    0
+                } else {
+                    (1u64 << (l - 32)) as u32 - 1
+                };
                 (m[l] & below).count_ones().wrapping_add(c[l])
             });
             w.vwrite(ops[0], &d, exec);

@@ -26,7 +26,10 @@ impl<'m> MemView<'m> {
 
     fn find(&mut self, addr: u64, len: u64) -> Result<(usize, usize), String> {
         let hit = |a: &(u64, Vec<u8>)| {
-            addr >= a.0 && addr.checked_add(len).is_some_and(|e| e <= a.0 + a.1.len() as u64)
+            addr >= a.0
+                && addr
+                    .checked_add(len)
+                    .is_some_and(|e| e <= a.0 + a.1.len() as u64)
         };
         if let Some(a) = self.allocs.get(self.last) {
             if hit(a) {

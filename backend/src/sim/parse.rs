@@ -236,6 +236,14 @@ impl Parser {
             kinds[a] = Kind::VReg(2);
         }
         let vop3 = is_vop3(d.fmt, spelled_e32, spelled_e64);
+        if vop3 && matches!(d.fmt, Fmt::Vop1 | Fmt::Vop2) {
+            // The VOP3 encoding of a VOP1/VOP2 op takes any source in every source slot.
+            for k in kinds.iter_mut().skip(d.defs as usize) {
+                if let Kind::VReg(n) = *k {
+                    *k = Kind::VSrc(n);
+                }
+            }
+        }
         let fp_mods = vop3 && takes_fp_mods(opc);
         for (j, piece) in pieces.iter().enumerate() {
             let slot = j + first;
@@ -476,8 +484,8 @@ impl Parser {
         }
         if spelled_e32 && d.fmt != Fmt::Vop1 && d.fmt != Fmt::Vop2 {
             // An e32 spelling of a VOP3-row op: SGPR-pair operands are VCC, src1 a VGPR.
-            for (j, op) in inst.ops.iter().enumerate() {
-                if matches!(kinds[j], Kind::SReg(2) | Kind::SSrc(2)) && *op != Op::S(VCC, 2) {
+            for (j, k) in kinds.iter().enumerate() {
+                if matches!(k, Kind::SReg(2) | Kind::SSrc(2)) && inst.ops[j] != Op::S(VCC, 2) {
                     return Err(self.err(format!("the e32 form takes vcc here: `{s}`")));
                 }
             }

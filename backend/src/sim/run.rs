@@ -44,7 +44,9 @@ fn check_kernel(k: &Kernel, launch: &Launch) -> Result<(), SimError> {
         || d.user_sgpr_flat_scratch_init
         || d.user_sgpr_kernarg_preload_length != 0
     {
-        return bad("only the dispatch_ptr and kernarg_segment_ptr user SGPRs are supported".into());
+        return bad(
+            "only the dispatch_ptr and kernarg_segment_ptr user SGPRs are supported".into(),
+        );
     }
     if d.private_segment_wavefront_offset || d.private_segment_fixed_size != 0 {
         return bad("scratch (private segment) is not supported".into());
@@ -63,10 +65,16 @@ fn check_kernel(k: &Kernel, launch: &Launch) -> Result<(), SimError> {
     }
     let items: u64 = launch.block.iter().map(|&b| b as u64).product();
     if items == 0 || items > 1024 {
-        return bad(format!("block {:?} is not 1..=1024 work-items", launch.block));
+        return bad(format!(
+            "block {:?} is not 1..=1024 work-items",
+            launch.block
+        ));
     }
     if launch.block[0] > 1024 || launch.block[1] > 1024 || launch.block[2] > 1024 {
-        return bad(format!("block {:?} exceeds 1024 in a dimension", launch.block));
+        return bad(format!(
+            "block {:?} exceeds 1024 in a dimension",
+            launch.block
+        ));
     }
     Ok(())
 }
@@ -253,7 +261,13 @@ fn run_workgroup(
         let w = &mut waves[i];
         let pc = w.pc;
         if pc >= k.end.max(pc + 1) || pc as usize >= p.insts.len() {
-            return Err(fault(p, wg, i, pc.saturating_sub(1), "ran past the end of the code"));
+            return Err(fault(
+                p,
+                wg,
+                i,
+                pc.saturating_sub(1),
+                "ran past the end of the code",
+            ));
         }
         let flow = step(w, &p.insts, sh).map_err(|e| stop_error(p, wg, i, pc, e))?;
         if let Some(t) = &opts.trace {
