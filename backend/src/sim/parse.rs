@@ -236,7 +236,7 @@ impl Parser {
             kinds[a] = Kind::VReg(2);
         }
         let vop3 = is_vop3(d.fmt, spelled_e32, spelled_e64);
-        if vop3 && matches!(d.fmt, Fmt::Vop1 | Fmt::Vop2) {
+        if vop3 && matches!(d.fmt, Fmt::Vop1 | Fmt::Vop2) && opc != Opc::V_READFIRSTLANE_B32 {
             // The VOP3 encoding of a VOP1/VOP2 op takes any source in every source slot.
             for k in kinds.iter_mut().skip(d.defs as usize) {
                 if let Kind::VReg(n) = *k {

@@ -144,7 +144,7 @@ fn run_grid(
                     lds: &mut lds,
                     stats: &mut stats,
                 };
-                run_workgroup(p, k, &mut waves, &mut sh, wg, opts, &mut rng)?;
+                run_workgroup(p, &mut waves, &mut sh, wg, opts, &mut rng)?;
                 stats.workgroups += 1;
                 stats.waves += n_waves as u64;
             }
@@ -228,7 +228,6 @@ fn next_random(state: &mut u64) -> u64 {
 
 fn run_workgroup(
     p: &Program,
-    k: &Kernel,
     waves: &mut [Wave],
     sh: &mut Shared,
     wg: [u32; 3],
@@ -260,7 +259,7 @@ fn run_workgroup(
         steps += 1;
         let w = &mut waves[i];
         let pc = w.pc;
-        if pc >= k.end.max(pc + 1) || pc as usize >= p.insts.len() {
+        if pc as usize >= p.insts.len() {
             return Err(fault(
                 p,
                 wg,

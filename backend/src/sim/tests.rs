@@ -665,7 +665,8 @@ fn float_min_max_and_conversions_edges() {
         assert_eq!(cvt_i32_f32(x), i, "cvt_i32 {x}");
         assert_eq!(cvt_u32_f32(x), u, "cvt_u32 {x}");
     }
-    let unary: [(&str, fn(u32) -> u32); 7] = [
+    type Unary = (&'static str, fn(u32) -> u32);
+    let unary: [Unary; 7] = [
         ("v_not_b32_e32", |a| !a),
         ("v_mov_b32_e32", |a| a),
         ("v_cvt_f32_i32_e32", |a| (a as i32 as f32).to_bits()),
