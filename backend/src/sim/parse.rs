@@ -236,7 +236,7 @@ impl Parser {
             kinds[a] = Kind::VReg(2);
         }
         let vop3 = is_vop3(d.fmt, spelled_e32, spelled_e64);
-        if vop3 && matches!(d.fmt, Fmt::Vop1 | Fmt::Vop2) && opc != Opc::V_READFIRSTLANE_B32 {
+        if vop3 && matches!(d.fmt, Fmt::Vop1 | Fmt::Vop2) {
             // The VOP3 encoding of a VOP1/VOP2 op takes any source in every source slot.
             for k in kinds.iter_mut().skip(d.defs as usize) {
                 if let Kind::VReg(n) = *k {
@@ -543,8 +543,7 @@ fn takes_fp_mods(opc: Opc) -> bool {
     use Opc::*;
     matches!(
         opc,
-        V_MOV_B32
-            | V_CVT_I32_F32
+        V_CVT_I32_F32
             | V_CVT_U32_F32
             | V_RCP_F32
             | V_RCP_IFLAG_F32
@@ -589,8 +588,12 @@ fn resolve_mnemonic(mn: &str) -> Option<(Opc, bool, bool)> {
         let o = Opc::from_name(&format!("{base}{other}"))
             .or_else(|| Opc::from_name(base))
             .filter(|o| matches!(o.desc().fmt, Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 | Fmt::Vopc))?;
-        // `_e32` of an op that only exists as VOP3 (v_mul_lo_u32_e32) is not an encoding.
+        // `_e32` of an op that only exists as VOP3 (v_mul_lo_u32_e32) is not an encoding,
+        // nor is `_e64` of v_readfirstlane_b32.
         if e32 && o.desc().fmt == Fmt::Vop3 && !has_e32_form(o) {
+            return None;
+        }
+        if e64 && o == Opc::V_READFIRSTLANE_B32 {
             return None;
         }
         return Some((o, e32, e64));

@@ -28,6 +28,7 @@ pub fn run(
         .kernel(&launch.kernel)
         .ok_or_else(|| SimError::Launch(format!("no kernel `{}`", launch.kernel)))?;
     check_kernel(k, launch)?;
+    check_allocs(mem)?;
     let n_user = mem.allocs.len();
     let (kernarg_addr, dispatch_addr) = place_segments(k, launch, mem);
     let result = run_grid(p, k, launch, mem, n_user, opts, kernarg_addr, dispatch_addr);
@@ -75,6 +76,24 @@ fn check_kernel(k: &Kernel, launch: &Launch) -> Result<(), SimError> {
             "block {:?} exceeds 1024 in a dimension",
             launch.block
         ));
+    }
+    Ok(())
+}
+
+fn check_allocs(mem: &Memory) -> Result<(), SimError> {
+    let mut spans: Vec<(u64, u64)> = mem
+        .allocs
+        .iter()
+        .map(|a| (a.0, a.0 + a.1.len() as u64))
+        .collect();
+    spans.sort_unstable();
+    for w in spans.windows(2) {
+        if w[1].0 < w[0].1 {
+            return Err(SimError::Launch(format!(
+                "allocations at {:#x} and {:#x} overlap",
+                w[0].0, w[1].0
+            )));
+        }
     }
     Ok(())
 }

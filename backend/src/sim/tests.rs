@@ -1293,3 +1293,249 @@ k:
         assert_eq!(out[192 + slot / 4], 4 | 2 << 16);
     }
 }
+
+/// Runs one instruction with memory at `OUT` (256 dwords) and LDS (256 dwords), retires
+/// everything, and returns the memory and LDS dwords.
+fn exec_mem(body: &str, w: &mut Wave, mem: &mut [u32], lds: &mut [u32]) {
+    let p = one(body);
+    let mut allocs = vec![(OUT, words(mem))];
+    let mut view = MemView::new(&mut allocs, 1);
+    let mut l = Lds { bytes: words(lds) };
+    let mut stats = Stats::default();
+    let mut sh = Shared {
+        mem: &mut view,
+        lds: &mut l,
+        stats: &mut stats,
+    };
+    w.pc = 0;
+    step(w, &p.insts, &mut sh).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+    w.wait(0, 0);
+    let back = |b: &[u8]| -> Vec<u32> {
+        b.chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    mem.copy_from_slice(&back(&allocs[0].1));
+    lds.copy_from_slice(&back(&l.bytes));
+}
+
+#[test]
+fn global_memory_ops() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    for (i, m) in mem.iter_mut().enumerate() {
+        *m = 1000 + i as u32;
+    }
+    let mut w = wave();
+    w.s[EXEC as usize + 1] = 0; // lanes 0..31
+    (w.s[0], w.s[1]) = (OUT as u32, 0);
+    for l in 0..64 {
+        w.v[1][l] = 8 * l as u32; // byte offsets of dword pairs
+        let a = OUT + 4 * l as u64; // 64-bit addresses for `off`
+        (w.v[2][l], w.v[3][l]) = (a as u32, (a >> 32) as u32);
+        w.v[4][l] = l as u32;
+        w.v[5][l] = 7;
+    }
+    exec_mem(
+        "global_load_dwordx2 v[6:7], v1, s[0:1] offset:8",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!((w.v[6][1], w.v[7][1]), (1004, 1005));
+    assert_eq!((w.v[6][40], w.v[7][40]), (0, 0), "inactive lane");
+    exec_mem(
+        "global_load_dword v8, v[2:3], off offset:4",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(w.v[8][3], 1004);
+    exec_mem(
+        "global_store_dwordx2 v1, v[4:5], s[0:1] offset:512",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    exec_mem(
+        "global_store_dword v[2:3], v4, off",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(&mem[..3], &[0, 1, 2]);
+    assert_eq!(&mem[32..34], &[1032, 1033], "inactive lanes store nothing");
+    assert_eq!(&mem[128 + 2..128 + 4], &[1, 7]);
+    // Atomics: all active lanes hit dword 200, in lane order; the returning form writes
+    // the old values, the non-returning form leaves vdst alone.
+    let mut w = wave();
+    w.s[EXEC as usize] = 0b1111;
+    w.s[EXEC as usize + 1] = 0;
+    (w.s[0], w.s[1]) = (OUT as u32, 0);
+    for l in 0..4 {
+        w.v[1][l] = 800;
+        w.v[2][l] = 1 + l as u32;
+        w.v[3][l] = 5; // cmpswap compare value (vdata hi)
+        w.v[9][l] = 0xabc;
+    }
+    mem[200] = 10;
+    exec_mem(
+        "global_atomic_add v9, v1, v2, s[0:1] sc0",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(&w.v[9][..4], &[10, 11, 13, 16]);
+    assert_eq!(mem[200], 20);
+    exec_mem(
+        "global_atomic_umin v1, v2, s[0:1]",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(mem[200], 1);
+    assert_eq!(w.v[9][0], 10, "non-returning form leaves vdst");
+    for (body, start, want_mem) in [
+        (
+            "global_atomic_smax v9, v1, v2, s[0:1] sc0",
+            0xffff_fff0u32,
+            4u32,
+        ),
+        ("global_atomic_smin v9, v1, v2, s[0:1] sc0", 3, 1),
+        ("global_atomic_umax v9, v1, v2, s[0:1] sc0", 3, 4),
+        ("global_atomic_swap v9, v1, v2, s[0:1] sc0", 3, 4),
+        ("global_atomic_cmpswap v9, v1, v[2:3], s[0:1] sc0", 5, 1),
+    ] {
+        mem[200] = start;
+        exec_mem(body, &mut w, &mut mem, &mut lds);
+        assert_eq!(mem[200], want_mem, "{body}");
+        assert_eq!(
+            w.v[9][0], start,
+            "{body}: lane 0 returns the original value"
+        );
+    }
+    mem[200] = 1.5f32.to_bits();
+    for l in 0..4 {
+        w.v[2][l] = 0.25f32.to_bits();
+    }
+    exec_mem(
+        "global_atomic_add_f32 v9, v1, v2, s[0:1] sc0",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(f32::from_bits(mem[200]), 2.5);
+    assert_eq!(f32::from_bits(w.v[9][3]), 2.25);
+}
+
+#[test]
+fn lds_ops() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    let mut w = wave();
+    w.s[EXEC as usize + 1] = 0;
+    for l in 0..64 {
+        w.v[1][l] = 8 * l as u32;
+        (w.v[2][l], w.v[3][l]) = (l as u32, 100 + l as u32);
+    }
+    exec_mem(
+        "ds_write_b64 v1, v[2:3] offset:8",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(&lds[2..6], &[0, 100, 1, 101]);
+    assert_eq!(lds[2 * 33], 0, "inactive lane 31+ not written");
+    exec_mem(
+        "ds_read_b64 v[4:5], v1 offset:16",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!((w.v[4][0], w.v[5][0]), (1, 101));
+    exec_mem("ds_write_b32 v1, v3", &mut w, &mut mem, &mut lds);
+    exec_mem("ds_read_b32 v6, v1 offset:4", &mut w, &mut mem, &mut lds);
+    assert_eq!(
+        w.v[6][1], 100,
+        "dword 3 still holds lane 0's high word of the b64 write"
+    );
+    let mut w = wave();
+    w.s[EXEC as usize] = 0b111;
+    w.s[EXEC as usize + 1] = 0;
+    for l in 0..3 {
+        w.v[1][l] = 40;
+        w.v[2][l] = [5, 3, 9][l];
+        w.v[3][l] = 77;
+    }
+    for (body, start, want_mem, want_ret) in [
+        ("ds_add_rtn_u32 v0, v1, v2", 1u32, 18u32, [1u32, 6, 9]),
+        ("ds_min_rtn_u32 v0, v1, v2", 4, 3, [4, 4, 3]),
+        ("ds_max_rtn_u32 v0, v1, v2", 4, 9, [4, 5, 5]),
+        (
+            "ds_min_rtn_i32 v0, v1, v2",
+            u32::MAX,
+            u32::MAX,
+            [u32::MAX; 3],
+        ),
+        ("ds_max_rtn_i32 v0, v1, v2", u32::MAX, 9, [u32::MAX, 5, 5]),
+        ("ds_wrxchg_rtn_b32 v0, v1, v2", 1, 9, [1, 5, 3]),
+        ("ds_cmpst_rtn_b32 v0, v1, v2, v3", 3, 77, [3, 3, 77]),
+    ] {
+        lds[10] = start;
+        exec_mem(body, &mut w, &mut mem, &mut lds);
+        assert_eq!(lds[10], want_mem, "{body}");
+        assert_eq!(&w.v[0][..3], &want_ret, "{body}");
+    }
+    lds[10] = 1.0f32.to_bits();
+    for l in 0..3 {
+        w.v[2][l] = 0.5f32.to_bits();
+    }
+    exec_mem("ds_add_rtn_f32 v0, v1, v2", &mut w, &mut mem, &mut lds);
+    assert_eq!(f32::from_bits(lds[10]), 2.5);
+}
+
+#[test]
+fn scalar_loads() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    for (i, m) in mem.iter_mut().enumerate() {
+        *m = i as u32;
+    }
+    let mut w = wave();
+    (w.s[0], w.s[1]) = ((OUT + 16) as u32, 0);
+    exec_mem(
+        "s_load_dwordx4 s[4:7], s[0:1], 0x10",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(&w.s[4..8], &[8, 9, 10, 11]);
+    w.s[2] = 6; // low two address bits are ignored
+    exec_mem(
+        "s_load_dwordx2 s[8:9], s[0:1], s2",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(&w.s[8..10], &[5, 6]);
+    exec_mem("s_load_dword s3, s[0:1], -0x10", &mut w, &mut mem, &mut lds);
+    assert_eq!(w.s[3], 0);
+}
+
+#[test]
+fn overlapping_allocations_are_refused() {
+    let p = parse(DIAMOND).unwrap();
+    let mut mem = Memory {
+        allocs: vec![(OUT, vec![0; 512]), (OUT + 256, vec![0; 16])],
+    };
+    let e = run(
+        &p,
+        &launch("diamond", 1, 64, &[OUT]),
+        &mut mem,
+        &SimOptions::default(),
+    );
+    assert!(
+        matches!(&e, Err(SimError::Launch(m)) if m.contains("overlap")),
+        "{e:?}"
+    );
+}
