@@ -109,8 +109,12 @@ impl Parser {
             },
             ".globl" | ".global" => self.globals.push(rest.trim().to_string()),
             _ if name.starts_with(".amdhsa_") && self.in_desc.is_some() => {
-                let v = parse_int(rest.trim())
-                    .ok_or_else(|| self.err(format!("expected an integer: `{s}`")))?;
+                let v = parse_int(rest.trim()).ok_or_else(|| {
+                    self.err(format!(
+                        "descriptor values must be integers (expressions and symbols are \
+                         not evaluated): `{s}`"
+                    ))
+                })?;
                 let (_, d) = self.in_desc.as_mut().unwrap();
                 set_desc(d, name, v as u64);
             }
