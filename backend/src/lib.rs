@@ -11,6 +11,7 @@ pub mod isa;
 pub mod isel;
 pub mod mir;
 pub mod regalloc;
+pub mod sim;
 pub mod structurize;
 pub mod waitcnt;
 

@@ -1,0 +1,894 @@
+//! One wave's state and the execution of one decoded instruction.
+//!
+//! Guarantees:
+//! - VALU ops write only lanes whose EXEC bit is set, except `v_readlane_b32` and
+//!   `v_writelane_b32` (they ignore EXEC) and `v_readfirstlane_b32` (lowest active lane,
+//!   lane 0 if EXEC is 0); lane masks written by VALU ops (`v_cmp_*`, carries, div_scale)
+//!   have 0 for inactive lanes.
+//! - Loads read memory at issue and queue their result; the destination registers are
+//!   written when the load retires (`s_waitcnt`). Until then any instruction that names a
+//!   register the load will write (read or write) stops the run with a hazard error.
+//! - Instructions never allocate (the load queues are reserved up front).
+
+use super::alu;
+use super::mem::{Lds, MemView};
+use super::Stats;
+use crate::isa::{Fmt, Opc, Unit};
+use std::collections::VecDeque;
+
+/// Scalar register file indices (the hardware's operand encoding): s0..s101 are SGPRs.
+pub const VCC: u8 = 106;
+pub const M0: u8 = 124;
+pub const EXEC: u8 = 126;
+/// Source modifier bits.
+pub const ABS: u8 = 1;
+pub const NEG: u8 = 2;
+/// `s_waitcnt` counter not waited on.
+pub const NOWAIT: u8 = 0xff;
+
+/// A decoded operand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    None,
+    /// Scalar register file index and dword count.
+    S(u8, u8),
+    /// VGPR index and dword count.
+    V(u8, u8),
+    /// A constant as the hardware reads it (64-bit operands already extended).
+    K(u64),
+    /// A branch target (instruction index).
+    Label(u32),
+    /// `off` in a global instruction's SAddr slot.
+    Off,
+}
+
+/// A decoded instruction: operands in the table's slot order.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub opc: Opc,
+    pub ops: [Op; 5],
+    pub mods: [u8; 5],
+    pub offset: i32,
+    pub sc0: bool,
+    /// A global atomic written with a vdst (returns the old value).
+    pub ret: bool,
+    pub vm: u8,
+    pub lgkm: u8,
+    pub line: u32,
+}
+
+impl Inst {
+    pub fn new(opc: Opc, line: u32) -> Inst {
+        Inst {
+            opc,
+            ops: [Op::None; 5],
+            mods: [0; 5],
+            offset: 0,
+            sc0: false,
+            ret: false,
+            vm: NOWAIT,
+            lgkm: NOWAIT,
+            line,
+        }
+    }
+}
+
+/// A memory op in flight: its result waits here until the op retires.
+pub struct Pending {
+    /// Index of the issuing instruction.
+    pub inst: u32,
+    /// Destination registers (`Op::None` for stores).
+    pub dst: Op,
+    pub smem: bool,
+    /// Lanes to write (EXEC at issue).
+    pub exec: u64,
+    pub data: [[u32; 64]; 2],
+}
+
+/// What an executed instruction asks of the scheduler.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Next,
+    Barrier,
+    End,
+}
+
+/// Why an instruction stopped the run (the scheduler adds where).
+#[derive(Debug)]
+pub enum Stop {
+    Fault(String),
+    /// Register name and the index of the load instruction that will write it.
+    Hazard(String, u32),
+}
+
+pub struct Wave {
+    pub s: [u32; 128],
+    pub v: Vec<[u32; 64]>,
+    pub scc: bool,
+    pub pc: u32,
+    pub done: bool,
+    pub at_barrier: bool,
+    /// Per register: 1 + index of the outstanding load writing it, or 0.
+    pub spend: [u32; 128],
+    pub vpend: Vec<u32>,
+    pub vmq: VecDeque<Pending>,
+    pub lgkmq: VecDeque<Pending>,
+}
+
+impl Wave {
+    pub fn new(vgprs: usize) -> Wave {
+        Wave {
+            s: [0; 128],
+            v: vec![[0; 64]; vgprs],
+            scc: false,
+            pc: 0,
+            done: false,
+            at_barrier: false,
+            spend: [0; 128],
+            vpend: vec![0; vgprs],
+            vmq: VecDeque::with_capacity(80),
+            lgkmq: VecDeque::with_capacity(24),
+        }
+    }
+
+    #[inline(always)]
+    pub fn exec(&self) -> u64 {
+        self.s[EXEC as usize] as u64 | (self.s[EXEC as usize + 1] as u64) << 32
+    }
+
+    fn set_exec(&mut self, e: u64) {
+        self.s[EXEC as usize] = e as u32;
+        self.s[EXEC as usize + 1] = (e >> 32) as u32;
+    }
+
+    #[inline(always)]
+    fn s32(&self, op: Op) -> u32 {
+        match op {
+            Op::S(r, _) => self.s[r as usize],
+            Op::K(k) => k as u32,
+            _ => unreachable!("not a scalar source: {op:?}"),
+        }
+    }
+
+    #[inline(always)]
+    fn s64(&self, op: Op) -> u64 {
+        match op {
+            Op::S(r, 1) => self.s[r as usize] as u64,
+            Op::S(r, _) => self.s[r as usize] as u64 | (self.s[r as usize + 1] as u64) << 32,
+            Op::K(k) => k,
+            _ => unreachable!("not a scalar source: {op:?}"),
+        }
+    }
+
+    fn set_s(&mut self, op: Op, v: u64) {
+        if let Op::S(r, n) = op {
+            self.s[r as usize] = v as u32;
+            if n == 2 {
+                self.s[r as usize + 1] = (v >> 32) as u32;
+            }
+        }
+    }
+
+    /// A 32-bit vector source, all 64 lanes.
+    #[inline(always)]
+    fn vsrc(&self, op: Op) -> [u32; 64] {
+        match op {
+            Op::V(r, _) => self.v[r as usize],
+            _ => [self.s32(op); 64],
+        }
+    }
+
+    /// A 32-bit float source with its VOP3 modifiers applied.
+    #[inline(always)]
+    fn fsrc(&self, op: Op, m: u8) -> [u32; 64] {
+        let mut a = self.vsrc(op);
+        if m != 0 {
+            for x in a.iter_mut() {
+                *x = alu::fmod(*x, m);
+            }
+        }
+        a
+    }
+
+    /// A 64-bit vector source.
+    fn vsrc64(&self, op: Op) -> [u64; 64] {
+        match op {
+            Op::V(r, _) => {
+                let (lo, hi) = (&self.v[r as usize], &self.v[r as usize + 1]);
+                std::array::from_fn(|l| lo[l] as u64 | (hi[l] as u64) << 32)
+            }
+            _ => [self.s64(op); 64],
+        }
+    }
+
+    #[inline(always)]
+    fn vwrite(&mut self, dst: Op, d: &[u32; 64], exec: u64) {
+        let Op::V(r, _) = dst else {
+            unreachable!("not a VGPR: {dst:?}")
+        };
+        let reg = &mut self.v[r as usize];
+        if exec == u64::MAX {
+            *reg = *d;
+        } else {
+            for (l, x) in reg.iter_mut().enumerate() {
+                if exec >> l & 1 != 0 {
+                    *x = d[l];
+                }
+            }
+        }
+    }
+
+    fn vwrite64(&mut self, dst: Op, d: &[u64; 64], exec: u64) {
+        let Op::V(r, _) = dst else {
+            unreachable!("not a VGPR: {dst:?}")
+        };
+        let lo: [u32; 64] = std::array::from_fn(|l| d[l] as u32);
+        let hi: [u32; 64] = std::array::from_fn(|l| (d[l] >> 32) as u32);
+        self.vwrite(Op::V(r, 1), &lo, exec);
+        self.vwrite(Op::V(r + 1, 1), &hi, exec);
+    }
+
+    /// Errors if `op` names a register an outstanding load will write.
+    fn check_pending(&self, op: Op) -> Result<(), Stop> {
+        match op {
+            Op::S(r, n) => {
+                for i in r as usize..r as usize + n as usize {
+                    if self.spend[i] != 0 {
+                        return Err(Stop::Hazard(sreg_name(i as u8), self.spend[i] - 1));
+                    }
+                }
+            }
+            Op::V(r, n) => {
+                for i in r as usize..r as usize + n as usize {
+                    if self.vpend[i] != 0 {
+                        return Err(Stop::Hazard(format!("v{i}"), self.vpend[i] - 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn check_hazards(&self, inst: &Inst) -> Result<(), Stop> {
+        for op in inst.ops {
+            self.check_pending(op)?;
+        }
+        let d = inst.opc.desc();
+        if d.implicit.reads_exec || d.implicit.writes_exec {
+            self.check_pending(Op::S(EXEC, 2))?;
+        }
+        if inst.opc == Opc::V_DIV_FMAS_F32 {
+            self.check_pending(Op::S(VCC, 2))?;
+        }
+        Ok(())
+    }
+
+    /// Retires queued memory ops until at most `vm` VMEM and `lgkm` LGKM ops are
+    /// outstanding (`NOWAIT` leaves a counter alone). LDS ops retire oldest first; an SMEM
+    /// op retires only at `lgkmcnt(0)`, since SMEM may return out of order.
+    pub fn wait(&mut self, vm: u8, lgkm: u8) {
+        if vm != NOWAIT {
+            while self.vmq.len() > vm as usize {
+                let p = self.vmq.pop_front().unwrap();
+                self.retire(&p);
+            }
+        }
+        if lgkm != NOWAIT {
+            if lgkm == 0 {
+                while let Some(p) = self.lgkmq.pop_front() {
+                    self.retire(&p);
+                }
+            } else {
+                let mut lds = self.lgkmq.iter().filter(|p| !p.smem).count();
+                let mut i = 0;
+                while lds > lgkm as usize && i < self.lgkmq.len() {
+                    if self.lgkmq[i].smem {
+                        i += 1;
+                        continue;
+                    }
+                    let p = self.lgkmq.remove(i).unwrap();
+                    self.retire(&p);
+                    lds -= 1;
+                }
+            }
+        }
+    }
+
+    fn retire(&mut self, p: &Pending) {
+        match p.dst {
+            Op::S(r, n) => {
+                for k in 0..n as usize {
+                    self.s[r as usize + k] = p.data[0][k];
+                    self.spend[r as usize + k] = 0;
+                }
+            }
+            Op::V(r, n) => {
+                for k in 0..n as usize {
+                    self.vwrite(Op::V(r + k as u8, 1), &p.data[k], p.exec);
+                    self.vpend[r as usize + k] = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn issue(&mut self, p: Pending, lgkm: bool) {
+        let tag = p.inst + 1;
+        match p.dst {
+            Op::S(r, n) => {
+                for k in 0..n as usize {
+                    self.spend[r as usize + k] = tag;
+                }
+            }
+            Op::V(r, n) => {
+                for k in 0..n as usize {
+                    self.vpend[r as usize + k] = tag;
+                }
+            }
+            _ => {}
+        }
+        if lgkm {
+            self.lgkmq.push_back(p);
+        } else {
+            self.vmq.push_back(p);
+        }
+    }
+
+    pub fn outstanding(&self) -> bool {
+        !self.vmq.is_empty() || !self.lgkmq.is_empty()
+    }
+}
+
+pub fn sreg_name(r: u8) -> String {
+    match r {
+        VCC => "vcc_lo".into(),
+        107 => "vcc_hi".into(),
+        M0 => "m0".into(),
+        EXEC => "exec_lo".into(),
+        127 => "exec_hi".into(),
+        _ => format!("s{r}"),
+    }
+}
+
+/// Machine state shared by the waves of a workgroup.
+pub struct Shared<'a, 'm> {
+    pub mem: &'a mut MemView<'m>,
+    pub lds: &'a mut Lds,
+    pub stats: &'a mut Stats,
+}
+
+/// Executes the instruction at `w.pc` (index `pc` into `insts`).
+pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop> {
+    let pc = w.pc;
+    let inst = &insts[pc as usize];
+    if w.outstanding() {
+        w.check_hazards(inst)?;
+    }
+    w.pc = pc + 1;
+    let d = inst.opc.desc();
+    let ops = inst.ops;
+    let exec = w.exec();
+    let st = &mut *sh.stats;
+    match d.unit {
+        Unit::Salu => st.salu += 1,
+        Unit::Smem => st.smem += 1,
+        Unit::Branch => st.branch += 1,
+        Unit::Control => st.control += 1,
+        Unit::Valu => {
+            st.valu += 1;
+            st.lane_instructions += exec.count_ones() as u64;
+        }
+        Unit::Vmem => {
+            st.vmem += 1;
+            st.lane_instructions += exec.count_ones() as u64;
+        }
+        Unit::Lds => {
+            st.lds += 1;
+            st.lane_instructions += exec.count_ones() as u64;
+        }
+    }
+    match d.fmt {
+        Fmt::Sop1 => sop1(w, inst),
+        Fmt::Sop2 => {
+            let (r, scc) = alu::sop2(inst.opc, w.s64(ops[1]), w.s64(ops[2]), w.scc);
+            w.set_s(ops[0], r);
+            if let Some(c) = scc {
+                w.scc = c;
+            }
+        }
+        Fmt::Sopc => w.scc = alu::sopc(inst.opc, w.s64(ops[0]), w.s64(ops[1])),
+        Fmt::Sopp => return Ok(sopp(w, inst)),
+        Fmt::Smem => smem(w, inst, pc, sh)?,
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 => valu(w, inst, exec)?,
+        Fmt::Vopc => vopc(w, inst, exec),
+        Fmt::Ds => ds(w, inst, pc, exec, sh)?,
+        Fmt::Global => global(w, inst, pc, exec, sh)?,
+    }
+    Ok(Flow::Next)
+}
+
+fn sop1(w: &mut Wave, inst: &Inst) {
+    let ops = inst.ops;
+    let a = w.s64(ops[1]);
+    let exec = w.exec();
+    let new_exec = match inst.opc {
+        Opc::S_AND_SAVEEXEC_B64 => Some(a & exec),
+        Opc::S_OR_SAVEEXEC_B64 => Some(a | exec),
+        Opc::S_ANDN2_SAVEEXEC_B64 => Some(a & !exec),
+        _ => None,
+    };
+    if let Some(e) = new_exec {
+        // The source is read before the destination (it may be the same pair) is written.
+        w.set_s(ops[0], exec);
+        w.set_exec(e);
+        w.scc = e != 0;
+        return;
+    }
+    let (r, scc) = alu::sop1(inst.opc, a, w.s64(ops[0]));
+    w.set_s(ops[0], r);
+    if let Some(c) = scc {
+        w.scc = c;
+    }
+}
+
+fn sopp(w: &mut Wave, inst: &Inst) -> Flow {
+    let target = match inst.ops[0] {
+        Op::Label(t) => t,
+        _ => 0,
+    };
+    let taken = match inst.opc {
+        Opc::S_BRANCH => true,
+        Opc::S_CBRANCH_SCC0 => !w.scc,
+        Opc::S_CBRANCH_SCC1 => w.scc,
+        Opc::S_CBRANCH_EXECZ => w.exec() == 0,
+        Opc::S_CBRANCH_EXECNZ => w.exec() != 0,
+        Opc::S_WAITCNT => {
+            w.wait(inst.vm, inst.lgkm);
+            false
+        }
+        Opc::S_NOP => false,
+        Opc::S_BARRIER => return Flow::Barrier,
+        Opc::S_ENDPGM => return Flow::End,
+        o => unreachable!("{o} is not SOPP"),
+    };
+    if taken {
+        w.pc = target;
+    }
+    Flow::Next
+}
+
+fn smem(w: &mut Wave, inst: &Inst, pc: u32, sh: &mut Shared) -> Result<(), Stop> {
+    let ops = inst.ops;
+    let base = w.s64(ops[1]);
+    // An SGPR offset is unsigned; an immediate one is a signed 21-bit value.
+    let off = match ops[2] {
+        Op::K(k) => k as u32 as i32 as i64 as u64,
+        op => w.s32(op) as u64,
+    };
+    // SMEM ignores the low two address bits.
+    let addr = base.wrapping_add(off) & !3;
+    let Op::S(_, n) = ops[0] else { unreachable!() };
+    let mut p = Pending {
+        inst: pc,
+        dst: ops[0],
+        smem: true,
+        exec: 0,
+        data: [[0; 64]; 2],
+    };
+    for k in 0..n as usize {
+        let a = addr + 4 * k as u64;
+        p.data[0][k] = sh
+            .mem
+            .load32(a)
+            .map_err(|m| Stop::Fault(format!("scalar load at {a:#x}: {m}")))?;
+    }
+    w.issue(p, true);
+    Ok(())
+}
+
+fn vopc(w: &mut Wave, inst: &Inst, exec: u64) {
+    let ops = inst.ops;
+    let opc = inst.opc;
+    let mut mask = 0u64;
+    if matches!(ops[1], Op::V(_, 2) | Op::S(_, 2)) || is_cmp64(opc) {
+        let (a, b) = (w.vsrc64(ops[1]), w.vsrc64(ops[2]));
+        for l in 0..64 {
+            mask |= (alu::vcmp64(opc, a[l], b[l]) as u64) << l;
+        }
+    } else {
+        let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+        for l in 0..64 {
+            mask |= (alu::vcmp32(opc, a[l], b[l]) as u64) << l;
+        }
+    }
+    w.set_s(ops[0], mask & exec);
+}
+
+fn is_cmp64(opc: Opc) -> bool {
+    matches!(opc.desc().operands[1], crate::isa::Kind::VSrc(2))
+}
+
+macro_rules! map1 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+macro_rules! map2 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+macro_rules! map3 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
+        let c = $w.fsrc($inst.ops[3], $inst.mods[3]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l], c[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+    use Opc::*;
+    let ops = inst.ops;
+    match inst.opc {
+        V_MOV_B32 => map1!(w, inst, exec, |a| a),
+        V_NOT_B32 => map1!(w, inst, exec, |a: u32| !a),
+        V_CVT_F32_I32 => map1!(w, inst, exec, |a: u32| (a as i32 as f32).to_bits()),
+        V_CVT_F32_U32 => map1!(w, inst, exec, |a: u32| (a as f32).to_bits()),
+        V_CVT_I32_F32 => map1!(w, inst, exec, |a| alu::cvt_i32_f32(f(a))),
+        V_CVT_U32_F32 => map1!(w, inst, exec, |a| alu::cvt_u32_f32(f(a))),
+        V_RCP_F32 | V_RCP_IFLAG_F32 => map1!(w, inst, exec, |a| (1.0 / f(a)).to_bits()),
+        V_READFIRSTLANE_B32 => {
+            let Op::V(r, _) = ops[1] else { unreachable!() };
+            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
+            w.set_s(ops[0], w.v[r as usize][lane as usize] as u64);
+        }
+        V_ADD_U32 | V_ADD_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_add(b)),
+        V_SUB_U32 | V_SUB_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_sub(b)),
+        V_SUBREV_U32 => map2!(w, inst, exec, |a: u32, b: u32| b.wrapping_sub(a)),
+        V_AND_B32 => map2!(w, inst, exec, |a: u32, b| a & b),
+        V_OR_B32 => map2!(w, inst, exec, |a: u32, b| a | b),
+        V_XOR_B32 => map2!(w, inst, exec, |a: u32, b| a ^ b),
+        V_LSHLREV_B32 | V_LSHLREV_B32_E64 => map2!(w, inst, exec, |s: u32, b: u32| b << (s & 31)),
+        V_LSHRREV_B32 => map2!(w, inst, exec, |s: u32, b: u32| b >> (s & 31)),
+        V_ASHRREV_I32 => map2!(w, inst, exec, |s: u32, b: u32| ((b as i32) >> (s & 31))
+            as u32),
+        V_MIN_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).min(b as i32)
+            as u32),
+        V_MAX_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).max(b as i32)
+            as u32),
+        V_MIN_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.min(b)),
+        V_MAX_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.max(b)),
+        V_ADD_F32 => map2!(w, inst, exec, |a, b| (f(a) + f(b)).to_bits()),
+        V_SUB_F32 => map2!(w, inst, exec, |a, b| (f(a) - f(b)).to_bits()),
+        V_MUL_F32 => map2!(w, inst, exec, |a, b| (f(a) * f(b)).to_bits()),
+        V_MIN_F32 => map2!(w, inst, exec, |a, b| alu::min_f32(f(a), f(b)).to_bits()),
+        V_MAX_F32 => map2!(w, inst, exec, |a, b| alu::max_f32(f(a), f(b)).to_bits()),
+        V_MUL_LO_U32 => map2!(w, inst, exec, |a: u32, b| a.wrapping_mul(b)),
+        V_MUL_HI_U32 => map2!(w, inst, exec, |a: u32, b: u32| {
+            ((a as u64 * b as u64) >> 32) as u32
+        }),
+        V_MUL_HI_I32 => map2!(w, inst, exec, |a: u32, b: u32| {
+            ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+        }),
+        V_MBCNT_LO_U32_B32 => {
+            let (m, c) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let below = if l >= 32 { u32::MAX } else { (1u32 << l) - 1 };
+                (m[l] & below).count_ones().wrapping_add(c[l])
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_MBCNT_HI_U32_B32 => {
+            let (m, c) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let below = if l < 32 {
+                    0
+                } else {
+                    (1u64 << (l - 32)) as u32 - 1
+                };
+                (m[l] & below).count_ones().wrapping_add(c[l])
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_CNDMASK_B32 => {
+            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let m = w.s64(ops[3]);
+            let d: [u32; 64] = std::array::from_fn(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_BFE_U32 => map3!(w, inst, exec, |a: u32, o: u32, n: u32| {
+            let width = n & 31;
+            (a >> (o & 31)) & ((1u64 << width) - 1) as u32
+        }),
+        V_FMA_F32 => map3!(w, inst, exec, |a, b, c| f(a).mul_add(f(b), f(c)).to_bits()),
+        V_DIV_FIXUP_F32 => map3!(w, inst, exec, |q, d, n| alu::div_fixup(f(q), f(d), f(n))
+            .to_bits()),
+        V_DIV_FMAS_F32 => {
+            let vcc = w.s64(Op::S(VCC, 2));
+            let a = w.fsrc(ops[1], inst.mods[1]);
+            let b = w.fsrc(ops[2], inst.mods[2]);
+            let c = w.fsrc(ops[3], inst.mods[3]);
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                alu::div_fmas(f(a[l]), f(b[l]), f(c[l]), vcc >> l & 1 != 0).to_bits()
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_DIV_SCALE_F32 => {
+            let a = w.fsrc(ops[2], inst.mods[2]);
+            let b = w.fsrc(ops[3], inst.mods[3]);
+            let c = w.fsrc(ops[4], inst.mods[4]);
+            let mut mask = 0u64;
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let (r, v) = alu::div_scale(f(a[l]), f(b[l]), f(c[l]));
+                mask |= (v as u64) << l;
+                r.to_bits()
+            });
+            w.vwrite(ops[0], &d, exec);
+            w.set_s(ops[1], mask & exec);
+        }
+        V_ADD_CO_U32 | V_SUB_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32 => carry_op(w, inst, exec),
+        V_LSHL_ADD_U64 => {
+            let (a, s, c) = (w.vsrc64(ops[1]), w.vsrc(ops[2]), w.vsrc64(ops[3]));
+            // gfx940: the shift amount is S1[2:0] (llvm-mc accepts 0..7).
+            let d: [u64; 64] = std::array::from_fn(|l| (a[l] << (s[l] & 7)).wrapping_add(c[l]));
+            w.vwrite64(ops[0], &d, exec);
+        }
+        V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64 => {
+            let (s, a) = (w.vsrc(ops[1]), w.vsrc64(ops[2]));
+            let opc = inst.opc;
+            let d: [u64; 64] = std::array::from_fn(|l| {
+                let n = s[l] & 63;
+                match opc {
+                    V_LSHLREV_B64 => a[l] << n,
+                    V_LSHRREV_B64 => a[l] >> n,
+                    _ => ((a[l] as i64) >> n) as u64,
+                }
+            });
+            w.vwrite64(ops[0], &d, exec);
+        }
+        V_READLANE_B32 => {
+            let Op::V(r, _) = ops[1] else { unreachable!() };
+            let lane = w.s32(ops[2]) & 63;
+            w.set_s(ops[0], w.v[r as usize][lane as usize] as u64);
+        }
+        V_WRITELANE_B32 => {
+            let Op::V(r, _) = ops[0] else { unreachable!() };
+            let lane = w.s32(ops[2]) & 63;
+            w.v[r as usize][lane as usize] = w.s32(ops[1]);
+        }
+        o => return Err(Stop::Fault(format!("{o} is not a VALU op"))),
+    }
+    Ok(())
+}
+
+/// `v_add_co/v_sub_co/v_addc_co/v_subb_co_u32_e64 vdst, sdst, a, b [, carry-in]`: the carry
+/// (or borrow) out of each active lane into `sdst`; inactive lanes' bits are 0.
+fn carry_op(w: &mut Wave, inst: &Inst, exec: u64) {
+    let ops = inst.ops;
+    let (a, b) = (w.vsrc(ops[2]), w.vsrc(ops[3]));
+    let cin = match inst.opc {
+        Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 => w.s64(ops[4]),
+        _ => 0,
+    };
+    let sub = matches!(inst.opc, Opc::V_SUB_CO_U32 | Opc::V_SUBB_CO_U32);
+    let mut mask = 0u64;
+    let d: [u32; 64] = std::array::from_fn(|l| {
+        let c = cin >> l & 1;
+        let (x, y) = (a[l] as u64, b[l] as u64);
+        let (r, out) = if sub {
+            (x.wrapping_sub(y).wrapping_sub(c), y + c > x)
+        } else {
+            let s = x + y + c;
+            (s, s >> 32 != 0)
+        };
+        mask |= (out as u64) << l;
+        r as u32
+    });
+    w.vwrite(ops[0], &d, exec);
+    w.set_s(ops[1], mask & exec);
+}
+
+fn ds(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Result<(), Stop> {
+    use Opc::*;
+    let ops = inst.ops;
+    let off = inst.offset as u32;
+    let mut p = Pending {
+        inst: pc,
+        dst: Op::None,
+        smem: false,
+        exec,
+        data: [[0; 64]; 2],
+    };
+    let lanes = (0..64).filter(|l| exec >> l & 1 != 0);
+    match inst.opc {
+        DS_BPERMUTE_B32 => {
+            // Lane i reads lane ((addr_i + offset) >> 2) & 63; an inactive source reads 0.
+            let (addr, data) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
+            for l in lanes {
+                let src = (addr[l].wrapping_add(off) >> 2) & 63;
+                p.data[0][l] = if exec >> src & 1 != 0 {
+                    data[src as usize]
+                } else {
+                    0
+                };
+            }
+            p.dst = ops[0];
+        }
+        DS_WRITE_B32 | DS_WRITE_B64 => {
+            let addr = w.vsrc(ops[0]);
+            let Op::V(r, n) = ops[1] else { unreachable!() };
+            for l in lanes {
+                let a = addr[l].wrapping_add(off);
+                for k in 0..n as u32 {
+                    let v = w.v[r as usize + k as usize][l];
+                    sh.lds
+                        .store32(a, k, n, v)
+                        .map_err(|m| lane_fault(l, a, m))?;
+                }
+            }
+        }
+        DS_READ_B32 | DS_READ_B64 => {
+            let addr = w.vsrc(ops[1]);
+            let Op::V(_, n) = ops[0] else { unreachable!() };
+            for l in lanes {
+                let a = addr[l].wrapping_add(off);
+                for k in 0..n as u32 {
+                    p.data[k as usize][l] =
+                        sh.lds.load32(a, k, n).map_err(|m| lane_fault(l, a, m))?;
+                }
+            }
+            p.dst = ops[0];
+        }
+        opc => {
+            // Returning atomics, lane by lane in lane order.
+            let addr = w.vsrc(ops[1]);
+            let x = w.vsrc(ops[2]);
+            let y = if opc == DS_CMPST_RTN_B32 {
+                w.vsrc(ops[3])
+            } else {
+                [0; 64]
+            };
+            for l in lanes {
+                let a = addr[l].wrapping_add(off);
+                let old = sh.lds.load32(a, 0, 1).map_err(|m| lane_fault(l, a, m))?;
+                let new = match opc {
+                    DS_ADD_RTN_U32 => old.wrapping_add(x[l]),
+                    DS_MIN_RTN_I32 => (old as i32).min(x[l] as i32) as u32,
+                    DS_MAX_RTN_I32 => (old as i32).max(x[l] as i32) as u32,
+                    DS_MIN_RTN_U32 => old.min(x[l]),
+                    DS_MAX_RTN_U32 => old.max(x[l]),
+                    DS_WRXCHG_RTN_B32 => x[l],
+                    DS_ADD_RTN_F32 => (f(old) + f(x[l])).to_bits(),
+                    // ds_cmpst: data0 is the compare value, data1 the new value.
+                    DS_CMPST_RTN_B32 => {
+                        if old == x[l] {
+                            y[l]
+                        } else {
+                            old
+                        }
+                    }
+                    o => unreachable!("{o} is not a DS op"),
+                };
+                sh.lds
+                    .store32(a, 0, 1, new)
+                    .map_err(|m| lane_fault(l, a, m))?;
+                p.data[0][l] = old;
+            }
+            p.dst = ops[0];
+        }
+    }
+    w.issue(p, true);
+    Ok(())
+}
+
+fn lane_fault(lane: usize, addr: impl std::fmt::LowerHex, m: String) -> Stop {
+    Stop::Fault(format!("lane {lane}, address {addr:#x}: {m}"))
+}
+
+fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Result<(), Stop> {
+    use Opc::*;
+    let ops = inst.ops;
+    let d = inst.opc.desc();
+    // Slots: loads/atomics [vdst, vaddr, (vdata,) saddr]; stores [vaddr, vdata, saddr].
+    let (ai, di) = match inst.opc {
+        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 => (0, Some(1)),
+        GLOBAL_LOAD_DWORD | GLOBAL_LOAD_DWORDX2 => (1, None),
+        _ => (1, Some(2)),
+    };
+    let saddr = ops[d.operands.len() - 1];
+    let addrs: [u64; 64] = match saddr {
+        Op::Off => w.vsrc64(ops[ai]),
+        sa => {
+            let base = w.s64(sa);
+            let off = w.vsrc(ops[ai]);
+            std::array::from_fn(|l| base.wrapping_add(off[l] as u64))
+        }
+    };
+    let off = inst.offset as i64 as u64;
+    let mut p = Pending {
+        inst: pc,
+        dst: Op::None,
+        smem: false,
+        exec,
+        data: [[0; 64]; 2],
+    };
+    let lanes = (0..64).filter(|l| exec >> l & 1 != 0);
+    match inst.opc {
+        GLOBAL_LOAD_DWORD | GLOBAL_LOAD_DWORDX2 => {
+            let Op::V(_, n) = ops[0] else { unreachable!() };
+            for l in lanes {
+                let a = addrs[l].wrapping_add(off);
+                for k in 0..n as usize {
+                    p.data[k][l] = sh
+                        .mem
+                        .load32(a + 4 * k as u64)
+                        .map_err(|m| lane_fault(l, a, m))?;
+                }
+            }
+            p.dst = ops[0];
+        }
+        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 => {
+            let Op::V(r, n) = ops[di.unwrap()] else {
+                unreachable!()
+            };
+            for l in lanes {
+                let a = addrs[l].wrapping_add(off);
+                for k in 0..n as usize {
+                    let v = w.v[r as usize + k][l];
+                    sh.mem
+                        .store32(a + 4 * k as u64, v)
+                        .map_err(|m| lane_fault(l, a, m))?;
+                }
+            }
+        }
+        opc => {
+            let Op::V(r, _) = ops[di.unwrap()] else {
+                unreachable!()
+            };
+            for l in lanes {
+                let a = addrs[l].wrapping_add(off);
+                let x = w.v[r as usize][l];
+                let old = sh.mem.load32(a).map_err(|m| lane_fault(l, a, m))?;
+                let new = match opc {
+                    GLOBAL_ATOMIC_ADD => old.wrapping_add(x),
+                    GLOBAL_ATOMIC_SMIN => (old as i32).min(x as i32) as u32,
+                    GLOBAL_ATOMIC_SMAX => (old as i32).max(x as i32) as u32,
+                    GLOBAL_ATOMIC_UMIN => old.min(x),
+                    GLOBAL_ATOMIC_UMAX => old.max(x),
+                    GLOBAL_ATOMIC_SWAP => x,
+                    GLOBAL_ATOMIC_ADD_F32 => (f(old) + f(x)).to_bits(),
+                    // vdata = {new, cmp}: store `new` if memory holds `cmp`.
+                    GLOBAL_ATOMIC_CMPSWAP => {
+                        if old == w.v[r as usize + 1][l] {
+                            x
+                        } else {
+                            old
+                        }
+                    }
+                    o => unreachable!("{o} is not a global op"),
+                };
+                sh.mem.store32(a, new).map_err(|m| lane_fault(l, a, m))?;
+                p.data[0][l] = old;
+            }
+            if inst.ret {
+                p.dst = ops[0];
+            }
+        }
+    }
+    w.issue(p, false);
+    Ok(())
+}
