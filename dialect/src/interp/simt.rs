@@ -14,7 +14,7 @@
 //!   `kernel.barrier` requires every lane of the workgroup that has not returned.
 
 use super::InterpError;
-use super::{eval, local_id, workgroups, Item, Mem, Run, WorkItem, NO_SLOT, WAVE_SIZE};
+use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
 use crate::entities::{Block, Op};
 use crate::location::Loc;
 use crate::registry::Opcode;
@@ -247,20 +247,21 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                             .find(|&l| missing.0[l / 64] >> (l % 64) & 1 != 0)
                             .unwrap_or(0);
                         let w = self.items[lane].local;
+                        let g = self.group;
                         return Err(InterpError {
                             loc: ir.ops[op].loc,
                             message: format!(
-                                "barrier in divergent control flow: {} of the {} work-items that have not returned reach it (work-item ({}, {}, {}) does not)",
+                                "barrier in divergent control flow: {} of the {} work-items of workgroup ({}, {}, {}) that have not returned reach it; work-item ({}, {}, {}) does not",
                                 m.count(),
                                 live.count(),
+                                g[0],
+                                g[1],
+                                g[2],
                                 w[0],
                                 w[1],
                                 w[2]
                             ),
-                            work_item: Some(WorkItem {
-                                workgroup: self.group,
-                                local: w,
-                            }),
+                            work_item: None,
                         });
                     }
                 }
