@@ -12,11 +12,11 @@
 //!   remove lanes until the loop exit, the latch, or the end of the kernel. Cross-lane ops
 //!   (`ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`) see the active lanes of their
 //!   wave: 64 consecutive lanes by linear local id `x + y*bx + z*bx*by`. A `barrier` needs
-//!   every lane of the workgroup that has not returned. See [`simt`].
+//!   every lane of the workgroup that has not returned. See `simt.rs`.
 //! - **CF-form IR** ([`Ir::is_cf_kernel`]) runs thread by thread, each work-item to
 //!   completion in linear order; cross-lane ops and barriers are rejected before anything
-//!   runs. See [`thread`].
-//! - Arithmetic is LANGUAGE.md's (see [`eval`]). What LANGUAGE.md leaves undefined is an
+//!   runs. See `thread.rs`.
+//! - Arithmetic is LANGUAGE.md's (see `eval.rs`). What LANGUAGE.md leaves undefined is an
 //!   error here rather than a value: out-of-bounds accesses, integer division or remainder by
 //!   zero, `MIN / -1`, reading an inactive or nonexistent lane with `shuffle`/`readlane`, a
 //!   barrier in divergent control flow. Errors carry the op's source location and the
@@ -27,7 +27,7 @@
 //!   for structured IR, by one work-item for CF IR): e.g. a SIMT deadlock such as
 //!   `examples/spinlock.k`.
 //! - Cost is linear in the number of lane-ops executed: slots, decoded attributes and operand
-//!   slots are computed once per run ([`Prep`]).
+//!   slots are computed once per run (`Prep`).
 //!
 //! Values are `u64` bit patterns, canonical for their type: zero above the type's width (`i1`
 //! is 0 or 1, `i32`/`f32` use the low 32 bits). Pointers are an object id (a buffer of
