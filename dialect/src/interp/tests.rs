@@ -1268,3 +1268,16 @@ fn pointer_encoding() {
         POISON_OFFSET
     );
 }
+
+#[test]
+fn atomic_kinds() {
+    // ATOMIC_KINDS: add min max umin umax xchg fadd, on i32 patterns.
+    let m1 = 0xFFFF_FFFF; // -1
+    assert_eq!(eval::atomic(0, m1, 2, 32), 1);
+    assert_eq!(eval::atomic(1, m1, 2, 32), m1);
+    assert_eq!(eval::atomic(2, m1, 2, 32), 2);
+    assert_eq!(eval::atomic(3, m1, 2, 32), 2);
+    assert_eq!(eval::atomic(4, m1, 2, 32), m1);
+    assert_eq!(eval::atomic(5, m1, 2, 32), 2);
+    assert_eq!(eval::atomic(6, fl(1.5), fl(2.0), 32), fl(3.5));
+}
