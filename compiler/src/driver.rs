@@ -13,7 +13,13 @@ use std::io::{IsTerminal, Read, Write};
 /// Reads a `.k` kernel file (or MLIR-style `.mlir` IR at any stage) and runs the pipeline
 /// ast -> kernel-ir -> tokens -> cf-ir, printing the stage asked for with `--emit`.
 #[derive(Parser, Debug)]
-#[command(name = "kc", version, about, long_about = None)]
+#[command(
+    name = "kc",
+    version,
+    about,
+    long_about = None,
+    after_help = "To execute a kernel: kc run FILE.k [--grid X[,Y,Z]] [--block X[,Y,Z]] [--args ARGS.json] (see kc run --help)"
+)]
 struct Cli {
     /// Input file: `.k` source, `.mlir` IR (custom or generic form), or `-` for stdin.
     input: String,
@@ -90,14 +96,19 @@ enum EmitArg {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
-enum LangArg {
+pub(crate) enum LangArg {
     K,
     Mlir,
 }
 
 /// Runs kc with the process arguments; returns the exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    // `kc run ...` has its own flags (`run.rs`); `kc ./run` compiles a file named `run`.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == "run") {
+        return crate::run::main(&argv[2..]);
+    }
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -187,7 +198,7 @@ fn run(cli: Cli) -> i32 {
     }
 }
 
-fn read_input(path: &str) -> Result<(String, String), String> {
+pub(crate) fn read_input(path: &str) -> Result<(String, String), String> {
     if path == "-" {
         let mut s = String::new();
         std::io::stdin()

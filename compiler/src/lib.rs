@@ -14,6 +14,7 @@ pub mod lexer;
 pub mod lower;
 pub mod parse;
 pub mod pipeline;
+pub mod run;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_parens, unused_qualifications)]

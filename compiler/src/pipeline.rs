@@ -233,45 +233,91 @@ pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
     }
 }
 
+/// The structured kernel IR of `input` after insert-tokens, verified: what `--emit=tokens`
+/// prints, for the reference interpreter (`kc run --engine ref`). The input must also pass
+/// the rest of the front end (lower-to-cf and the token rules), so `kc run` accepts exactly
+/// what `kc` compiles. IR input already in CF form is returned as is (CF form). Diagnostics
+/// are rendered without color.
+pub fn compile_to_kernel_ir(input: &Input) -> Result<Ir, Failure> {
+    let opts = Options::new(Stage::CfIr);
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let (ir, inserted) = match front(input, &opts, &file)? {
+        Front::Tokens(ir, inserted) => (ir, inserted),
+        Front::Text(_) => unreachable!("stage cf-ir runs the whole front end"),
+    };
+    let mut cf = ir.clone();
+    lower_and_check(&mut cf, &inserted, input, &opts, &file)?;
+    Ok(ir)
+}
+
 /// Where [`to_cf`] stopped: the output of a stage before cf-ir, or the CF-form IR.
 enum Reached {
     Text(String),
     Cf(Ir),
 }
 
+/// Where [`front`] stopped: the output of a stage before tokens, or the IR after
+/// insert-tokens with the kernels it gave tokens to.
+enum Front {
+    Text(String),
+    Tokens(Ir, Vec<Op>),
+}
+
 /// The front end: parse (or read IR), check, lower, insert tokens, lower to cf, verifying
 /// along the way; stops early with the text of a stage before cf-ir.
 fn to_cf(input: &Input, opts: &Options) -> Result<Reached, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let (mut ir, inserted) = match front(input, opts, &file)? {
+        Front::Text(text) => return Ok(Reached::Text(text)),
+        Front::Tokens(ir, inserted) => (ir, inserted),
+    };
+    if opts.stage == Stage::Tokens {
+        return Ok(Reached::Text(print(&ir, opts)));
+    }
+    lower_and_check(&mut ir, &inserted, input, opts, &file)?;
+    Ok(Reached::Cf(ir))
+}
+
+/// Parse (or read IR), check, lower and insert tokens, verifying along the way; stops early
+/// with the text of a stage before tokens.
+fn front(input: &Input, opts: &Options, file: &SourceFile) -> Result<Front, Failure> {
     let mut ir = if input.is_ir {
         if opts.stage == Stage::Ast {
             return Err(Failure::Usage(
                 "--emit=ast needs `.k` source input, not IR".into(),
             ));
         }
-        let ir = parse_ir(&file, opts)?;
-        check_ir(&ir, &file, opts, None)?;
-        check_tokens(&ir, &file, opts, &[])?;
+        let ir = parse_ir(file, opts)?;
+        check_ir(&ir, file, opts, None)?;
+        check_tokens(&ir, file, opts, &[])?;
         ir
     } else {
-        let module = parse::parse(&file).map_err(|d| render(&file, &d, opts))?;
+        let module = parse::parse(file).map_err(|d| render(file, &d, opts))?;
         if opts.stage == Stage::Ast {
-            return Ok(Reached::Text(ast::dump(&module, &file)));
+            return Ok(Front::Text(ast::dump(&module, file)));
         }
-        let checked = check::check(&file, &module).map_err(|d| render(&file, &d, opts))?;
-        let ir = lower::lower(&file, &module, &checked);
-        after_pass(&ir, &file, opts, "lower-ast")?;
+        let checked = check::check(file, &module).map_err(|d| render(file, &d, opts))?;
+        let ir = lower::lower(file, &module, &checked);
+        after_pass(&ir, file, opts, "lower-ast")?;
         ir
     };
     if opts.stage == Stage::KernelIr {
-        return Ok(Reached::Text(print(&ir, opts)));
+        return Ok(Front::Text(print(&ir, opts)));
     }
     let inserted = transforms::insert_tokens(&mut ir);
-    after_pass(&ir, &file, opts, "insert-tokens")?;
-    if opts.stage == Stage::Tokens {
-        return Ok(Reached::Text(print(&ir, opts)));
-    }
-    transforms::lower_to_cf(&mut ir).map_err(|e| {
+    after_pass(&ir, file, opts, "insert-tokens")?;
+    Ok(Front::Tokens(ir, inserted))
+}
+
+/// lower-to-cf and the token rules on the IR after insert-tokens.
+fn lower_and_check(
+    ir: &mut Ir,
+    inserted: &[Op],
+    input: &Input,
+    opts: &Options,
+    file: &SourceFile,
+) -> Result<(), Failure> {
+    transforms::lower_to_cf(ir).map_err(|e| {
         // Checked source always lowers; only hand-written structured IR can be malformed.
         let what = if input.is_ir {
             "error"
@@ -280,12 +326,12 @@ fn to_cf(input: &Input, opts: &Options) -> Result<Reached, Failure> {
         };
         Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
     })?;
-    after_pass(&ir, &file, opts, "lower-to-cf")?;
+    after_pass(ir, file, opts, "lower-to-cf")?;
     // The user's tokens are checked even with `--no-verify`; only ours depend on it.
     if opts.verify || inserted.len() < ir.kernels().len() {
-        check_tokens(&ir, &file, opts, &inserted)?;
+        check_tokens(ir, file, opts, inserted)?;
     }
-    Ok(Reached::Cf(ir))
+    Ok(())
 }
 
 fn print_options(opts: &Options) -> PrintOptions<'static> {

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod attrs;
 pub mod entities;
+pub mod interp;
 pub mod ir;
 pub mod location;
 pub mod registry;

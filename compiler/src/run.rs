@@ -1,0 +1,870 @@
+//! `kc run`: executes one kernel of a `.k` file (or IR) on buffers given in a JSON args file
+//! and prints every buffer after the run as JSON on stdout.
+//!
+//! Guarantees: the output is deterministic (buffers in parameter order, fixed formatting);
+//! every problem is a message, never a panic: problems with the input, the args file or the
+//! run itself (out-of-bounds access, division by zero, step limit, ...) are diagnostics with
+//! exit code 1, rendered with the kernel's source line when the location is known; bad flags
+//! and a missing args file are usage errors with exit code 2. The args file format is
+//! documented in `compiler/RUN.md` and in `kc run --help` ([`ARGS_HELP`]).
+//!
+//! Engines are one function each ([`Engine`]): `ref` is the reference interpreter
+//! (`kc_dialect::interp`) on the structured IR after insert-tokens; `sim` (the gfx942
+//! simulator of `kc-backend`) is not available yet.
+
+use crate::ast::{self, Span};
+use crate::diag::{self, Diagnostic, SourceFile};
+use crate::driver::{read_input, LangArg};
+use crate::parse;
+use crate::pipeline::{self, Failure, Input};
+use clap::{Parser, ValueEnum};
+use kc_dialect::interp::{
+    self, ArgValue, Buffer, Counts, InterpError, Launch, Limits, Memory, DEFAULT_MAX_STEPS,
+    MAX_WORKGROUP_SIZE,
+};
+use kc_dialect::{AddrSpace, Ir, Op, Scalar, Type};
+use serde_json::Value as Json;
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+
+/// The args-file format, shown by `kc run --help`.
+pub const ARGS_HELP: &str = "\
+ARGS FILE (JSON):
+  {\"grid\": 2, \"block\": [64, 1, 1], \"out\": {\"type\": \"i32\", \"len\": 1024},
+   \"input\": {\"type\": \"f32\", \"data\": [1.5, 2, \"nan\"]}, \"n\": 10}
+
+  \"grid\", \"block\"  launch defaults: a number or an array of 1 to 3 numbers
+                   (the flags override them; defaults 1 and 64)
+  NAME             a kernel parameter: a scalar takes a number (bool: true/false,
+                   f32 also \"nan\", \"inf\", \"-inf\"); a pointer takes a buffer
+                   {\"type\": T, \"data\": [...]} or {\"type\": T, \"len\": N} (zeros),
+                   or both (data padded with zeros to N); T is i32, u32, i64, u64
+                   or f32 and must match the pointee (i32/u32 and i64/u64 mix)
+
+  Without --args, kc run reads INPUT with .k (or .mlir) replaced by .args.json
+  if that file exists. See compiler/RUN.md.";
+
+/// Executes a kernel and prints its buffers as JSON.
+#[derive(Parser, Debug)]
+#[command(
+    name = "kc run",
+    bin_name = "kc run",
+    version,
+    about = "kc run: execute a kernel and print its buffers as JSON",
+    after_help = ARGS_HELP
+)]
+struct RunCli {
+    /// Input file: `.k` source or `.mlir` IR (structured or CF form).
+    input: String,
+
+    /// The kernel to run (needed when the file has several).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+
+    /// Workgroups per dimension (default: the args file's "grid", else 1).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = parse_grid)]
+    grid: Option<[u32; 3]>,
+
+    /// Work-items per workgroup (default: the args file's "block", else 64).
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = parse_block)]
+    block: Option<[u32; 3]>,
+
+    /// The args file (default: INPUT with `.k` replaced by `.args.json`, if it exists).
+    #[arg(long, value_name = "FILE")]
+    args: Option<String>,
+
+    /// Execution engine: `ref`, the reference interpreter; `sim`, the gfx942 simulator.
+    #[arg(long, value_enum, default_value = "ref")]
+    engine: Engine,
+
+    /// Print each executed op with its wave's active mask to stderr (engine `ref`,
+    /// structured IR).
+    #[arg(long)]
+    trace: bool,
+
+    /// Stop a run after N steps (an op executed by one wave) as a possible deadlock.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
+    step_limit: u64,
+
+    /// Treat the input as this language regardless of its extension.
+    #[arg(short = 'x', value_enum, value_name = "LANG")]
+    lang: Option<LangArg>,
+
+    /// Colored diagnostics: auto (when stderr is a terminal), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+/// How a kernel is executed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// The gfx942 simulator (kc-backend): runs the compiled machine code.
+    Sim,
+    /// The reference interpreter: what the kernel means (LANGUAGE.md).
+    Ref,
+}
+
+/// One `kc run` request, flags already parsed.
+pub struct Request {
+    pub kernel: Option<String>,
+    pub grid: Option<[u32; 3]>,
+    pub block: Option<[u32; 3]>,
+    /// The args file's name (for messages) and text.
+    pub args: Option<(String, String)>,
+    pub engine: Engine,
+    pub step_limit: u64,
+    /// Trace to stderr.
+    pub trace: bool,
+    /// ANSI colors in diagnostics.
+    pub color: bool,
+}
+
+/// `kc run ARGS...` (the arguments after `run`); returns the exit code.
+pub fn main(args: &[OsString]) -> i32 {
+    let argv = std::iter::once(OsString::from("kc run")).chain(args.iter().cloned());
+    let cli = match RunCli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run_cli(cli) {
+        Ok(json) => {
+            // A closed pipe (`kc run ... | head`) is not an error worth reporting.
+            let _ = std::io::stdout().lock().write_all(json.as_bytes());
+            0
+        }
+        Err(Failure::Diagnostics(text)) => {
+            eprint!("{text}");
+            1
+        }
+        Err(Failure::Usage(msg)) => {
+            eprintln!("kc: error: {msg}");
+            2
+        }
+    }
+}
+
+fn run_cli(cli: RunCli) -> Result<String, Failure> {
+    let (name, text) = read_input(&cli.input).map_err(Failure::Usage)?;
+    let is_ir = match cli.lang {
+        Some(LangArg::K) => false,
+        Some(LangArg::Mlir) => true,
+        None => name.ends_with(".mlir") || (cli.input == "-" && pipeline::looks_like_ir(&text)),
+    };
+    let args = match &cli.args {
+        Some(path) => Some(read_args(path)?),
+        None => default_args_path(&cli.input)
+            .filter(|p| std::path::Path::new(p).is_file())
+            .map(|p| read_args(&p))
+            .transpose()?,
+    };
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stderr().is_terminal(),
+    };
+    let req = Request {
+        kernel: cli.kernel,
+        grid: cli.grid,
+        block: cli.block,
+        args,
+        engine: cli.engine,
+        step_limit: cli.step_limit,
+        trace: cli.trace,
+        color,
+    };
+    execute(&Input { name, text, is_ir }, &req)
+}
+
+fn read_args(path: &str) -> Result<(String, String), Failure> {
+    std::fs::read_to_string(path)
+        .map(|t| (path.to_string(), t))
+        .map_err(|e| Failure::Usage(format!("cannot read args file `{path}`: {e}")))
+}
+
+/// `dir/name.k` -> `dir/name.args.json` (also for `.mlir`); none for stdin.
+pub fn default_args_path(input: &str) -> Option<String> {
+    if input == "-" {
+        return None;
+    }
+    let stem = input
+        .strip_suffix(".k")
+        .or_else(|| input.strip_suffix(".mlir"))
+        .unwrap_or(input);
+    Some(format!("{stem}.args.json"))
+}
+
+/// Compiles `input`, binds the args, runs the kernel on `req.engine` and returns the JSON
+/// report.
+pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
+    let ir = pipeline::compile_to_kernel_ir(input)?;
+    let func = pick_kernel(&ir, input, req.kernel.as_deref())?;
+    let params = params(&ir, func, input);
+    let kernel = ir.func_name(func).to_string();
+    let spec = match &req.args {
+        Some((file, text)) => parse_args(file, text, &kernel, &params)?,
+        None if params.is_empty() => ArgsSpec::default(),
+        None => {
+            let names: Vec<String> = params.iter().map(|p| format!("`{}`", p.name)).collect();
+            let hint = default_args_path(&input.name).map_or("pass --args FILE".to_string(), |p| {
+                format!("write `{p}` or pass --args FILE")
+            });
+            return Err(Failure::Usage(format!(
+                "no args file: kernel `{kernel}` takes {}; {hint} (see kc run --help)",
+                names.join(", ")
+            )));
+        }
+    };
+    let launch = Launch {
+        grid: req.grid.or(spec.grid).unwrap_or([1, 1, 1]),
+        block: req.block.or(spec.block).unwrap_or([64, 1, 1]),
+    };
+    let mut job = Job {
+        ir: &ir,
+        func,
+        launch,
+        args: spec.args,
+        mem: Memory {
+            buffers: spec.buffers.iter().map(|b| b.buffer.clone()).collect(),
+        },
+        step_limit: req.step_limit,
+        trace: req.trace,
+    };
+    let counts = match req.engine {
+        Engine::Ref => engine_ref(&mut job),
+        Engine::Sim => engine_sim(&mut job),
+    }
+    .map_err(|e| match e {
+        EngineError::Run(e) => Failure::Diagnostics(render_runtime(&ir, &e, input, req.color)),
+        EngineError::Failure(f) => f,
+    })?;
+    Ok(report(
+        &kernel,
+        req.engine,
+        &launch,
+        &spec.buffers,
+        &job.mem,
+        &counts,
+    ))
+}
+
+// ---- engines ----
+
+/// Everything an engine needs: the IR, the kernel, the launch, its arguments and memory.
+pub struct Job<'a> {
+    /// Structured IR after insert-tokens (or CF IR for CF-form input).
+    pub ir: &'a Ir,
+    pub func: Op,
+    pub launch: Launch,
+    pub args: Vec<ArgValue>,
+    pub mem: Memory,
+    pub step_limit: u64,
+    pub trace: bool,
+}
+
+/// Why an engine stopped.
+pub enum EngineError {
+    /// A run-time error of the kernel.
+    Run(InterpError),
+    Failure(Failure),
+}
+
+/// `--engine ref`: the reference interpreter.
+pub fn engine_ref(job: &mut Job) -> Result<Counts, EngineError> {
+    let limits = Limits {
+        max_steps: job.step_limit,
+    };
+    let r = if job.trace {
+        let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+        interp::run_traced(
+            job.ir,
+            job.func,
+            &job.launch,
+            &job.args,
+            &mut job.mem,
+            &limits,
+            Some(&mut err),
+        )
+    } else {
+        interp::run(
+            job.ir,
+            job.func,
+            &job.launch,
+            &job.args,
+            &mut job.mem,
+            &limits,
+        )
+    };
+    r.map_err(EngineError::Run)
+}
+
+/// `--engine sim`: the gfx942 simulator (not available yet).
+pub fn engine_sim(_job: &mut Job) -> Result<Counts, EngineError> {
+    Err(EngineError::Failure(Failure::Usage(
+        "the gfx942 simulator is not available yet; use --engine ref".into(),
+    )))
+}
+
+// ---- kernels and parameters ----
+
+fn pick_kernel(ir: &Ir, input: &Input, want: Option<&str>) -> Result<Op, Failure> {
+    let kernels = ir.kernels();
+    let names = || {
+        kernels
+            .iter()
+            .map(|&k| format!("`{}`", ir.func_name(k)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match want {
+        Some(w) => kernels
+            .iter()
+            .copied()
+            .find(|&k| ir.func_name(k) == w)
+            .ok_or_else(|| {
+                Failure::Usage(format!(
+                    "no kernel `{w}` in `{}` (kernels: {})",
+                    input.name,
+                    names()
+                ))
+            }),
+        None => match kernels[..] {
+            [k] => Ok(k),
+            [] => Err(Failure::Diagnostics(format!(
+                "{}: error: no kernel to run\n",
+                input.name
+            ))),
+            _ => Err(Failure::Usage(format!(
+                "`{}` has several kernels ({}); choose one with --kernel NAME",
+                input.name,
+                names()
+            ))),
+        },
+    }
+}
+
+/// A scalar type as the args file sees it: the IR's scalar and, from `.k` source, its
+/// signedness (`None` for IR input, where integers are signless).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Elem {
+    scalar: Scalar,
+    signed: Option<bool>,
+}
+
+#[derive(Clone, Debug)]
+enum ParamKind {
+    Scalar(Elem),
+    /// `ptr<global, T>`.
+    Buffer(Elem),
+    /// Anything else (`ptr<shared, T>`): cannot be bound.
+    Other(Type),
+}
+
+#[derive(Clone, Debug)]
+struct Param {
+    name: String,
+    kind: ParamKind,
+}
+
+/// The kernel's parameters, with signedness from the source when the input is `.k`.
+fn params(ir: &Ir, func: Op, input: &Input) -> Vec<Param> {
+    let src_types = (!input.is_ir)
+        .then(|| {
+            let file = SourceFile::new(input.name.clone(), input.text.clone());
+            let module = parse::parse(&file).ok()?;
+            let k = module
+                .kernels
+                .into_iter()
+                .find(|k| k.name.name == ir.func_name(func))?;
+            Some(k.params.into_iter().map(|p| p.ty.ty).collect::<Vec<_>>())
+        })
+        .flatten();
+    let entry = ir
+        .entry_block(ir.ops[func].regions[0])
+        .expect("a kernel region has a block");
+    ir.blocks[entry]
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let signed = src_types
+                .as_ref()
+                .and_then(|t| t.get(i))
+                .and_then(|t| match t {
+                    ast::Type::Scalar(s) | ast::Type::Ptr(_, s) => Some(s.is_signed()),
+                    ast::Type::Token => None,
+                });
+            let kind = match ir.value_type(v) {
+                Type::Scalar(s) => ParamKind::Scalar(Elem { scalar: s, signed }),
+                Type::Ptr(AddrSpace::Global, s) => ParamKind::Buffer(Elem { scalar: s, signed }),
+                t => ParamKind::Other(t),
+            };
+            Param {
+                name: ir.value_name(v).unwrap_or("").to_string(),
+                kind,
+            }
+        })
+        .collect()
+}
+
+// ---- the args file ----
+
+/// A buffer as the args file gave it: its type name (for the output) and contents.
+struct BufferSpec {
+    param: String,
+    ty: &'static str,
+    buffer: Buffer,
+}
+
+#[derive(Default)]
+struct ArgsSpec {
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+    args: Vec<ArgValue>,
+    /// One per pointer parameter, in parameter order; `ArgValue::Buffer(i)` is `buffers[i]`.
+    buffers: Vec<BufferSpec>,
+}
+
+/// Largest buffer the args file may ask for, in elements.
+const MAX_BUFFER_LEN: u64 = 1 << 26;
+
+const BUFFER_TYPES: &[(&str, Scalar, bool)] = &[
+    ("i32", Scalar::I32, true),
+    ("u32", Scalar::I32, false),
+    ("i64", Scalar::I64, true),
+    ("u64", Scalar::I64, false),
+    ("f32", Scalar::F32, true),
+];
+
+fn parse_args(file: &str, text: &str, kernel: &str, params: &[Param]) -> Result<ArgsSpec, Failure> {
+    let err = |msg: String| Failure::Diagnostics(format!("{file}: error: {msg}\n"));
+    let json: Json = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+        Failure::Diagnostics(format!(
+            "{file}:{}:{}: error: malformed JSON: {msg}\n",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let Json::Object(map) = json else {
+        return Err(err(
+            "the args file must be a JSON object (parameter name -> value)".into(),
+        ));
+    };
+    let mut spec = ArgsSpec::default();
+    for key in ["grid", "block"] {
+        if params.iter().any(|p| p.name == key) {
+            return Err(err(format!(
+                "kernel `{kernel}` has a parameter named `{key}`, which the args file cannot set (`\"{key}\"` is the launch {key}); rename the parameter"
+            )));
+        }
+        if let Some(v) = map.get(key) {
+            let dims = dims_of(v).map_err(|m| err(format!("`\"{key}\"`: {m}")))?;
+            if key == "block" {
+                check_block(dims).map_err(|m| err(format!("`\"block\"`: {m}")))?;
+            }
+            if key == "grid" {
+                spec.grid = Some(dims);
+            } else {
+                spec.block = Some(dims);
+            }
+        }
+    }
+    let takes = || {
+        if params.is_empty() {
+            "no parameters".to_string()
+        } else {
+            params
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    for key in map.keys() {
+        if key != "grid" && key != "block" && !params.iter().any(|p| &p.name == key) {
+            return Err(err(format!(
+                "unknown parameter `{key}`: kernel `{kernel}` takes {}",
+                takes()
+            )));
+        }
+    }
+    for p in params {
+        let Some(v) = map.get(&p.name) else {
+            return Err(err(format!(
+                "missing parameter `{}` of kernel `{kernel}`",
+                p.name
+            )));
+        };
+        let what = |m: String| err(format!("parameter `{}`: {m}", p.name));
+        match p.kind {
+            ParamKind::Scalar(e) => spec
+                .args
+                .push(ArgValue::Scalar(scalar_value(v, e).map_err(what)?)),
+            ParamKind::Buffer(e) => {
+                let (ty, buffer) = buffer_value(v, e).map_err(what)?;
+                spec.args.push(ArgValue::Buffer(spec.buffers.len()));
+                spec.buffers.push(BufferSpec {
+                    param: p.name.clone(),
+                    ty,
+                    buffer,
+                });
+            }
+            ParamKind::Other(t) => {
+                return Err(what(format!("a parameter of type {t} cannot be bound")))
+            }
+        }
+    }
+    Ok(spec)
+}
+
+fn dims_of(v: &Json) -> Result<[u32; 3], String> {
+    let one = |v: &Json| -> Result<u32, String> {
+        v.as_u64()
+            .filter(|&n| (1..=u32::MAX as u64).contains(&n))
+            .map(|n| n as u32)
+            .ok_or_else(|| format!("expected a positive 32-bit integer, found {v}"))
+    };
+    match v {
+        Json::Array(a) if (1..=3).contains(&a.len()) => {
+            let mut d = [1; 3];
+            for (i, x) in a.iter().enumerate() {
+                d[i] = one(x)?;
+            }
+            Ok(d)
+        }
+        Json::Array(_) => Err("expected 1 to 3 dimensions".into()),
+        _ => Ok([one(v)?, 1, 1]),
+    }
+}
+
+fn check_block(d: [u32; 3]) -> Result<(), String> {
+    let n = d.iter().map(|&x| x as u64).product::<u64>();
+    if n > MAX_WORKGROUP_SIZE as u64 {
+        return Err(format!(
+            "a workgroup of {n} work-items is larger than the maximum {MAX_WORKGROUP_SIZE}"
+        ));
+    }
+    Ok(())
+}
+
+fn type_name(e: Elem) -> &'static str {
+    match (e.scalar, e.signed) {
+        (Scalar::I1, _) => "bool",
+        (Scalar::I32, Some(false)) => "u32",
+        (Scalar::I32, _) => "i32",
+        (Scalar::I64, Some(false)) => "u64",
+        (Scalar::I64, _) => "i64",
+        (Scalar::F32, _) => "f32",
+    }
+}
+
+/// The bit pattern of a scalar parameter's value.
+fn scalar_value(v: &Json, e: Elem) -> Result<u64, String> {
+    let ty = type_name(e);
+    match e.scalar {
+        Scalar::I1 => v
+            .as_bool()
+            .map(u64::from)
+            .ok_or_else(|| format!("expected `true` or `false` for type bool, found {v}")),
+        Scalar::F32 => f32_value(v),
+        Scalar::I32 | Scalar::I64 => int_value(v, e, ty),
+    }
+}
+
+/// An integer of `e`'s width: signed, unsigned, or (signless IR) either; `ty` names the
+/// type in messages.
+fn int_value(v: &Json, e: Elem, ty: &str) -> Result<u64, String> {
+    let x = match v {
+        Json::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
+        _ => None,
+    };
+    let Some(x) = x else {
+        return Err(format!("expected an integer of type {ty}, found {v}"));
+    };
+    let bits = e.scalar.bits();
+    let (smin, smax) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+    let umax = (1i128 << bits) - 1;
+    let ok = match e.signed {
+        Some(true) => (smin..=smax).contains(&x),
+        Some(false) => (0..=umax).contains(&x),
+        None => (smin..=umax).contains(&x),
+    };
+    if !ok {
+        return Err(format!("value {x} is out of range for type {ty}"));
+    }
+    Ok((x as u64)
+        & if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        })
+}
+
+fn f32_value(v: &Json) -> Result<u64, String> {
+    let x = match v {
+        Json::String(s) if s == "nan" => f32::NAN,
+        Json::String(s) if s == "inf" => f32::INFINITY,
+        Json::String(s) if s == "-inf" => f32::NEG_INFINITY,
+        Json::Number(n) => {
+            let d = n.as_f64().unwrap_or(f64::NAN);
+            let x = d as f32;
+            if x.is_infinite() {
+                return Err(format!("value {n} is out of range for type f32"));
+            }
+            x
+        }
+        _ => {
+            return Err(format!(
+                "expected a number (or \"nan\", \"inf\", \"-inf\") for type f32, found {v}"
+            ))
+        }
+    };
+    Ok(x.to_bits() as u64)
+}
+
+/// A buffer for a `ptr<global, T>` parameter whose pointee is `e`.
+fn buffer_value(v: &Json, e: Elem) -> Result<(&'static str, Buffer), String> {
+    let want = type_name(e);
+    let Json::Object(o) = v else {
+        return Err(format!(
+            "expected a buffer {{\"type\": \"{want}\", \"data\": [...]}} or {{\"type\": \"{want}\", \"len\": N}}, found {v}"
+        ));
+    };
+    if let Some(k) = o
+        .keys()
+        .find(|k| !matches!(k.as_str(), "type" | "data" | "len"))
+    {
+        return Err(format!(
+            "unknown buffer field `{k}` (a buffer has \"type\", \"data\" and \"len\")"
+        ));
+    }
+    let ty = match o.get("type") {
+        Some(Json::String(t)) => t.as_str(),
+        Some(t) => return Err(format!("the buffer type must be a string, found {t}")),
+        None => return Err(format!("the buffer needs a \"type\" (\"{want}\")")),
+    };
+    let Some(&(name, scalar, signed)) = BUFFER_TYPES.iter().find(|(n, ..)| *n == ty) else {
+        return Err(format!(
+            "unknown buffer type \"{ty}\" (expected i32, u32, i64, u64 or f32)"
+        ));
+    };
+    if scalar != e.scalar {
+        let accepted = match e.scalar {
+            Scalar::I32 => "\"i32\" or \"u32\"",
+            Scalar::I64 => "\"i64\" or \"u64\"",
+            _ => "\"f32\"",
+        };
+        return Err(format!(
+            "a buffer of \"{ty}\" for a pointer to {want} (expected {accepted})"
+        ));
+    }
+    let elem = Elem {
+        scalar,
+        signed: Some(signed),
+    };
+    let mut data = match o.get("data") {
+        None => Vec::new(),
+        Some(Json::Array(items)) => {
+            if items.len() as u64 > MAX_BUFFER_LEN {
+                return Err(format!("more than {MAX_BUFFER_LEN} elements"));
+            }
+            let mut data = Vec::with_capacity(items.len());
+            for (i, x) in items.iter().enumerate() {
+                let bits = match scalar {
+                    Scalar::F32 => f32_value(x),
+                    _ => int_value(x, elem, ty),
+                }
+                .map_err(|m| format!("element {i}: {m}"))?;
+                data.push(bits);
+            }
+            data
+        }
+        Some(d) => return Err(format!("\"data\" must be an array, found {d}")),
+    };
+    match o.get("len") {
+        None if o.contains_key("data") => {}
+        None => return Err("the buffer needs \"data\" or \"len\"".into()),
+        Some(l) => {
+            let Some(n) = l.as_u64().filter(|&n| n <= MAX_BUFFER_LEN) else {
+                return Err(format!(
+                    "\"len\" must be an integer from 0 to {MAX_BUFFER_LEN}, found {l}"
+                ));
+            };
+            if (n as usize) < data.len() {
+                return Err(format!(
+                    "\"len\" is {n} but \"data\" has {} elements",
+                    data.len()
+                ));
+            }
+            data.resize(n as usize, 0);
+        }
+    }
+    Ok((name, Buffer { elem: scalar, data }))
+}
+
+// ---- flags ----
+
+fn parse_dims(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err("expected at most 3 dimensions X[,Y,Z]".into());
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("`{p}` is not a positive 32-bit integer"))?;
+    }
+    Ok(d)
+}
+
+fn parse_grid(s: &str) -> Result<[u32; 3], String> {
+    parse_dims(s)
+}
+
+fn parse_block(s: &str) -> Result<[u32; 3], String> {
+    let d = parse_dims(s)?;
+    check_block(d)?;
+    Ok(d)
+}
+
+// ---- output ----
+
+/// The JSON report: kernel, engine, launch, every buffer in parameter order, counts.
+fn report(
+    kernel: &str,
+    engine: Engine,
+    launch: &Launch,
+    specs: &[BufferSpec],
+    mem: &Memory,
+    counts: &Counts,
+) -> String {
+    let dims = |d: [u32; 3]| format!("[{}, {}, {}]", d[0], d[1], d[2]);
+    let engine = match engine {
+        Engine::Ref => "ref",
+        Engine::Sim => "sim",
+    };
+    let mut out = String::from("{\n");
+    out.push_str(&format!("  \"kernel\": {},\n", Json::from(kernel)));
+    out.push_str(&format!("  \"engine\": \"{engine}\",\n"));
+    out.push_str(&format!("  \"grid\": {},\n", dims(launch.grid)));
+    out.push_str(&format!("  \"block\": {},\n", dims(launch.block)));
+    out.push_str("  \"buffers\": {");
+    for (i, (spec, buf)) in specs.iter().zip(&mem.buffers).enumerate() {
+        let sep = if i == 0 { "\n" } else { ",\n" };
+        let data: Vec<String> = buf.data.iter().map(|&b| element(spec.ty, b)).collect();
+        out.push_str(&format!(
+            "{sep}    {}: {{\"type\": \"{}\", \"data\": [{}]}}",
+            Json::from(spec.param.as_str()),
+            spec.ty,
+            data.join(", ")
+        ));
+    }
+    out.push_str(if specs.is_empty() { "},\n" } else { "\n  },\n" });
+    out.push_str(&format!(
+        "  \"counts\": {{\"ops\": {}, \"lane_ops\": {}}}\n}}\n",
+        counts.ops, counts.lane_ops
+    ));
+    out
+}
+
+/// One element in JSON: integers in decimal, f32 as the shortest round-tripping number or
+/// `"nan"` / `"inf"` / `"-inf"`.
+fn element(ty: &str, bits: u64) -> String {
+    match ty {
+        "i32" => (bits as u32 as i32).to_string(),
+        "u32" => (bits as u32).to_string(),
+        "i64" => (bits as i64).to_string(),
+        "u64" => bits.to_string(),
+        _ => {
+            let x = f32::from_bits(bits as u32);
+            if x.is_nan() {
+                "\"nan\"".into()
+            } else if x.is_infinite() {
+                if x > 0.0 { "\"inf\"" } else { "\"-inf\"" }.into()
+            } else {
+                format!("{x:?}")
+            }
+        }
+    }
+}
+
+// ---- run-time errors ----
+
+/// Renders a run-time error: with the source line when the location's file is the input (or
+/// a readable file), else `file:line:col: error: ...`.
+fn render_runtime(ir: &Ir, e: &InterpError, input: &Input, color: bool) -> String {
+    let mut notes = Vec::new();
+    if let Some(w) = e.work_item {
+        notes.push(format!("in {}", interp::describe_work_item(w)));
+    }
+    if e.message.starts_with("no progress after") {
+        notes.push("raise the limit with --step-limit N if the kernel is just slow".into());
+    }
+    if !e.loc.is_known() {
+        let mut out = format!("{}: error: {}\n", input.name, e.message);
+        for n in &notes {
+            out.push_str(&format!("  = {n}\n"));
+        }
+        return out;
+    }
+    let name = ir.file_name(e.loc.file).to_string();
+    let text = if name == input.name {
+        Some(input.text.clone())
+    } else {
+        std::fs::read_to_string(&name).ok()
+    };
+    let span = text
+        .as_deref()
+        .and_then(|t| span_at(t, e.loc.line, e.loc.col));
+    match (text, span) {
+        (Some(text), Some((start, end))) => {
+            let file = SourceFile::new(name, text);
+            let mut d = Diagnostic::error(e.message.clone(), Span::new(file.id, start, end), "");
+            for n in notes {
+                d = d.with_note(n);
+            }
+            diag::render(&file, &[d], color)
+        }
+        _ => {
+            let mut out = format!(
+                "{name}:{}:{}: error: {}\n",
+                e.loc.line, e.loc.col, e.message
+            );
+            for n in &notes {
+                out.push_str(&format!("  = {n}\n"));
+            }
+            out
+        }
+    }
+}
+
+/// The byte range of the token at 1-based `line`:`col` (a word, or one character).
+fn span_at(text: &str, line: u32, col: u32) -> Option<(usize, usize)> {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)? as usize)
+        .map(str::len)
+        .sum();
+    let start = line_start + col.checked_sub(1)? as usize;
+    if start >= text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let rest = &text[start..];
+    let word = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let len = if word > 0 {
+        word
+    } else {
+        rest.chars().next().map_or(0, char::len_utf8)
+    };
+    Some((start, start + len))
+}

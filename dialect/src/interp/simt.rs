@@ -1,0 +1,407 @@
+//! Lockstep execution of structured IR: a whole workgroup under a per-lane active mask.
+//!
+//! Guarantees (maximal convergence for structured control flow):
+//! - An op runs once for the active lanes, in increasing lane order; a wave with no active
+//!   lane does not run it (nor count it). A block stops as soon as no lane is active in it.
+//! - `kernel.if`: the then-region with the active lanes whose condition is true, then the
+//!   else-region with the others; afterwards the lanes that reached the end of either region
+//!   continue. Lanes that `break` / `continue` leave toward the enclosing loop.
+//! - `kernel.loop`: the body with the lanes in the loop, then the latch with the lanes that
+//!   finished the body or continued; repeated while any lane is left. Lanes that break wait
+//!   at the exit and continue after the loop together once no lane is left inside.
+//! - `kernel.return`: the lanes are done for the rest of the kernel.
+//! - Cross-lane ops work per wave (64 consecutive linear local ids) over its active lanes;
+//!   `kernel.barrier` requires every lane of the workgroup that has not returned.
+
+use super::InterpError;
+use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
+use crate::entities::{Block, Op};
+use crate::location::Loc;
+use crate::registry::Opcode;
+use std::io::Write;
+
+/// Words of a mask: one per wave of the largest workgroup.
+const WORDS: usize = (super::MAX_WORKGROUP_SIZE / WAVE_SIZE) as usize;
+
+/// A set of lanes of the workgroup; word `w` is wave `w`, bit `i` its lane `i`.
+#[derive(Copy, Clone, PartialEq, Eq, Default, Debug)]
+struct Mask([u64; WORDS]);
+
+impl Mask {
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    fn or(self, o: Mask) -> Mask {
+        Mask(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+    fn and_not(self, o: Mask) -> Mask {
+        Mask(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
+    fn count(&self) -> u64 {
+        self.0.iter().map(|w| w.count_ones() as u64).sum()
+    }
+    fn waves(&self) -> u64 {
+        self.0.iter().filter(|&&w| w != 0).count() as u64
+    }
+    /// The first `n` lanes.
+    fn first(n: usize) -> Mask {
+        Mask(std::array::from_fn(|w| {
+            let lo = w * 64;
+            if n >= lo + 64 {
+                u64::MAX
+            } else if n > lo {
+                (1u64 << (n - lo)) - 1
+            } else {
+                0
+            }
+        }))
+    }
+}
+
+/// Where the lanes that ran a block went.
+#[derive(Default)]
+struct Exits {
+    /// Reached the end (`kernel.yield`).
+    normal: Mask,
+    brk: Mask,
+    cont: Mask,
+}
+
+struct Simt<'r, 'p, 'm, 't> {
+    run: &'r mut Run<'p>,
+    mem: &'r mut Mem<'m>,
+    /// Lanes of the workgroup.
+    n: usize,
+    /// Slot-major values: slot `s` of lane `l` is `vals[s * n + l]`.
+    vals: Vec<u64>,
+    items: Vec<Item>,
+    group: [u32; 3],
+    returned: Mask,
+    all: Mask,
+    /// Enclosing `kernel.loop`s, innermost last (for the step-limit message).
+    loops: Vec<Op>,
+    trace: Option<&'t mut dyn Write>,
+}
+
+/// Runs every workgroup of the launch in lockstep.
+pub(super) fn run(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+) -> Result<(), InterpError> {
+    let block = run.launch.block;
+    let n = (block[0] * block[1] * block[2]) as usize;
+    let mut vals = vec![0u64; run.prep.nslots * n];
+    for &(slot, v) in params {
+        if slot != NO_SLOT {
+            vals[slot as usize * n..(slot as usize + 1) * n].fill(v);
+        }
+    }
+    let grid = run.launch.grid;
+    let func = run.prep.func;
+    let body = run.prep.ir.ops[func].regions[0];
+    let entry = run
+        .prep
+        .ir
+        .entry_block(body)
+        .expect("a kernel region has a block");
+    let mut s = Simt {
+        run,
+        mem,
+        n,
+        vals,
+        items: Vec::with_capacity(n),
+        group: [0; 3],
+        returned: Mask::default(),
+        all: Mask::first(n),
+        loops: Vec::new(),
+        trace,
+    };
+    for group in workgroups(grid) {
+        s.group = group;
+        s.items = (0..n as u32)
+            .map(|l| Item {
+                group,
+                local: local_id(block, l),
+                linear: l,
+            })
+            .collect();
+        s.returned = Mask::default();
+        s.mem.reset_shared();
+        s.block(entry, s.all)?;
+    }
+    Ok(())
+}
+
+impl<'p> Simt<'_, 'p, '_, '_> {
+    fn err(&self, op: Op, lane: usize, message: String) -> InterpError {
+        InterpError {
+            loc: self.run.prep.ir.ops[op].loc,
+            message,
+            work_item: Some(self.items[lane].work_item()),
+        }
+    }
+
+    fn val(&self, slot: u32, lane: usize) -> u64 {
+        if slot == NO_SLOT {
+            0
+        } else {
+            self.vals[slot as usize * self.n + lane]
+        }
+    }
+
+    /// Counts one execution of `op` by the waves of `m`; enforces the step limit; traces.
+    fn step(&mut self, op: Op, m: &Mask) -> Result<(), InterpError> {
+        let waves = m.waves();
+        let run = &mut *self.run;
+        run.counts.ops += waves;
+        run.counts.lane_ops += m.count();
+        run.steps += waves;
+        if run.steps > run.max_steps {
+            let ir = run.prep.ir;
+            let at = self.loops.last().map_or(ir.ops[op].loc, |&l| ir.ops[l].loc);
+            let at = if at.is_known() { at } else { Loc::UNKNOWN };
+            return Err(run.out_of_steps(at));
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            let ir = self.run.prep.ir;
+            let loc = ir.ops[op].loc;
+            let [x, y, z] = self.group;
+            for (w, &bits) in m.0.iter().enumerate().filter(|(_, &b)| b != 0) {
+                let _ = writeln!(
+                    t,
+                    "wg ({x}, {y}, {z}) wave {w} {bits:064b} {} {}:{}",
+                    ir.spec(op).name,
+                    loc.line,
+                    loc.col
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `b` with lanes `m`; returns where the lanes went (returns go to `self.returned`).
+    fn block(&mut self, b: Block, mut m: Mask) -> Result<Exits, InterpError> {
+        let ir = self.run.prep.ir;
+        let mut ex = Exits::default();
+        let mut next = ir.first_op(b);
+        while let Some(op) = next {
+            if m.is_empty() {
+                return Ok(ex);
+            }
+            next = ir.next_op(op);
+            self.step(op, &m)?;
+            let code = ir.opcode(op);
+            match code {
+                Opcode::If => {
+                    let cond = self.run.prep.info[op].args[0];
+                    let mut then = Mask::default();
+                    for w in 0..WORDS {
+                        let mut bits = m.0[w];
+                        while bits != 0 {
+                            let i = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if self.val(cond, w * 64 + i) & 1 != 0 {
+                                then.0[w] |= 1 << i;
+                            }
+                        }
+                    }
+                    let els = m.and_not(then);
+                    let regions = &ir.ops[op].regions;
+                    let mut after = Mask::default();
+                    for (r, lanes) in [(regions[0], then), (regions[1], els)] {
+                        if lanes.is_empty() {
+                            continue;
+                        }
+                        let rb = ir.entry_block(r).expect("an if region has a block");
+                        let e = self.block(rb, lanes)?;
+                        after = after.or(e.normal);
+                        ex.brk = ex.brk.or(e.brk);
+                        ex.cont = ex.cont.or(e.cont);
+                    }
+                    m = after;
+                }
+                Opcode::Loop => m = self.run_loop(op, m)?,
+                Opcode::Yield => {
+                    ex.normal = ex.normal.or(m);
+                    return Ok(ex);
+                }
+                Opcode::Break => {
+                    ex.brk = ex.brk.or(m);
+                    return Ok(ex);
+                }
+                Opcode::Continue => {
+                    ex.cont = ex.cont.or(m);
+                    return Ok(ex);
+                }
+                Opcode::Return => {
+                    self.returned = self.returned.or(m);
+                    return Ok(ex);
+                }
+                Opcode::Barrier => {
+                    let live = self.all.and_not(self.returned);
+                    if m != live {
+                        let missing = live.and_not(m);
+                        let lane = (0..self.n)
+                            .find(|&l| missing.0[l / 64] >> (l % 64) & 1 != 0)
+                            .unwrap_or(0);
+                        let w = self.items[lane].local;
+                        let g = self.group;
+                        return Err(InterpError {
+                            loc: ir.ops[op].loc,
+                            message: format!(
+                                "barrier in divergent control flow: {} of the {} work-items of workgroup ({}, {}, {}) that have not returned reach it; work-item ({}, {}, {}) does not",
+                                m.count(),
+                                live.count(),
+                                g[0],
+                                g[1],
+                                g[2],
+                                w[0],
+                                w[1],
+                                w[2]
+                            ),
+                            work_item: None,
+                        });
+                    }
+                }
+                Opcode::Ballot
+                | Opcode::ReadFirstLane
+                | Opcode::ReadLane
+                | Opcode::Shuffle
+                | Opcode::Reduce => self.cross_lane(op, code, &m)?,
+                Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
+                _ => self.lanes(op, code, &m)?,
+            }
+        }
+        // A block without a terminator (not in verified IR) falls through.
+        ex.normal = ex.normal.or(m);
+        Ok(ex)
+    }
+
+    /// `kernel.loop`: returns the lanes that left it by `break`.
+    fn run_loop(&mut self, op: Op, m: Mask) -> Result<Mask, InterpError> {
+        let ir = self.run.prep.ir;
+        let regions = &ir.ops[op].regions;
+        let body = ir.entry_block(regions[0]).expect("a loop body has a block");
+        let latch = ir
+            .entry_block(regions[1])
+            .expect("a loop latch has a block");
+        self.loops.push(op);
+        let mut inside = m;
+        let mut out = Mask::default();
+        while !inside.is_empty() {
+            let e = self.block(body, inside)?;
+            out = out.or(e.brk);
+            let to_latch = e.normal.or(e.cont);
+            if to_latch.is_empty() {
+                break;
+            }
+            let l = self.block(latch, to_latch)?;
+            out = out.or(l.brk);
+            inside = l.normal.or(l.cont);
+        }
+        self.loops.pop();
+        Ok(out)
+    }
+
+    /// A lane-local op for every lane of `m`, in increasing lane order.
+    fn lanes(&mut self, op: Op, code: Opcode, m: &Mask) -> Result<(), InterpError> {
+        let prep: &'p super::Prep<'p> = self.run.prep;
+        let info = &prep.info[op];
+        let dest = info.dest;
+        let args = info.args;
+        for w in 0..WORDS {
+            let mut bits = m.0[w];
+            while bits != 0 {
+                let lane = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let a = [
+                    self.val(args[0], lane),
+                    self.val(args[1], lane),
+                    self.val(args[2], lane),
+                ];
+                let item = self.items[lane];
+                let r = super::eval_op(self.run, self.mem, op, code, info, a, &item)
+                    .map_err(|msg| self.err(op, lane, msg))?;
+                if dest != NO_SLOT {
+                    self.vals[dest as usize * self.n + lane] = r;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`, one wave at a time over
+    /// its active lanes.
+    fn cross_lane(&mut self, op: Op, code: Opcode, m: &Mask) -> Result<(), InterpError> {
+        let info = self.run.prep.info[op].clone();
+        let (src, lane_arg, dest) = (info.args[0], info.args[1], info.dest);
+        let bits = info.rbits as u32;
+        for w in 0..WORDS {
+            let active = m.0[w];
+            if active == 0 {
+                continue;
+            }
+            let base = w * 64;
+            let lanes = || {
+                let mut b = active;
+                std::iter::from_fn(move || {
+                    (b != 0).then(|| {
+                        let i = b.trailing_zeros() as usize;
+                        b &= b - 1;
+                        base + i
+                    })
+                })
+            };
+            // One value for the whole wave (ballot, readfirstlane, reduce), or per lane.
+            let uniform = match code {
+                Opcode::Ballot => Some(
+                    lanes()
+                        .filter(|&l| self.val(src, l) & 1 != 0)
+                        .fold(0u64, |acc, l| acc | 1 << (l - base)),
+                ),
+                Opcode::ReadFirstLane => {
+                    Some(self.val(src, base + active.trailing_zeros() as usize))
+                }
+                Opcode::Reduce => {
+                    let mut it = lanes();
+                    let first = it.next().map_or(0, |l| self.val(src, l));
+                    Some(it.fold(first, |acc, l| {
+                        eval::reduce_step(info.attr, acc, self.val(src, l), bits)
+                    }))
+                }
+                _ => None,
+            };
+            if let Some(v) = uniform {
+                for l in lanes() {
+                    self.vals[dest as usize * self.n + l] = v;
+                }
+                continue;
+            }
+            // readlane / shuffle: read every source first (dest is a fresh SSA slot anyway).
+            let mut got = [0u64; 64];
+            for l in lanes() {
+                let from = eval::sext(self.val(lane_arg, l), 32);
+                let ok = (0..64).contains(&from) && active >> from & 1 != 0;
+                if !ok {
+                    let why = if (0..64).contains(&from) {
+                        "an inactive lane"
+                    } else {
+                        "not a lane of the wave (0..64)"
+                    };
+                    return Err(self.err(
+                        op,
+                        l,
+                        format!("`{}` reads lane {from}, which is {why}", code.name()),
+                    ));
+                }
+                got[l - base] = self.val(src, base + from as usize);
+            }
+            for l in lanes() {
+                self.vals[dest as usize * self.n + l] = got[l - base];
+            }
+        }
+        Ok(())
+    }
+}
