@@ -50,7 +50,6 @@ fn operand(o: &Operand, kind: Option<Kind>, labels: &SecondaryMap<MBlock, String
                 )
             }
         }
-        Operand::F32(bits) => format!("0x{bits:x}"),
         Operand::Label(b) => labels[*b].clone(),
         Operand::Off => "off".into(),
         Operand::Wait { vm, lgkm } => {

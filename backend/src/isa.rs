@@ -93,9 +93,6 @@ impl Desc {
     pub fn is_branch(&self) -> bool {
         self.unit == Unit::Branch
     }
-    pub fn is_vector(&self) -> bool {
-        matches!(self.unit, Unit::Valu | Unit::Vmem | Unit::Lds)
-    }
 }
 
 const NO: Implicit = Implicit {

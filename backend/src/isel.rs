@@ -20,8 +20,9 @@
 //! lanes the structured semantics gives them.
 
 use crate::isa::{is_inline_int, Opc};
+use crate::lower_control_flow::Ctx;
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
-use crate::structurize::Node;
+use crate::structurize::{Node, Target};
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Scalar, Type, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
@@ -51,13 +52,13 @@ pub enum Operand2 {
 }
 
 impl Operand2 {
-    fn op(self) -> Operand {
+    pub(crate) fn op(self) -> Operand {
         match self {
             Operand2::Virt(v) => mir::r(v),
             Operand2::Phys(p) => mir::p(p),
         }
     }
-    fn sub(self, s: u8) -> Operand {
+    pub(crate) fn sub(self, s: u8) -> Operand {
         match self {
             Operand2::Virt(v) => mir::rsub(v, s, 1),
             Operand2::Phys(PReg::S(b, _)) => mir::p(PReg::S(b + s as u16, 1)),
@@ -83,7 +84,6 @@ pub struct KernelInfo {
     pub explicit_size: u32,
     pub kernarg_size: u32,
     pub lds_size: u32,
-    pub wg_id: [bool; 3],
     pub tid_dims: u8,
 }
 
@@ -99,59 +99,28 @@ pub struct ArgInfo {
 /// Size of the COv5 hidden (implicit) kernel arguments appended after the explicit ones.
 pub const HIDDEN_SIZE: u32 = 256;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
-    Label(u32),
-    Head(u32),
-    Kernel,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BrKind {
-    /// Falls off the end of its construct into the target: nothing to emit.
-    Fall,
-    /// The whole wave jumps.
-    Real,
-    /// Lanes leave through a lane mask.
-    Mask,
-}
-
-enum Ctx {
-    If {
-        divergent: bool,
-    },
-    Block {
-        label: u32,
-        mask: Option<VReg>,
-        end: MBlock,
-    },
-    Loop {
-        header: u32,
-        cont: Option<VReg>,
-        head: MBlock,
-        end: MBlock,
-        divergent: bool,
-    },
-}
-
+/// Instruction selection state for one kernel; the control-flow half lives in
+/// `lower_control_flow.rs`.
 pub struct Isel<'a> {
-    ir: &'a Ir,
-    u: &'a Uniformity,
+    pub(crate) ir: &'a Ir,
+    pub(crate) u: &'a Uniformity,
     pub mf: Func,
-    cur: MBlock,
-    vals: HashMap<Value, Val>,
+    pub(crate) cur: MBlock,
+    pub(crate) vals: HashMap<Value, Val>,
+    /// Per-lane copies of values read after a divergent exit of their cycle.
     shadow: HashMap<Value, VReg>,
-    ctx: Vec<Ctx>,
-    loop_div: HashSet<u32>,
-    label_mask: HashSet<u32>,
-    cont_mask: HashSet<u32>,
+    /// Values that need such a copy (`needs_shadow`).
+    shadowed: HashSet<Value>,
+    pub(crate) ctx: Vec<Ctx>,
+    pub(crate) loop_div: HashSet<u32>,
+    pub(crate) label_mask: HashSet<u32>,
+    pub(crate) cont_mask: HashSet<u32>,
     smem_ok: HashSet<Value>,
     pub info: KernelInfo,
     kernarg: Operand2,
-    loc: Loc,
+    pub(crate) loc: Loc,
     /// Lane masks known to have no bits outside the current EXEC (fresh compares).
-    masked: HashSet<VReg>,
-    lds_offset: HashMap<Value, u32>,
+    pub(crate) masked: HashSet<VReg>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -181,6 +150,7 @@ impl<'a> Isel<'a> {
             cur: entry,
             vals: HashMap::new(),
             shadow: HashMap::new(),
+            shadowed: HashSet::new(),
             ctx: Vec::new(),
             loop_div: HashSet::new(),
             label_mask: HashSet::new(),
@@ -193,20 +163,20 @@ impl<'a> Isel<'a> {
             kernarg: Operand2::Phys(PReg::S(0, 2)),
             loc: Loc::UNKNOWN,
             masked: HashSet::new(),
-            lds_offset: HashMap::new(),
         };
-        let tree = s.rewrite(tree, Some(Target::Kernel), &mut Vec::new());
-        s.analyse(func, &tree);
+        s.memory_facts(func);
+        s.shadowed = s.needs_shadow(func);
+        s.analyse_branches(tree);
         s.prologue(func)?;
-        s.lower(&tree, Some(Target::Kernel))?;
+        s.lower(tree, Some(Target::Kernel))?;
         s.emit(Opc::S_ENDPGM, vec![]);
         Ok(s)
     }
 
-    // ---- analysis of the tree: which branches go through lane masks ----
+    // ---- memory facts ----
 
-    fn analyse(&mut self, func: Op, tree: &Node) {
-        // SMEM is allowed for loads from pointer arguments no store or atomic may write.
+    /// SMEM is allowed for loads from pointer arguments no store or atomic may write.
+    fn memory_facts(&mut self, func: Op) {
         let region = self.ir.ops[func].regions[0];
         let entry = self.ir.entry_block(region).unwrap();
         let args: Vec<Value> = self.ir.blocks[entry].args.clone();
@@ -238,27 +208,6 @@ impl<'a> Isel<'a> {
                 }
             }
         }
-        // Fixpoint: a branch crossing a divergent if, a divergent loop or a masked label
-        // leaves through a mask, which makes the loops it leaves divergent and its label
-        // masked. Flags only ever turn on.
-        loop {
-            let before = (
-                self.loop_div.len(),
-                self.label_mask.len(),
-                self.cont_mask.len(),
-            );
-            let mut stack = Vec::new();
-            self.scan(tree, &mut stack, Some(Target::Kernel));
-            if before
-                == (
-                    self.loop_div.len(),
-                    self.label_mask.len(),
-                    self.cont_mask.len(),
-                )
-            {
-                break;
-            }
-        }
     }
 
     fn root_arg(&self, mut v: Value) -> Option<Value> {
@@ -280,109 +229,23 @@ impl<'a> Isel<'a> {
         None
     }
 
-    fn scan(&mut self, n: &Node, stack: &mut Vec<(Target, bool)>, tail: Option<Target>) {
-        match n {
-            Node::Code(_) | Node::Edge { .. } => {}
-            Node::Seq(v) => {
-                for (i, c) in v.iter().enumerate() {
-                    self.scan(c, stack, if i + 1 == v.len() { tail } else { None });
-                }
-            }
-            Node::If {
-                divergent,
-                then_,
-                else_,
-                ..
-            } => {
-                // `bool` in the stack: crossing this entry needs a mask.
-                stack.push((Target::Kernel, *divergent));
-                self.scan(then_, stack, tail);
-                self.scan(else_, stack, tail);
-                stack.pop();
-            }
-            Node::Block { label, body } => {
-                let m = self.label_mask.contains(label);
-                stack.push((Target::Label(*label), m));
-                self.scan(body, stack, Some(Target::Label(*label)));
-                stack.pop();
-            }
-            Node::Loop { header, body } => {
-                let d = self.loop_div.contains(header);
-                stack.push((Target::Head(*header), d));
-                self.scan(body, stack, Some(Target::Head(*header)));
-                stack.pop();
-            }
-            Node::Br { target, term, .. } => {
-                let t = if self.is_head_in(stack, *target) {
-                    Target::Head(*target)
-                } else {
-                    Target::Label(*target)
-                };
-                let _ = term;
-                self.classify(stack, t, tail);
-            }
-            Node::Return(_) => {
-                self.classify(stack, Target::Kernel, tail);
-            }
-        }
-    }
-
-    fn is_head_in(&self, stack: &[(Target, bool)], b: u32) -> bool {
-        stack.iter().rev().any(|(t, _)| *t == Target::Head(b))
-    }
-
-    /// Classifies a branch to `t` from the top of `stack`; records its effects.
-    fn classify(&mut self, stack: &[(Target, bool)], t: Target, tail: Option<Target>) -> BrKind {
-        if tail == Some(t) {
-            return BrKind::Fall;
-        }
-        let k = if t == Target::Kernel {
-            None
-        } else {
-            stack.iter().rposition(|(x, _)| *x == t)
-        };
-        let crossed = match k {
-            Some(k) => &stack[k + 1..],
-            None => stack,
-        };
-        let mask = crossed.iter().any(|(_, m)| *m);
-        if mask {
-            for (x, _) in crossed {
-                if let Target::Head(h) = x {
-                    self.loop_div.insert(*h);
-                }
-            }
-            match t {
-                Target::Label(l) => {
-                    self.label_mask.insert(l);
-                }
-                Target::Head(h) => {
-                    self.cont_mask.insert(h);
-                }
-                Target::Kernel => {}
-            }
-            BrKind::Mask
-        } else {
-            BrKind::Real
-        }
-    }
-
-    fn ctx_stack(&self) -> Vec<(Target, bool)> {
-        self.ctx
-            .iter()
-            .map(|c| match c {
-                Ctx::If { divergent } => (Target::Kernel, *divergent),
-                Ctx::Block { label, .. } => {
-                    (Target::Label(*label), self.label_mask.contains(label))
-                }
-                Ctx::Loop { header, .. } => (Target::Head(*header), self.loop_div.contains(header)),
-            })
-            .collect()
-    }
-
     // ---- emission helpers ----
 
-    fn emit(&mut self, op: Opc, ops: Vec<Operand>) -> &mut Inst {
+    pub(crate) fn internal(&self, what: &str) -> IselError {
+        IselError {
+            loc: self.loc,
+            message: format!("internal compiler error: {what}"),
+        }
+    }
+
+    /// Comments the last instruction emitted.
+    pub(crate) fn set_comment(&mut self, c: &str) {
+        if let Some(i) = self.mf.blocks[self.cur].insts.last_mut() {
+            i.comment = Some(c.into());
+        }
+    }
+
+    pub(crate) fn emit(&mut self, op: Opc, ops: Vec<Operand>) -> &mut Inst {
         let b = self.cur;
         self.mf.blocks[b].insts.push(Inst {
             op,
@@ -395,25 +258,25 @@ impl<'a> Isel<'a> {
         self.mf.blocks[b].insts.last_mut().unwrap()
     }
 
-    fn start_block(&mut self, b: MBlock) {
+    pub(crate) fn start_block(&mut self, b: MBlock) {
         self.mf.layout.push(b);
         self.cur = b;
     }
 
-    fn s32(&mut self) -> VReg {
+    pub(crate) fn s32(&mut self) -> VReg {
         self.mf.new_vreg(Class::S32)
     }
-    fn s64(&mut self) -> VReg {
+    pub(crate) fn s64(&mut self) -> VReg {
         self.mf.new_vreg(Class::S64)
     }
-    fn v32(&mut self) -> VReg {
+    pub(crate) fn v32(&mut self) -> VReg {
         self.mf.new_vreg(Class::V32)
     }
-    fn v64(&mut self) -> VReg {
+    pub(crate) fn v64(&mut self) -> VReg {
         self.mf.new_vreg(Class::V64)
     }
 
-    fn exec() -> Operand {
+    pub(crate) fn exec() -> Operand {
         mir::p(PReg::Exec)
     }
 
@@ -428,7 +291,7 @@ impl<'a> Isel<'a> {
     }
 
     /// The location of `v` as read by `user` (temporal divergence reads the VGPR copy).
-    fn use_val(&self, v: Value, user: Op) -> Result<Val, IselError> {
+    pub(crate) fn use_val(&self, v: Value, user: Op) -> Result<Val, IselError> {
         if let Some(&sh) = self.shadow.get(&v) {
             if self.u.is_divergent_use(v, user) || self.outside_def_cycle(v, user) {
                 return Ok(match self.val(v)? {
@@ -452,7 +315,7 @@ impl<'a> Isel<'a> {
         }
     }
 
-    fn dwords(ty: Type) -> u8 {
+    pub(crate) fn dwords(ty: Type) -> u8 {
         if ty.bits() == 64 {
             2
         } else {
@@ -462,7 +325,7 @@ impl<'a> Isel<'a> {
 
     /// `v` as a scalar source operand (SGPR or constant); proven-uniform VGPR values are read
     /// with `v_readfirstlane_b32`.
-    fn sop(&mut self, x: Val, dw: u8) -> Result<Operand, IselError> {
+    pub(crate) fn sop(&mut self, x: Val, dw: u8) -> Result<Operand, IselError> {
         Ok(match x {
             Val::S(o) => o.op(),
             Val::Const(c) => {
@@ -520,7 +383,7 @@ impl<'a> Isel<'a> {
     }
 
     /// `x` in a VGPR (tuple).
-    fn vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
+    pub(crate) fn vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
         if let Val::V(v) = x {
             return Ok(v);
         }
@@ -557,7 +420,7 @@ impl<'a> Isel<'a> {
     }
 
     /// A lane mask for an i1 value.
-    fn mask(&mut self, x: Val) -> Result<VReg, IselError> {
+    pub(crate) fn mask(&mut self, x: Val) -> Result<VReg, IselError> {
         Ok(match x {
             Val::Mask(m) => m,
             Val::SBool(b) => {
@@ -600,7 +463,7 @@ impl<'a> Isel<'a> {
     }
 
     /// A uniform i1 as an SGPR 0/1.
-    fn sbool(&mut self, x: Val) -> Result<Operand, IselError> {
+    pub(crate) fn sbool(&mut self, x: Val) -> Result<Operand, IselError> {
         Ok(match x {
             Val::SBool(b) => mir::r(b),
             Val::Const(c) => Operand::Imm(c & 1),
@@ -683,7 +546,6 @@ impl<'a> Isel<'a> {
         self.info.explicit_size = off;
         let hidden = off.next_multiple_of(8);
         self.info.kernarg_size = hidden + HIDDEN_SIZE;
-        self.info.wg_id[0] = true;
         Ok(())
     }
 
@@ -691,643 +553,14 @@ impl<'a> Isel<'a> {
         self.info.explicit_size.next_multiple_of(8)
     }
 
-    // ---- control flow ----
-
-    fn lower(&mut self, n: &Node, tail: Option<Target>) -> Result<(), IselError> {
-        match n {
-            Node::Code(b) => self.code(*b),
-            Node::Seq(v) => {
-                let len = v.len();
-                for (i, c) in v.iter().enumerate() {
-                    self.lower(c, if i + 1 == len { tail } else { None })?;
-                }
-                Ok(())
-            }
-            Node::Edge { term, succ } => self.copies(*term, *succ),
-            Node::Br { term, succ, target } => {
-                self.loc = self.ir.ops[*term].loc;
-                self.copies(*term, *succ)?;
-                let stack = self.ctx_stack();
-                let t = if stack.iter().any(|(x, _)| *x == Target::Head(*target)) {
-                    Target::Head(*target)
-                } else {
-                    Target::Label(*target)
-                };
-                let kind = self.classify(&stack, t, tail);
-                self.branch(t, kind, None)
-            }
-            Node::Return(op) => {
-                self.loc = self.ir.ops[*op].loc;
-                let stack = self.ctx_stack();
-                let kind = self.classify(&stack, Target::Kernel, tail);
-                self.branch(Target::Kernel, kind, None)
-            }
-            Node::If {
-                term,
-                cond,
-                divergent,
-                then_,
-                else_,
-            } => self.lower_if(*term, *cond, *divergent, then_, else_, tail),
-            Node::Block { label, body } => {
-                let mask = if self.label_mask.contains(label) {
-                    let m = self.s64();
-                    self.emit(Opc::S_MOV_B64, vec![mir::r(m), Operand::Imm(0)]);
-                    Some(m)
-                } else {
-                    None
-                };
-                let end = self.mf.new_block();
-                self.ctx.push(Ctx::Block {
-                    label: *label,
-                    mask,
-                    end,
-                });
-                self.lower(body, Some(Target::Label(*label)))?;
-                self.ctx.pop();
-                self.start_block(end);
-                if let Some(m) = mask {
-                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
-                }
-                Ok(())
-            }
-            Node::Loop { header, body } => {
-                let head = self.mf.new_block();
-                let end = self.mf.new_block();
-                self.start_block(head);
-                self.mf.blocks[head].comment = Some(format!(
-                    "loop{}",
-                    if self.loop_div.contains(header) {
-                        " (divergent exits)"
-                    } else {
-                        " (uniform)"
-                    }
-                ));
-                let cont = if self.cont_mask.contains(header) {
-                    let c = self.s64();
-                    self.emit(Opc::S_MOV_B64, vec![mir::r(c), Operand::Imm(0)]);
-                    Some(c)
-                } else {
-                    None
-                };
-                let divergent = self.loop_div.contains(header);
-                self.ctx.push(Ctx::Loop {
-                    header: *header,
-                    cont,
-                    head,
-                    end,
-                    divergent,
-                });
-                self.lower(body, Some(Target::Head(*header)))?;
-                self.ctx.pop();
-                self.start_block(end);
-                if let Some(c) = cont {
-                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
-                }
-                if divergent {
-                    self.emit(Opc::S_CBRANCH_EXECNZ, vec![Operand::Label(head)]);
-                } else {
-                    self.emit(Opc::S_BRANCH, vec![Operand::Label(head)]);
-                }
-                let after = self.mf.new_block();
-                self.start_block(after);
-                Ok(())
-            }
-        }
-    }
-
-    /// `if c { br L } else { X }` (and the mirror) becomes `br_if c, L; X` when the branch
-    /// escapes (is not a fall-through to the end of its construct): the lanes leaving are
-    /// masked off instead of opening an if region.
-    fn rewrite(&self, n: &Node, tail: Option<Target>, loops: &mut Vec<u32>) -> Node {
-        match n {
-            Node::Seq(v) => {
-                let mut out = Vec::with_capacity(v.len());
-                for (i, c) in v.iter().enumerate() {
-                    let last = i + 1 == v.len();
-                    let t = if last { tail } else { None };
-                    if let Node::If {
-                        term,
-                        cond,
-                        divergent: true,
-                        then_,
-                        else_,
-                    } = c
-                    {
-                        let target = |x: &Node, loops: &Vec<u32>| match x {
-                            Node::Br { term, succ, target }
-                                if self.ir.ops[*term].succs[*succ].args.is_empty() =>
-                            {
-                                Some(if loops.contains(target) {
-                                    Target::Head(*target)
-                                } else {
-                                    Target::Label(*target)
-                                })
-                            }
-                            Node::Return(_) => Some(Target::Kernel),
-                            _ => None,
-                        };
-                        let escapes = |x: &Node, loops: &Vec<u32>| {
-                            target(x, loops).is_some_and(|tg| Some(tg) != t)
-                        };
-                        let is_head = |x: &Node, loops: &Vec<u32>| {
-                            matches!(target(x, loops), Some(Target::Head(_)))
-                        };
-                        let te = escapes(then_, loops);
-                        let ee = escapes(else_, loops);
-                        // Prefer leaving through the edge that is not a continue.
-                        let use_then =
-                            te && !(ee && is_head(then_, loops) && !is_head(else_, loops));
-                        if use_then {
-                            out.push(self.brif(*term, *cond, false, then_));
-                            out.push(self.rewrite(else_, t, loops));
-                            continue;
-                        }
-                        if ee {
-                            out.push(self.brif(*term, *cond, true, else_));
-                            out.push(self.rewrite(then_, t, loops));
-                            continue;
-                        }
-                    }
-                    out.push(self.rewrite(c, t, loops));
-                }
-                Node::Seq(out)
-            }
-            Node::If {
-                term,
-                cond,
-                divergent,
-                then_,
-                else_,
-            } => Node::If {
-                term: *term,
-                cond: *cond,
-                divergent: *divergent,
-                then_: Box::new(self.rewrite(then_, tail, loops)),
-                else_: Box::new(self.rewrite(else_, tail, loops)),
-            },
-            Node::Block { label, body } => Node::Block {
-                label: *label,
-                body: Box::new(self.rewrite(body, Some(Target::Label(*label)), loops)),
-            },
-            Node::Loop { header, body } => {
-                loops.push(*header);
-                let b = self.rewrite(body, Some(Target::Head(*header)), loops);
-                loops.pop();
-                Node::Loop {
-                    header: *header,
-                    body: Box::new(b),
-                }
-            }
-            other => other.clone(),
-        }
-    }
-
-    fn brif(&self, term: Op, cond: Value, negate: bool, br: &Node) -> Node {
-        // Encoded as an If with an empty side: lowered by `lower_if`'s fast path.
-        let empty = Node::Seq(vec![]);
-        if negate {
-            Node::If {
-                term,
-                cond,
-                divergent: true,
-                then_: Box::new(empty),
-                else_: Box::new(Node::Seq(vec![Node::Seq(vec![]), br.clone()])),
-            }
-        } else {
-            Node::If {
-                term,
-                cond,
-                divergent: true,
-                then_: Box::new(Node::Seq(vec![Node::Seq(vec![]), br.clone()])),
-                else_: Box::new(empty),
-            }
-        }
-    }
-
-    /// Emits the branch to `t` of kind `kind` for the lanes in EXEC (or, with `lanes`, for
-    /// those lanes only, which leave EXEC).
-    fn branch(&mut self, t: Target, kind: BrKind, lanes: Option<VReg>) -> Result<(), IselError> {
-        match kind {
-            BrKind::Fall => Ok(()),
-            BrKind::Real => {
-                let dest = match t {
-                    Target::Kernel => {
-                        self.emit(Opc::S_ENDPGM, vec![]);
-                        return Ok(());
-                    }
-                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
-                        _ => None,
-                    }),
-                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Loop {
-                            header,
-                            head,
-                            end,
-                            divergent,
-                            ..
-                        } if *header == h => Some(if *divergent { *end } else { *head }),
-                        _ => None,
-                    }),
-                };
-                let Some(dest) = dest else {
-                    return err(self.loc, "internal: branch target not enclosing");
-                };
-                self.emit(Opc::S_BRANCH, vec![Operand::Label(dest)]);
-                let next = self.mf.new_block();
-                self.start_block(next);
-                Ok(())
-            }
-            BrKind::Mask => {
-                let src = match lanes {
-                    Some(l) => mir::r(l),
-                    None => Self::exec(),
-                };
-                let acc = match t {
-                    Target::Kernel => None,
-                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Block { label, mask, .. } if *label == l => *mask,
-                        _ => None,
-                    }),
-                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Loop { header, cont, .. } if *header == h => *cont,
-                        _ => None,
-                    }),
-                };
-                if t != Target::Kernel && acc.is_none() {
-                    return err(self.loc, "internal: masked branch without a mask");
-                }
-                if let Some(m) = acc {
-                    self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src.clone()]);
-                }
-                match lanes {
-                    Some(l) => {
-                        self.emit(
-                            Opc::S_ANDN2_B64,
-                            vec![Self::exec(), Self::exec(), mir::r(l)],
-                        );
-                    }
-                    None => {
-                        self.emit(Opc::S_MOV_B64, vec![Self::exec(), Operand::Imm(0)]);
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
-
-    fn lower_if(
-        &mut self,
-        term: Op,
-        cond: Value,
-        divergent: bool,
-        then_: &Node,
-        else_: &Node,
-        tail: Option<Target>,
-    ) -> Result<(), IselError> {
-        self.loc = self.ir.ops[term].loc;
-        let c = self.use_val(cond, term)?;
-        let empty = |n: &Node| matches!(n, Node::Seq(v) if v.is_empty());
-        if !divergent {
-            // Uniform: SCC branch, EXEC untouched.
-            let b = self.sbool(c)?;
-            self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
-            let els = self.mf.new_block();
-            let end = self.mf.new_block();
-            self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
-                Some("uniform branch".into());
-            self.emit(Opc::S_CBRANCH_SCC0, vec![Operand::Label(els)]);
-            let thenb = self.mf.new_block();
-            self.start_block(thenb);
-            self.ctx.push(Ctx::If { divergent: false });
-            self.lower(then_, tail)?;
-            self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
-            self.start_block(els);
-            self.lower(else_, tail)?;
-            self.ctx.pop();
-            self.start_block(end);
-            return Ok(());
-        }
-        let m = self.mask(c)?;
-        // Branch-if: one side is only an escaping branch.
-        let escaping = |n: &Node| -> Option<Node> {
-            if let Node::Seq(v) = n {
-                if v.len() == 2 && empty(&v[0]) {
-                    return Some(v[1].clone());
-                }
-            }
-            None
-        };
-        if empty(else_) || empty(then_) {
-            if let Some(br) = escaping(then_).or_else(|| escaping(else_)) {
-                let negate = empty(then_);
-                let lanes = self.s64();
-                match (negate, self.masked.contains(&m)) {
-                    (false, true) => {
-                        self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), mir::r(m)]);
-                    }
-                    (false, false) => {
-                        self.emit(Opc::S_AND_B64, vec![mir::r(lanes), Self::exec(), mir::r(m)]);
-                    }
-                    (true, _) => {
-                        self.emit(
-                            Opc::S_ANDN2_B64,
-                            vec![mir::r(lanes), Self::exec(), mir::r(m)],
-                        );
-                    }
-                }
-                self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
-                    Some("divergent branch: lanes leaving".into());
-                let (t, _k) = match &br {
-                    Node::Br { target, .. } => {
-                        let stack = self.ctx_stack();
-                        let t = if stack.iter().any(|(x, _)| *x == Target::Head(*target)) {
-                            Target::Head(*target)
-                        } else {
-                            Target::Label(*target)
-                        };
-                        (t, ())
-                    }
-                    _ => (Target::Kernel, ()),
-                };
-                // The leaving lanes cross this divergent branch: always a mask.
-                let mut stack = self.ctx_stack();
-                stack.push((Target::Kernel, true));
-                let kind = self.classify(&stack, t, None);
-                self.branch(t, kind, Some(lanes))?;
-                return Ok(());
-            }
-        }
-        let then_loses = self.loses_lanes(then_);
-        let has_else = !empty(else_) && !self.is_fall(else_, tail);
-        let saved = self.s64();
-        self.emit(Opc::S_AND_SAVEEXEC_B64, vec![mir::r(saved), mir::r(m)]);
-        self.mf.blocks[self.cur].insts.last_mut().unwrap().comment =
-            Some("divergent branch".into());
-        if has_else || then_loses {
-            self.emit(
-                Opc::S_XOR_B64,
-                vec![mir::r(saved), Self::exec(), mir::r(saved)],
-            );
-        }
-        let mid = self.mf.new_block();
-        let end = self.mf.new_block();
-        let skip_to = if has_else { mid } else { end };
-        let skip_at = self.mf.blocks[self.cur].insts.len();
-        let skip_block = self.cur;
-        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(skip_to)]);
-        let thenb = self.mf.new_block();
-        self.start_block(thenb);
-        self.ctx.push(Ctx::If { divergent: true });
-        let first = self.mf.layout.len() - 1;
-        self.lower(then_, tail)?;
-        self.maybe_drop_skip(skip_block, skip_at, first);
-        if has_else {
-            self.start_block(mid);
-            self.emit(
-                Opc::S_ANDN2_SAVEEXEC_B64,
-                vec![mir::r(saved), mir::r(saved)],
-            );
-            let skip_at = self.mf.blocks[self.cur].insts.len();
-            let skip_block = self.cur;
-            self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(end)]);
-            let elseb = self.mf.new_block();
-            self.start_block(elseb);
-            let first = self.mf.layout.len() - 1;
-            self.lower(else_, tail)?;
-            self.maybe_drop_skip(skip_block, skip_at, first);
-        } else {
-            self.start_block(mid);
-            self.lower(else_, tail)?;
-        }
-        self.ctx.pop();
-        self.start_block(end);
-        self.emit(
-            Opc::S_OR_B64,
-            vec![Self::exec(), Self::exec(), mir::r(saved)],
-        );
-        Ok(())
-    }
-
-    fn is_fall(&self, n: &Node, tail: Option<Target>) -> bool {
-        match n {
-            Node::Br { term, succ, target } => {
-                self.ir.ops[*term].succs[*succ].args.is_empty()
-                    && (tail == Some(Target::Label(*target)) || tail == Some(Target::Head(*target)))
-            }
-            Node::Return(_) => tail == Some(Target::Kernel),
-            Node::Seq(v) => v
-                .iter()
-                .all(|x| self.is_fall(x, tail) || matches!(x, Node::Seq(w) if w.is_empty())),
-            _ => false,
-        }
-    }
-
-    /// Can lanes entering `n` fail to reach its end (an escaping branch or return)?
-    fn loses_lanes(&self, n: &Node) -> bool {
-        fn walk(n: &Node, inside: &mut Vec<u32>) -> bool {
-            match n {
-                Node::Seq(v) => v.iter().any(|x| walk(x, inside)),
-                Node::If { then_, else_, .. } => walk(then_, inside) || walk(else_, inside),
-                Node::Block { label, body } => {
-                    inside.push(*label);
-                    let r = walk(body, inside);
-                    inside.pop();
-                    r
-                }
-                Node::Loop { header, body } => {
-                    inside.push(*header);
-                    let r = walk(body, inside);
-                    inside.pop();
-                    r
-                }
-                Node::Br { target, .. } => !inside.contains(target),
-                Node::Return(_) => true,
-                _ => false,
-            }
-        }
-        walk(n, &mut Vec::new())
-    }
-
-    /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
-    /// positions from `first` on) is short and safe to run with EXEC = 0.
-    fn maybe_drop_skip(&mut self, block: MBlock, at: usize, first: usize) {
-        const THRESHOLD: usize = 12;
-        let mut count = 0;
-        let mut safe = true;
-        for &b in &self.mf.layout[first..] {
-            for i in &self.mf.blocks[b].insts {
-                count += 1;
-                let d = i.op.desc();
-                if d.is_branch()
-                    || d.unit == crate::isa::Unit::Smem
-                    || matches!(
-                        i.op,
-                        Opc::V_READFIRSTLANE_B32
-                            | Opc::V_READLANE_B32
-                            | Opc::S_BARRIER
-                            | Opc::S_ENDPGM
-                    )
-                    || i.ops.iter().any(|o| *o == Self::exec())
-                {
-                    safe = false;
-                }
-            }
-        }
-        if safe && count <= THRESHOLD {
-            self.mf.blocks[block].insts.remove(at);
-        }
-    }
-
-    /// Assigns the block arguments of successor `succ` of `term` (a parallel copy).
-    fn copies(&mut self, term: Op, succ: usize) -> Result<(), IselError> {
-        let s = &self.ir.ops[term].succs[succ];
-        if s.args.is_empty() {
-            return Ok(());
-        }
-        let dsts = self.ir.blocks[s.block].args.clone();
-        let srcs = s.args.clone();
-        // Sources read before any destination is written.
-        let mut read = Vec::new();
-        for (&d, &sv) in dsts.iter().zip(&srcs) {
-            let x = self.use_val(sv, term)?;
-            let x = if dsts.contains(&sv) {
-                self.snapshot(x, d)?
-            } else {
-                x
-            };
-            read.push(x);
-        }
-        for (&d, x) in dsts.iter().zip(read) {
-            let dv = self.arg_loc(d);
-            self.assign(dv, x, self.ir.value_type(d))?;
-        }
-        Ok(())
-    }
-
-    fn snapshot(&mut self, x: Val, d: Value) -> Result<Val, IselError> {
-        let ty = self.ir.value_type(d);
-        let dw = Self::dwords(ty);
-        Ok(match x {
-            Val::V(_) => {
-                let t = if dw == 2 { self.v64() } else { self.v32() };
-                self.assign(Val::V(t), x, ty)?;
-                Val::V(t)
-            }
-            Val::Mask(m) => {
-                let t = self.s64();
-                self.emit(Opc::S_MOV_B64, vec![mir::r(t), mir::r(m)]);
-                Val::Mask(t)
-            }
-            Val::SBool(b) => {
-                let t = self.s32();
-                self.emit(Opc::S_MOV_B32, vec![mir::r(t), mir::r(b)]);
-                Val::SBool(t)
-            }
-            Val::S(o) => {
-                let t = if dw == 2 { self.s64() } else { self.s32() };
-                let op = if dw == 2 {
-                    Opc::S_MOV_B64
-                } else {
-                    Opc::S_MOV_B32
-                };
-                self.emit(op, vec![mir::r(t), o.op()]);
-                Val::S(Operand2::Virt(t))
-            }
-            other => other,
-        })
-    }
-
-    /// The register of a block argument, created on first use.
-    fn arg_loc(&mut self, a: Value) -> Val {
-        if let Some(x) = self.vals.get(&a) {
-            return *x;
-        }
-        let ty = self.ir.value_type(a);
-        let div = self.u.is_divergent(a);
-        let dw = Self::dwords(ty);
-        let x = if ty == Type::Token {
-            Val::None
-        } else if ty == Type::I1 {
-            if div {
-                Val::Mask(self.s64())
-            } else {
-                Val::SBool(self.s32())
-            }
-        } else if div || ty == Type::F32 {
-            Val::V(if dw == 2 { self.v64() } else { self.v32() })
-        } else {
-            Val::S(Operand2::Virt(if dw == 2 {
-                self.s64()
-            } else {
-                self.s32()
-            }))
-        };
-        self.vals.insert(a, x);
-        x
-    }
-
-    /// `dst = x` for the lanes in EXEC (lane masks merge: other lanes keep their bits).
-    fn assign(&mut self, dst: Val, x: Val, ty: Type) -> Result<(), IselError> {
-        let dw = Self::dwords(ty);
-        match dst {
-            Val::V(d) => {
-                for i in 0..dw {
-                    let src = match x {
-                        Val::V(v) => mir::rsub(v, i, 1),
-                        Val::S(o) => o.sub(i),
-                        Val::Const(c) => Operand::Imm(if i == 0 {
-                            c as u32 as i32 as i64
-                        } else {
-                            (c >> 32) as i32 as i64
-                        }),
-                        _ => {
-                            let v = self.vreg(x, dw)?;
-                            mir::rsub(v, i, 1)
-                        }
-                    };
-                    let src = match src {
-                        Operand::Imm(c) if !is_inline_int(c) => Operand::Imm(c as u32 as i64),
-                        o => o,
-                    };
-                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), src]);
-                }
-            }
-            Val::S(Operand2::Virt(d)) => {
-                let src = self.sop(x, dw)?;
-                let op = if dw == 2 {
-                    Opc::S_MOV_B64
-                } else {
-                    Opc::S_MOV_B32
-                };
-                self.emit(op, vec![mir::r(d), src]);
-            }
-            Val::SBool(d) => {
-                let src = self.sbool(x)?;
-                self.emit(Opc::S_MOV_B32, vec![mir::r(d), src]);
-            }
-            Val::Mask(d) => {
-                let m = self.mask(x)?;
-                let t = self.s64();
-                self.emit(Opc::S_ANDN2_B64, vec![mir::r(d), mir::r(d), Self::exec()]);
-                self.emit(Opc::S_AND_B64, vec![mir::r(t), mir::r(m), Self::exec()]);
-                self.emit(Opc::S_OR_B64, vec![mir::r(d), mir::r(d), mir::r(t)]);
-            }
-            Val::None => {}
-            _ => return err(self.loc, "internal: bad copy destination"),
-        }
-        Ok(())
-    }
-
     // ---- straight-line code ----
 
-    fn code(&mut self, b: u32) -> Result<(), IselError> {
+    pub(crate) fn code(&mut self, b: u32) -> Result<(), IselError> {
         let block = self.u.cfg.blocks[b as usize];
         // Block arguments get their registers (assigned by the incoming edges).
         for &a in &self.ir.blocks[block].args.clone() {
             self.arg_loc(a);
-            self.after_def(a);
+            self.after_def(a)?;
         }
         let ops: Vec<Op> = self.ir.block_ops(block).collect();
         for op in ops {
@@ -1337,55 +570,61 @@ impl<'a> Isel<'a> {
             self.loc = self.ir.ops[op].loc;
             self.select(op)?;
             for r in self.ir.ops[op].results.clone() {
-                self.after_def(r);
+                self.after_def(r)?;
             }
         }
         Ok(())
     }
 
-    /// Writes the per-lane copy of a value read after a divergent exit of its cycle.
-    fn after_def(&mut self, v: Value) {
-        let needs = self.u.temporal.iter().any(|t| t.value == v)
-            || (matches!(self.vals.get(&v), Some(Val::Mask(_))) && self.used_outside_cycle(v));
-        if !needs {
-            return;
-        }
-        let Some(&x) = self.vals.get(&v) else { return };
-        let ty = self.ir.value_type(v);
-        let sh = *self.shadow.entry(v).or_insert_with(|| match x {
-            Val::Mask(_) | Val::SBool(_) => self.mf.vregs.push(Class::S64),
-            _ => self.mf.vregs.push(if ty.bits() == 64 {
-                Class::V64
-            } else {
-                Class::V32
-            }),
-        });
-        let dst = match x {
-            Val::Mask(_) | Val::SBool(_) => Val::Mask(sh),
-            _ => Val::V(sh),
-        };
-        let _ = self.assign(dst, x, ty);
-    }
-
-    fn used_outside_cycle(&self, v: Value) -> bool {
-        let Some(db) = self.ir.value_block(v) else {
-            return false;
-        };
-        let d = self.u.cfg.index[db];
-        let Some(c) = self.u.cycles.innermost(d) else {
-            return false;
-        };
-        let region = self.ir.block_region(db).unwrap();
+    /// Values that need a per-lane copy next to their definition: uniform values read after
+    /// a divergent exit of their cycle (temporal divergence), and lane masks read outside
+    /// their cycle (a lane mask is rewritten whole each iteration, so lanes that left would
+    /// lose their bits). One walk over the kernel.
+    fn needs_shadow(&self, func: Op) -> HashSet<Value> {
+        let mut out: HashSet<Value> = self.u.temporal.iter().map(|t| t.value).collect();
+        let region = self.ir.ops[func].regions[0];
+        let cfg = &self.u.cfg;
         for b in self.ir.region_blocks(region) {
             for op in self.ir.block_ops(b) {
-                let uses = self.ir.ops[op].operands.contains(&v)
-                    || self.ir.ops[op].succs.iter().any(|s| s.args.contains(&v));
-                if uses && !self.u.cycles.contains(c, self.u.cfg.index[b]) {
-                    return true;
+                let d = &self.ir.ops[op];
+                let used = d
+                    .operands
+                    .iter()
+                    .chain(d.succs.iter().flat_map(|s| &s.args));
+                for &v in used {
+                    if self.ir.value_type(v) != Type::I1 || !self.u.is_divergent(v) {
+                        continue;
+                    }
+                    let Some(db) = self.ir.value_block(v) else {
+                        continue;
+                    };
+                    let inner = self.u.cycles.innermost(cfg.index[db]);
+                    if inner.is_some_and(|c| !self.u.cycles.contains(c, cfg.index[b])) {
+                        out.insert(v);
+                    }
                 }
             }
         }
-        false
+        out
+    }
+
+    /// Writes the per-lane copy of `v` if it needs one (`needs_shadow`).
+    fn after_def(&mut self, v: Value) -> Result<(), IselError> {
+        if !self.shadowed.contains(&v) {
+            return Ok(());
+        }
+        let x = self.val(v)?;
+        let ty = self.ir.value_type(v);
+        let (class, dst) = match x {
+            Val::Mask(_) | Val::SBool(_) => (Class::S64, Val::Mask as fn(VReg) -> Val),
+            _ if ty.bits() == 64 => (Class::V64, Val::V as fn(VReg) -> Val),
+            _ => (Class::V32, Val::V as fn(VReg) -> Val),
+        };
+        let sh = *self
+            .shadow
+            .entry(v)
+            .or_insert_with(|| self.mf.vregs.push(class));
+        self.assign(dst(sh), x, ty)
     }
 
     fn def(&mut self, op: Op, x: Val) {
@@ -1447,7 +686,6 @@ impl<'a> Isel<'a> {
                     "y" => 1,
                     _ => 2,
                 };
-                self.info.wg_id[i] = true;
                 // System SGPRs: the descriptor enables ids x, y, z, in s2, s3, s4.
                 let v = self.s32();
                 self.emit(
@@ -1514,7 +752,6 @@ impl<'a> Isel<'a> {
                 };
                 let base = self.info.lds_size.next_multiple_of(8);
                 self.info.lds_size = base + n * elem;
-                self.lds_offset.insert(res.unwrap(), base);
                 self.def(op, Val::Const(base as i64));
             }
             PtrOffset => {
@@ -1941,30 +1178,21 @@ impl<'a> Isel<'a> {
         }
         let a = self.address(op, p, idx)?;
         let r = if dw == 2 { self.v64() } else { self.v32() };
-        match a {
-            Addr::Global {
-                sbase,
-                voff,
-                offset,
-                ..
-            } => {
-                let o = if dw == 2 {
+        let wide = dw == 2;
+        match a.global() {
+            Some((vaddr, saddr, offset)) => {
+                let o = if wide {
                     Opc::GLOBAL_LOAD_DWORDX2
                 } else {
                     Opc::GLOBAL_LOAD_DWORD
                 };
-                self.emit(o, vec![mir::r(r), mir::r(voff), sbase]).offset = offset;
+                self.emit(o, vec![mir::r(r), mir::r(vaddr), saddr]).offset = offset;
             }
-            Addr::Flat64(a) => {
-                let o = if dw == 2 {
-                    Opc::GLOBAL_LOAD_DWORDX2
-                } else {
-                    Opc::GLOBAL_LOAD_DWORD
+            None => {
+                let Addr::Lds { addr, offset } = a else {
+                    unreachable!("not global")
                 };
-                self.emit(o, vec![mir::r(r), mir::r(a), Operand::Off]);
-            }
-            Addr::Lds { addr, offset } => {
-                let o = if dw == 2 {
+                let o = if wide {
                     Opc::DS_READ_B64
                 } else {
                     Opc::DS_READ_B32
@@ -1984,30 +1212,22 @@ impl<'a> Isel<'a> {
         let a = self.address(op, p, idx)?;
         let x = self.use_val(val, op)?;
         let data = self.vreg(x, dw)?;
-        match a {
-            Addr::Global {
-                sbase,
-                voff,
-                offset,
-                ..
-            } => {
-                let o = if dw == 2 {
+        let wide = dw == 2;
+        match a.global() {
+            Some((vaddr, saddr, offset)) => {
+                let o = if wide {
                     Opc::GLOBAL_STORE_DWORDX2
                 } else {
                     Opc::GLOBAL_STORE_DWORD
                 };
-                self.emit(o, vec![mir::r(voff), mir::r(data), sbase]).offset = offset;
+                self.emit(o, vec![mir::r(vaddr), mir::r(data), saddr])
+                    .offset = offset;
             }
-            Addr::Flat64(a) => {
-                let o = if dw == 2 {
-                    Opc::GLOBAL_STORE_DWORDX2
-                } else {
-                    Opc::GLOBAL_STORE_DWORD
+            None => {
+                let Addr::Lds { addr, offset } = a else {
+                    unreachable!("not global")
                 };
-                self.emit(o, vec![mir::r(a), mir::r(data), Operand::Off]);
-            }
-            Addr::Lds { addr, offset } => {
-                let o = if dw == 2 {
+                let o = if wide {
                     Opc::DS_WRITE_B64
                 } else {
                     Opc::DS_WRITE_B32
@@ -2082,11 +1302,7 @@ impl<'a> Isel<'a> {
                     let n = self.vop(new, 1, true)?;
                     self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 0, 1), n]);
                     self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 1, 1), c]);
-                    let (vaddr, saddr) = match a {
-                        Addr::Global { sbase, voff, .. } => (voff, sbase),
-                        Addr::Flat64(v) => (v, Operand::Off),
-                        _ => unreachable!(),
-                    };
+                    let (vaddr, saddr, _) = a.global().expect("a global address");
                     let i = self.emit(
                         Opc::GLOBAL_ATOMIC_CMPSWAP,
                         vec![mir::r(r), mir::r(vaddr), mir::r(pair), saddr],
@@ -2122,11 +1338,7 @@ impl<'a> Isel<'a> {
                         "xchg" => Opc::GLOBAL_ATOMIC_SWAP,
                         _ => Opc::GLOBAL_ATOMIC_ADD_F32,
                     };
-                    let (vaddr, saddr) = match a {
-                        Addr::Global { sbase, voff, .. } => (voff, sbase),
-                        Addr::Flat64(v) => (v, Operand::Off),
-                        _ => unreachable!(),
-                    };
+                    let (vaddr, saddr, _) = a.global().expect("a global address");
                     let i = self.emit(o, vec![mir::r(r), mir::r(vaddr), mir::r(data), saddr]);
                     i.sc0 = true;
                 }
@@ -3044,6 +2256,7 @@ fn b_reg(x: Val) -> VReg {
     }
 }
 
+/// Where a memory access goes.
 enum Addr {
     Global {
         sbase: Operand,
@@ -3055,4 +2268,19 @@ enum Addr {
         addr: VReg,
         offset: u32,
     },
+}
+
+impl Addr {
+    /// (VGPR address, scalar base or `off`, byte offset) of a global access; `None` for LDS.
+    fn global(&self) -> Option<(VReg, Operand, u32)> {
+        match self {
+            Addr::Global {
+                sbase,
+                voff,
+                offset,
+            } => Some((*voff, sbase.clone(), *offset)),
+            Addr::Flat64(a) => Some((*a, Operand::Off, 0)),
+            Addr::Lds { .. } => None,
+        }
+    }
 }

@@ -7,8 +7,10 @@
 //! per loop: `transforms::make_structurizable`) and returns the listing.
 
 pub mod asm_printer;
+pub mod branch_folding;
 pub mod isa;
 pub mod isel;
+pub mod lower_control_flow;
 pub mod mir;
 pub mod regalloc;
 pub mod sim;
@@ -49,44 +51,12 @@ pub fn compile(ir: &Ir) -> Result<String, Error> {
             loc: ir.ops[func].loc,
             message: e.0,
         })?;
+        branch_folding::fold_branches(&mut mf);
         waitcnt::insert_waits(&mut mf);
         waitcnt::fix_hazards(&mut mf);
-        remove_fallthrough_branches(&mut mf);
         asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut out);
         infos.push((info, usage));
     }
     out.push_str(&asm_printer::metadata(&infos));
     Ok(out)
-}
-
-/// `s_branch L` right before `L` is a no-op.
-fn remove_fallthrough_branches(f: &mut mir::Func) {
-    for i in 0..f.layout.len() {
-        let b = f.layout[i];
-        // The next block in layout that has instructions or is the target.
-        let Some(last) = f.blocks[b].insts.last() else {
-            continue;
-        };
-        if last.op != isa::Opc::S_BRANCH {
-            continue;
-        }
-        let Some(mir::Operand::Label(t)) = last.ops.first().cloned() else {
-            continue;
-        };
-        let mut j = i + 1;
-        let mut falls_to_target = false;
-        while j < f.layout.len() {
-            if f.layout[j] == t {
-                falls_to_target = true;
-                break;
-            }
-            if !f.blocks[f.layout[j]].insts.is_empty() {
-                break;
-            }
-            j += 1;
-        }
-        if falls_to_target {
-            f.blocks[b].insts.pop();
-        }
-    }
 }

@@ -86,8 +86,6 @@ pub enum Operand {
     },
     /// An integer constant (printed inline when the hardware allows, else as a literal).
     Imm(i64),
-    /// An f32 constant given by its bits.
-    F32(u32),
     Label(MBlock),
     /// `off` in the SAddr slot.
     Off,
@@ -168,4 +166,3 @@ pub fn p(reg: PReg) -> Operand {
         n: 0,
     }
 }
-pub const EXEC: PReg = PReg::Exec;

@@ -10,7 +10,8 @@
 //! another value that is still needed. Each register gets one interval (from its first to
 //! its last live point), which over-approximates lifetimes inside loops but never under.
 //! Over the budget (gfx942: 102 SGPRs, 256 addressable VGPRs) is an error, not a crash.
-//! Linear in instructions for liveness sets of bounded width; the scan is O(n · registers).
+//! Liveness is a bit-vector dataflow (blocks × registers / 64 per round, rounds bounded by
+//! the loop depth); the scan is O(registers × register-file size).
 
 use crate::mir::{File, Func, Operand, PReg, Reg, VReg};
 use cranelift_entity::{EntityRef, SecondaryMap};
@@ -109,14 +110,10 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     }
     for i in 0..nblocks {
         let end = start[i] + f.blocks[f.layout[i]].insts.len();
-        for r in 0..nv {
-            if get(&live_in[i], r) {
-                lo[r] = lo[r].min(start[i]);
-                hi[r] = hi[r].max(start[i]);
-            }
-            if get(&live_out[i], r) {
-                lo[r] = lo[r].min(end);
-                hi[r] = hi[r].max(end);
+        for (set, at) in [(&live_in[i], start[i]), (&live_out[i], end)] {
+            for r in set_bits(set) {
+                lo[r] = lo[r].min(at);
+                hi[r] = hi[r].max(at);
             }
         }
     }
@@ -195,6 +192,20 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     Ok(Usage {
         sgprs: max_s,
         vgprs: max_v,
+    })
+}
+
+/// Indices of the set bits of a bit vector.
+fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut b = bits;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
     })
 }
 

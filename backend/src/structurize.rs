@@ -8,16 +8,28 @@
 //! (a back edge), or a `Return`. Every block appears exactly once. Exits of a loop are always
 //! placed after the loop, never inside it, so lanes that leave a loop at different iterations
 //! meet again after it (maximal convergence) — the property the EXEC lowering relies on.
+//! Finally a divergent `if` one side of which only leaves the construct (a break, an early
+//! return, a jump to an outer join) becomes a `BrIf`: the leaving lanes are masked off and the
+//! other side continues in place, instead of opening an if region.
 //!
 //! This is the placement algorithm of Ramsey's "Beyond Relooper" (dominator tree + reverse
 //! postorder: join blocks become labels wrapped around their dominator's code, highest RPO
 //! outermost), with loop exits re-parented to the header of the outermost loop they leave.
 //! In StructurizeCFG terms, a `Block` label is a Flow block: the lanes that branch to it are
 //! carried in a lane-mask predicate (an SGPR pair) until the label's end, where they rejoin.
-//! Linear in the number of blocks and edges.
+//! Linear in the number of blocks and edges, times the loop depth for the back-edge test.
 
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::{Block, Ir, Op, Opcode, Value};
+
+/// Where a branch goes: the end of a `Block` label, the head of an enclosing `Loop` (next
+/// iteration), or out of the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Label(u32),
+    Head(u32),
+    Kernel,
+}
 
 /// A node of the control tree. Block numbers are region-CFG node numbers of `Uniformity::cfg`.
 #[derive(Clone, Debug)]
@@ -25,7 +37,7 @@ pub enum Node {
     /// The non-terminator ops of a block.
     Code(u32),
     Seq(Vec<Node>),
-    /// `cond_br` of block `.term`'s terminator.
+    /// The `cond_br` terminator `term`: `then_` for its first successor, `else_` for the second.
     If {
         term: Op,
         cond: Value,
@@ -33,22 +45,30 @@ pub enum Node {
         then_: Box<Node>,
         else_: Box<Node>,
     },
-    /// A forward-branch target: `Br(label)` inside `body` continues after the body.
+    /// The lanes of EXEC whose `cond` (negated with `negate`) holds take `br` (a `Br` without
+    /// block arguments or a `Return`); the others continue. Only for divergent branches.
+    BrIf {
+        term: Op,
+        cond: Value,
+        negate: bool,
+        br: Box<Node>,
+    },
+    /// A forward-branch target: a branch to `Label(label)` inside `body` continues after it.
     Block {
         label: u32,
         body: Box<Node>,
     },
-    /// `Br(header)` inside `body` starts the next iteration.
+    /// A branch to `Head(header)` inside `body` starts the next iteration.
     Loop {
         header: u32,
         body: Box<Node>,
     },
-    /// An edge taken to a label: successor `succ` of terminator `term`, whose block arguments
+    /// An edge taken to `target`: successor `succ` of terminator `term`, whose block arguments
     /// are assigned first.
     Br {
         term: Op,
         succ: usize,
-        target: u32,
+        target: Target,
     },
     /// An edge to a block placed right here (its arguments are assigned first).
     Edge {
@@ -59,6 +79,17 @@ pub enum Node {
     Return(Op),
 }
 
+impl Node {
+    /// Where this node branches to, if it is a `Br` or a `Return`.
+    pub fn target(&self) -> Option<Target> {
+        match self {
+            Node::Br { target, .. } => Some(*target),
+            Node::Return(_) => Some(Target::Kernel),
+            _ => None,
+        }
+    }
+}
+
 /// Why the tree could not be built (the kernel was not made structurizable first).
 #[derive(Debug)]
 pub struct NotStructurizable(pub String);
@@ -66,75 +97,46 @@ pub struct NotStructurizable(pub String);
 pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> {
     let cfg = &u.cfg;
     let n = cfg.len();
-    for c in &u.cycles.cycles {
-        if !c.is_reducible() {
-            return Err(NotStructurizable("irreducible cycle".into()));
-        }
+    if u.cycles.cycles.iter().any(|c| !c.is_reducible()) {
+        return Err(NotStructurizable("irreducible cycle".into()));
     }
-    // Reverse postorder.
-    let mut rpo_index = vec![u32::MAX; n];
-    {
-        let mut post = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
-        seen[0] = true;
-        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-            if let Some(&s) = cfg.succs[b as usize].get(*i) {
-                *i += 1;
-                if !seen[s as usize] {
-                    seen[s as usize] = true;
-                    stack.push((s, 0));
-                }
-            } else {
-                post.push(b);
-                stack.pop();
-            }
-        }
-        for (k, &b) in post.iter().rev().enumerate() {
-            rpo_index[b as usize] = k as u32;
-        }
-    }
-    let header_cycle = |b: u32| {
-        u.cycles
-            .innermost(b)
-            .filter(|&c| u.cycles.cycle(c).header() == b)
-            .or_else(|| {
-                // `b` may head a cycle whose innermost cycle of `b` is that cycle itself.
-                None
-            })
+    let mut b = Builder {
+        ir,
+        u,
+        rpo: cfg.reverse_postorder(),
+        is_label: vec![false; n],
+        kids: vec![Vec::new(); n],
+        exits: vec![Vec::new(); n],
     };
-    let is_back_edge = |from: u32, to: u32| {
-        // `to` heads a cycle containing `from`.
-        let mut c = u.cycles.innermost(to);
-        while let Some(id) = c {
-            let cy = u.cycles.cycle(id);
-            if cy.header() == to && u.cycles.contains(id, from) {
-                return true;
-            }
-            c = cy.parent;
-        }
-        false
-    };
+    // Join blocks (two forward predecessors, or both sides of one cond_br) are labels.
     let mut fwd_preds = vec![0u32; n];
-    for b in 0..n as u32 {
-        if rpo_index[b as usize] == u32::MAX {
+    for x in 0..n as u32 {
+        if b.rpo[x as usize] == u32::MAX {
             continue;
         }
-        for &s in &cfg.succs[b as usize] {
-            if !is_back_edge(b, s) {
+        for &s in &cfg.succs[x as usize] {
+            if !b.is_back_edge(x, s) {
                 fwd_preds[s as usize] += 1;
             }
         }
+        let term = ir.terminator(cfg.blocks[x as usize]);
+        if let Some(t) = term.filter(|&t| ir.opcode(t) == Opcode::CondBr) {
+            let s = &ir.ops[t].succs;
+            if s[0].block == s[1].block {
+                b.is_label[cfg.index[s[0].block] as usize] = true;
+            }
+        }
     }
-    let mut is_label: Vec<bool> = (0..n).map(|b| fwd_preds[b] >= 2).collect();
-    let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut exits: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (l, &k) in b.is_label.iter_mut().zip(&fwd_preds) {
+        *l |= k >= 2;
+    }
+    // Dominator-tree children, except loop exits: those go to the header of the outermost
+    // loop containing their dominator but not them, and are placed after that loop.
     for y in 1..n as u32 {
-        if rpo_index[y as usize] == u32::MAX {
+        if b.rpo[y as usize] == u32::MAX {
             continue;
         }
         let Some(d) = u.dom.idom(y) else { continue };
-        // The outermost cycle containing the dominator but not `y`.
         let mut c = u.cycles.innermost(d);
         let mut leave = None;
         while let Some(id) = c {
@@ -145,28 +147,20 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
         }
         match leave {
             Some(id) => {
-                exits[u.cycles.cycle(id).header() as usize].push(y);
-                is_label[y as usize] = true;
+                b.exits[u.cycles.cycle(id).header() as usize].push(y);
+                b.is_label[y as usize] = true;
             }
-            None => kids[d as usize].push(y),
+            None => b.kids[d as usize].push(y),
         }
     }
-    let b = Builder {
-        ir,
-        u,
-        rpo_index,
-        is_label,
-        kids,
-        exits,
-    };
-    let _ = header_cycle;
-    Ok(b.do_tree(0, &is_back_edge))
+    let tree = b.do_tree(0);
+    Ok(b.peel(&tree, Some(Target::Kernel)))
 }
 
 struct Builder<'a> {
     ir: &'a Ir,
     u: &'a Uniformity,
-    rpo_index: Vec<u32>,
+    rpo: Vec<u32>,
     is_label: Vec<bool>,
     kids: Vec<Vec<u32>>,
     exits: Vec<Vec<u32>>,
@@ -177,23 +171,30 @@ impl Builder<'_> {
         self.u.cfg.blocks[b as usize]
     }
 
+    /// The header of a loop `b` is in, if `b` heads one.
     fn is_header(&self, b: u32) -> bool {
-        let mut c = self.u.cycles.innermost(b);
-        while let Some(id) = c {
-            if self.u.cycles.cycle(id).header() == b {
-                return true;
-            }
-            c = self.u.cycles.cycle(id).parent;
-        }
-        false
+        self.u
+            .cycles
+            .innermost(b)
+            .is_some_and(|c| self.u.cycles.cycle(c).header() == b)
+    }
+
+    /// Is `from -> to` a back edge (`to` heads a cycle containing `from`)?
+    fn is_back_edge(&self, from: u32, to: u32) -> bool {
+        self.is_header(to)
+            && self
+                .u
+                .cycles
+                .innermost(to)
+                .is_some_and(|c| self.u.cycles.contains(c, from))
     }
 
     fn sorted(&self, mut v: Vec<u32>) -> Vec<u32> {
-        v.sort_by_key(|&b| self.rpo_index[b as usize]);
+        v.sort_by_key(|&b| self.rpo[b as usize]);
         v
     }
 
-    fn do_tree(&self, x: u32, back: &dyn Fn(u32, u32) -> bool) -> Node {
+    fn do_tree(&self, x: u32) -> Node {
         let merges = self.sorted(
             self.kids[x as usize]
                 .iter()
@@ -201,23 +202,20 @@ impl Builder<'_> {
                 .filter(|&k| self.is_label[k as usize])
                 .collect(),
         );
+        let body = self.node_within(x, &merges);
         if self.is_header(x) {
-            let body = self.node_within(x, &merges, back);
             let lp = Node::Loop {
                 header: x,
                 body: Box::new(body),
             };
-            let exits = self.sorted(self.exits[x as usize].clone());
-            self.wrap(lp, &exits, back)
+            self.wrap(lp, &self.sorted(self.exits[x as usize].clone()))
         } else {
-            let exits = self.sorted(self.exits[x as usize].clone());
-            debug_assert!(exits.is_empty());
-            self.node_within(x, &merges, back)
+            body
         }
     }
 
     /// `Block(e_k){ ... Block(e_1){ inner } code(e_1) ... } code(e_k)`.
-    fn wrap(&self, inner: Node, labels: &[u32], back: &dyn Fn(u32, u32) -> bool) -> Node {
+    fn wrap(&self, inner: Node, labels: &[u32]) -> Node {
         let mut node = inner;
         for &y in labels {
             node = Node::Seq(vec![
@@ -225,50 +223,130 @@ impl Builder<'_> {
                     label: y,
                     body: Box::new(node),
                 },
-                self.do_tree(y, back),
+                self.do_tree(y),
             ]);
         }
         node
     }
 
-    fn node_within(&self, x: u32, merges: &[u32], back: &dyn Fn(u32, u32) -> bool) -> Node {
-        let inner = Node::Seq(vec![Node::Code(x), self.terminator(x, back)]);
-        self.wrap(inner, merges, back)
+    fn node_within(&self, x: u32, merges: &[u32]) -> Node {
+        let inner = Node::Seq(vec![Node::Code(x), self.terminator(x)]);
+        self.wrap(inner, merges)
     }
 
-    fn terminator(&self, x: u32, back: &dyn Fn(u32, u32) -> bool) -> Node {
+    fn terminator(&self, x: u32) -> Node {
         let ir = self.ir;
         let term = ir
             .terminator(self.block(x))
-            .expect("CF block has a terminator");
+            .expect("CF blocks end in a terminator");
         match ir.opcode(term) {
-            Opcode::Return => Node::Return(term),
-            Opcode::Br => self.branch(x, term, 0, back),
-            Opcode::CondBr => {
-                let cond = ir.ops[term].operands[0];
-                Node::If {
-                    term,
-                    cond,
-                    divergent: self.u.is_divergent_branch(term),
-                    then_: Box::new(self.branch(x, term, 0, back)),
-                    else_: Box::new(self.branch(x, term, 1, back)),
-                }
-            }
+            Opcode::Br => self.branch(x, term, 0),
+            Opcode::CondBr => Node::If {
+                term,
+                cond: ir.ops[term].operands[0],
+                divergent: self.u.is_divergent_branch(term),
+                then_: Box::new(self.branch(x, term, 0)),
+                else_: Box::new(self.branch(x, term, 1)),
+            },
+            // `kernel.return` (CF form has no other terminator).
             _ => Node::Return(term),
         }
     }
 
-    fn branch(&self, x: u32, term: Op, succ: usize, back: &dyn Fn(u32, u32) -> bool) -> Node {
-        let target_block = self.ir.ops[term].succs[succ].block;
-        let y = self.u.cfg.index[target_block];
-        if back(x, y) || self.is_label[y as usize] {
+    fn branch(&self, x: u32, term: Op, succ: usize) -> Node {
+        let y = self.u.cfg.index[self.ir.ops[term].succs[succ].block];
+        if self.is_back_edge(x, y) {
             Node::Br {
                 term,
                 succ,
-                target: y,
+                target: Target::Head(y),
+            }
+        } else if self.is_label[y as usize] {
+            Node::Br {
+                term,
+                succ,
+                target: Target::Label(y),
             }
         } else {
-            Node::Seq(vec![Node::Edge { term, succ }, self.do_tree(y, back)])
+            Node::Seq(vec![Node::Edge { term, succ }, self.do_tree(y)])
+        }
+    }
+
+    /// Divergent `if c { br T } else { X }` (either side) with an escaping branch — one that
+    /// is not the fall-through to the end of its construct (`tail`) — becomes `BrIf; X`.
+    /// Between two escaping sides, the one that is not a continue leaves.
+    fn peel(&self, n: &Node, tail: Option<Target>) -> Node {
+        match n {
+            Node::Seq(v) => {
+                let mut out = Vec::with_capacity(v.len());
+                for (i, c) in v.iter().enumerate() {
+                    let t = if i + 1 == v.len() { tail } else { None };
+                    match c {
+                        Node::If {
+                            term,
+                            cond,
+                            divergent: true,
+                            then_,
+                            else_,
+                        } => {
+                            let escapes = |x: &Node| {
+                                let no_args = match x {
+                                    Node::Br { term, succ, .. } => {
+                                        self.ir.ops[*term].succs[*succ].args.is_empty()
+                                    }
+                                    _ => true,
+                                };
+                                no_args && x.target().is_some_and(|tg| Some(tg) != t)
+                            };
+                            let is_continue =
+                                |x: &Node| matches!(x.target(), Some(Target::Head(_)));
+                            let (te, ee) = (escapes(then_), escapes(else_));
+                            let leave_then =
+                                te && !(ee && is_continue(then_) && !is_continue(else_));
+                            if leave_then || ee {
+                                let (br, stay) = if leave_then {
+                                    (then_, else_)
+                                } else {
+                                    (else_, then_)
+                                };
+                                out.push(Node::BrIf {
+                                    term: *term,
+                                    cond: *cond,
+                                    negate: !leave_then,
+                                    br: br.clone(),
+                                });
+                                out.push(self.peel(stay, t));
+                            } else {
+                                out.push(self.peel(c, t));
+                            }
+                        }
+                        _ => out.push(self.peel(c, t)),
+                    }
+                }
+                Node::Seq(out)
+            }
+            Node::If {
+                term,
+                cond,
+                divergent,
+                then_,
+                else_,
+            } => Node::If {
+                term: *term,
+                cond: *cond,
+                divergent: *divergent,
+                then_: Box::new(self.peel(then_, tail)),
+                else_: Box::new(self.peel(else_, tail)),
+            },
+            Node::Block { label, body } => Node::Block {
+                label: *label,
+                body: Box::new(self.peel(body, Some(Target::Label(*label)))),
+            },
+            Node::Loop { header, body } => Node::Loop {
+                header: *header,
+                body: Box::new(self.peel(body, Some(Target::Head(*header)))),
+            },
+            other => other.clone(),
         }
     }
 }

@@ -9,19 +9,28 @@
 //! (hazards) a VMEM instruction reading an SGPR written by a VALU instruction
 //! (`v_readfirstlane_b32`, `v_readlane_b32`, `v_cmp_*_e64`) gets 5 wait states, and a
 //! `v_readlane`/`v_writelane` lane select 4, as the gfx9 hazard tables require; `s_nop N`
-//! provides N+1.
+//! provides N+1. Before a branch the window is drained, so a jump target needs no analysis of
+//! its predecessors.
 //! Linear in the number of instructions.
 
 use crate::isa::{Opc, Unit};
 use crate::mir::{Func, Inst, Operand, PReg, Reg};
 use kc_dialect::Loc;
+use std::collections::VecDeque;
 
+/// Drops the oldest entries until at most `n` remain (what `s_waitcnt vmcnt(n)` guarantees).
+fn retire_to(q: &mut VecDeque<Option<Pending>>, n: usize) {
+    while q.len() > n {
+        q.pop_front();
+    }
+}
+
+/// The destination registers of an outstanding load.
 #[derive(Clone, Copy)]
 struct Pending {
     first: u16,
     n: u16,
     vgpr: bool,
-    smem: bool,
 }
 
 fn regs(o: &Operand) -> Option<(bool, u16, u16)> {
@@ -63,7 +72,9 @@ pub fn insert_waits(f: &mut Func) {
             _ => None,
         })
         .collect();
-    let mut vm: Vec<Option<Pending>> = Vec::new(); // in issue order; None = store
+    // Outstanding VMEM operations in issue order (`None`: nothing to wait for, a store);
+    // outstanding LGKM loads (waited for with lgkmcnt(0) only: SMEM can return out of order).
+    let mut vm: VecDeque<Option<Pending>> = VecDeque::new();
     let mut lgkm: Vec<Pending> = Vec::new();
     let layout = f.layout.clone();
     for (bi, &b) in layout.iter().enumerate() {
@@ -74,14 +85,10 @@ pub fn insert_waits(f: &mut Func) {
             if inst.op == Opc::S_WAITCNT {
                 if let Some(Operand::Wait { vm: v, lgkm: l }) = inst.ops.first() {
                     if let Some(v) = v {
-                        while vm.len() > *v as usize {
-                            vm.remove(0);
-                        }
+                        retire_to(&mut vm, *v as usize);
                     }
-                    if let Some(l) = l {
-                        if *l == 0 {
-                            lgkm.clear();
-                        }
+                    if *l == Some(0) {
+                        lgkm.clear();
                     }
                 }
                 out.push(inst);
@@ -119,64 +126,26 @@ pub fn insert_waits(f: &mut Func) {
                 let l = if need_lgkm { Some(0) } else { None };
                 out.push(wait(need_vm.map(|x| x.min(63) as u8), l));
                 if let Some(x) = need_vm {
-                    while vm.len() > x {
-                        vm.remove(0);
-                    }
+                    retire_to(&mut vm, x);
                 }
                 if need_lgkm {
                     lgkm.clear();
                 }
             }
-            // Issue.
+            // Issue: loads and returning atomics have a destination to wait for.
             let def = if d.defs > 0 {
                 inst.ops.first().and_then(regs)
             } else {
                 None
             };
+            let pending = def.map(|(vgpr, first, n)| Pending { first, n, vgpr });
             match d.unit {
-                Unit::Vmem => {
-                    let returns = d.defs > 0
-                        && (inst.sc0
-                            || !matches!(d.fmt, crate::isa::Fmt::Global)
-                            || inst.op.name().contains("load"));
-                    vm.push(if returns {
-                        def.map(|(vg, b, n)| Pending {
-                            first: b,
-                            n,
-                            vgpr: vg,
-                            smem: false,
-                        })
-                    } else {
-                        None
-                    });
-                }
-                Unit::Smem => {
-                    if let Some((vg, b, n)) = def {
-                        lgkm.push(Pending {
-                            first: b,
-                            n,
-                            vgpr: vg,
-                            smem: true,
-                        });
-                    }
-                }
-                Unit::Lds => {
-                    if let Some((vg, b, n)) = def {
-                        lgkm.push(Pending {
-                            first: b,
-                            n,
-                            vgpr: vg,
-                            smem: false,
-                        });
-                    } else {
-                        lgkm.push(Pending {
-                            first: 0,
-                            n: 0,
-                            vgpr: true,
-                            smem: false,
-                        });
-                    }
-                }
+                Unit::Vmem => vm.push_back(pending),
+                Unit::Smem | Unit::Lds => lgkm.push(pending.unwrap_or(Pending {
+                    first: 0,
+                    n: 0,
+                    vgpr: true,
+                })),
                 _ => {}
             }
             out.push(inst);
@@ -193,21 +162,46 @@ pub fn insert_waits(f: &mut Func) {
             vm.clear();
             lgkm.clear();
         }
-        if targets.contains(&b) && bi > 0 {
-            // State at a join: after the waits above every predecessor has drained its
-            // loads (branches flush too).
-        }
-        let _ = lgkm.iter().any(|p| p.smem);
         f.blocks[b].insts = out;
+    }
+}
+
+/// `s_nop` giving `wait_states` (1..=16) wait states.
+fn nop(wait_states: usize) -> Inst {
+    Inst {
+        op: Opc::S_NOP,
+        ops: vec![Operand::Imm(wait_states as i64 - 1)],
+        offset: 0,
+        sc0: false,
+        loc: Loc::UNKNOWN,
+        comment: None,
     }
 }
 
 /// Pads VALU-SGPR-write → VMEM / lane-select read hazards with `s_nop`.
 pub fn fix_hazards(f: &mut Func) {
-    // Distance since the last VALU write of each SGPR (in wait states), per straight line;
-    // a label resets to "unknown" = safe only if padded, so branch targets start clean by
-    // assuming the worst: we track across fall-through and conservatively at targets.
+    // Recent VALU writes of SGPRs (first, count, position in wait states) along the layout;
+    // branches drain the window, so code reached by a jump has nothing pending.
     let layout = f.layout.clone();
+    // SGPRs some VMEM/SMEM or lane-select operand reads: only their writes can be hazards.
+    let mut sensitive = vec![false; 256];
+    for &b in &layout {
+        for inst in &f.blocks[b].insts {
+            let d = inst.op.desc();
+            let reader = matches!(d.unit, Unit::Vmem | Unit::Smem)
+                || matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32);
+            if !reader {
+                continue;
+            }
+            for o in inst.ops.iter().skip(d.defs as usize) {
+                if let Some((false, first, n)) = regs(o) {
+                    for r in first..first + n {
+                        sensitive[r as usize] = true;
+                    }
+                }
+            }
+        }
+    }
     let mut last_write: Vec<(u16, u16, usize)> = Vec::new(); // (first, n, position)
     let mut pos = 0usize;
     for &b in &layout {
@@ -230,6 +224,19 @@ pub fn fix_hazards(f: &mut Func) {
                 _ if matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32) => 4,
                 _ => 0,
             };
+            // A branch target is not analysed across its predecessors: drain the window
+            // before every branch, so a jump never carries a pending hazard.
+            if d.is_branch() {
+                let pending = last_write
+                    .iter()
+                    .filter(|w| (w.0..w.0 + w.1).any(|r| sensitive[r as usize]))
+                    .map(|w| w.2)
+                    .max();
+                if let Some(wp) = pending.filter(|&wp| pos - wp <= 5) {
+                    out.push(nop(6 - (pos - wp)));
+                    pos += 6 - (pos - wp);
+                }
+            }
             if need > 0 {
                 let mut wait_states = 0usize;
                 for &(rb, rn) in &reads {
@@ -243,14 +250,7 @@ pub fn fix_hazards(f: &mut Func) {
                     }
                 }
                 if wait_states > 0 {
-                    out.push(Inst {
-                        op: Opc::S_NOP,
-                        ops: vec![Operand::Imm(wait_states as i64 - 1)],
-                        offset: 0,
-                        sc0: false,
-                        loc: Loc::UNKNOWN,
-                        comment: None,
-                    });
+                    out.push(nop(wait_states));
                     pos += wait_states;
                 }
             }

@@ -153,25 +153,9 @@ fn compile_asm(mut ir: Ir, input: &Input) -> Result<String, Failure> {
     kc_backend::compile(&ir).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
 }
 
-/// `file:line:col: error: message` and the source line, for a backend error.
+/// A backend error, rendered like a verifier error without the IR context.
 fn backend_error(ir: &Ir, file: &SourceFile, e: &kc_backend::Error) -> String {
-    if !e.loc.is_known() {
-        return format!("{}: error: {}\n", file.name, e.message);
-    }
-    let name = ir.file_name(e.loc.file);
-    let mut out = format!(
-        "{name}:{}:{}: error: {}\n",
-        e.loc.line, e.loc.col, e.message
-    );
-    if name == file.name {
-        if let Some(line) = file.text.lines().nth(e.loc.line.saturating_sub(1) as usize) {
-            out.push_str(&format!(
-                "  {line}\n  {}^\n",
-                " ".repeat(e.loc.col.saturating_sub(1) as usize)
-            ));
-        }
-    }
-    out
+    located_error(ir, file, e.loc, &e.message)
 }
 
 /// `--emit=reducible`: the CF IR after make-structurizable, verified and token-checked.
@@ -443,25 +427,27 @@ fn report(
 /// `file:line:col: error: message`, the source line when the location is in the input file,
 /// then the IR around the op: the op itself between its neighbours.
 fn render_verify_error(ir: &Ir, file: &SourceFile, opts: &Options, e: &VerifyError) -> String {
-    let mut out = String::new();
-    if e.loc.is_known() {
-        let name = ir.file_name(e.loc.file);
-        out.push_str(&format!(
-            "{name}:{}:{}: error: {}\n",
-            e.loc.line, e.loc.col, e.message
-        ));
-        if name == file.name {
-            if let Some(line) = file.text.lines().nth(e.loc.line.saturating_sub(1) as usize) {
-                out.push_str(&format!(
-                    "  {line}\n  {}^\n",
-                    " ".repeat(e.loc.col.saturating_sub(1) as usize)
-                ));
-            }
-        }
-    } else {
-        out.push_str(&format!("{}: error: {}\n", file.name, e.message));
-    }
+    let mut out = located_error(ir, file, e.loc, &e.message);
     out.push_str(&ir_context(ir, e.op, opts));
+    out
+}
+
+/// `file:line:col: error: message` and, when the location is in the input file, the source
+/// line with a caret; `file: error: message` without a location.
+fn located_error(ir: &Ir, file: &SourceFile, loc: kc_dialect::Loc, message: &str) -> String {
+    if !loc.is_known() {
+        return format!("{}: error: {message}\n", file.name);
+    }
+    let name = ir.file_name(loc.file);
+    let mut out = format!("{name}:{}:{}: error: {message}\n", loc.line, loc.col);
+    if name == file.name {
+        if let Some(line) = file.text.lines().nth(loc.line.saturating_sub(1) as usize) {
+            out.push_str(&format!(
+                "  {line}\n  {}^\n",
+                " ".repeat(loc.col.saturating_sub(1) as usize)
+            ));
+        }
+    }
     out
 }
 

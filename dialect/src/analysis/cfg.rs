@@ -78,4 +78,50 @@ impl RegionCfg {
         let i = self.index[b];
         (i != u32::MAX && self.blocks.get(i as usize) == Some(&b)).then_some(i)
     }
+
+    /// Reverse-postorder number of each node of a DFS from the entry (successors in order);
+    /// `u32::MAX` for unreachable nodes. Iterative, linear.
+    pub fn reverse_postorder(&self) -> Vec<u32> {
+        let n = self.len();
+        let mut rpo = vec![u32::MAX; n];
+        if n == 0 {
+            return rpo;
+        }
+        let mut post = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        seen[0] = true;
+        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+            if let Some(&s) = self.succs[b as usize].get(*i) {
+                *i += 1;
+                if !seen[s as usize] {
+                    seen[s as usize] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+                stack.pop();
+            }
+        }
+        for (k, &b) in post.iter().rev().enumerate() {
+            rpo[b as usize] = k as u32;
+        }
+        rpo
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RegionCfg;
+
+    #[test]
+    fn reverse_postorder_of_a_loop_with_an_unreachable_block() {
+        // 0 -> 1 -> 2 -> 1, 2 -> 3; 4 unreachable.
+        let cfg = RegionCfg::from_edges(5, [(0, 1), (1, 2), (2, 1), (2, 3)]);
+        assert_eq!(cfg.reverse_postorder(), vec![0, 1, 2, 3, u32::MAX]);
+        // A diamond: the join comes after both sides.
+        let d = RegionCfg::from_edges(4, [(0, 1), (0, 2), (1, 3), (2, 3)]);
+        let rpo = d.reverse_postorder();
+        assert!(rpo[3] > rpo[1] && rpo[3] > rpo[2] && rpo[0] == 0);
+    }
 }

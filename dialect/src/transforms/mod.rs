@@ -12,6 +12,7 @@
 //!   - [`unify_loop_exits`]: every natural loop gets a single exit block (a guard that
 //!     dispatches to the former exits).
 
+mod control_flow_hub;
 pub mod fix_irreducible;
 pub mod insert_tokens;
 pub mod lower_to_cf;

@@ -45,7 +45,7 @@
 //! guard's arguments, so loops nested d deep that each exit to their own outside block give
 //! O(d^2) arguments in all (LLVM's hub PHIs grow alike).
 
-use super::fix_irreducible::{Consts, Edge, Hub, HubNames};
+use super::control_flow_hub::{Consts, Edge, Hub, HubNames};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg};
 use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;

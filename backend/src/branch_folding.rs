@@ -1,0 +1,147 @@
+//! Branch folding on the laid-out machine function, after register allocation.
+//!
+//! Pre: a machine function in layout order.
+//! Post: the same wave-level behaviour with
+//! - every branch to a label whose first instruction (skipping empty blocks) is `s_branch L`
+//!   retargeted to `L` (jump threading; a chain of `s_branch` collapses);
+//! - instructions after an `s_branch` or `s_endpgm` that no branch can reach removed;
+//! - an `s_branch` to the label that follows it in layout removed;
+//! - an `s_or_b64 exec, exec, s` right before `s_endpgm` removed (no lane runs anything after
+//!   it, so restoring EXEC there is dead).
+//! Linear in the number of instructions times the length of the longest branch chain.
+
+use crate::isa::Opc;
+use crate::mir::{Func, MBlock, Operand};
+use cranelift_entity::SecondaryMap;
+use std::collections::HashSet;
+
+pub fn fold_branches(f: &mut Func) {
+    thread_jumps(f);
+    remove_unreachable(f);
+    remove_jumps_to_next(f);
+    remove_restores_before_end(f);
+}
+
+fn remove_restores_before_end(f: &mut Func) {
+    let exec = Operand::Reg {
+        reg: crate::mir::Reg::Phys(crate::mir::PReg::Exec),
+        sub: 0,
+        n: 0,
+    };
+    // Walk backwards: the next executed instruction of each position is known.
+    let mut next_is_end = false;
+    for i in (0..f.layout.len()).rev() {
+        let insts = &mut f.blocks[f.layout[i]].insts;
+        let mut k = insts.len();
+        while k > 0 {
+            k -= 1;
+            let inst = &insts[k];
+            if next_is_end && inst.op == Opc::S_OR_B64 && inst.ops.first() == Some(&exec) {
+                insts.remove(k);
+                continue;
+            }
+            next_is_end = inst.op == Opc::S_ENDPGM;
+        }
+    }
+}
+
+/// The first instruction executed from the start of layout position `i`, with its position.
+fn first_inst(f: &Func, mut i: usize) -> Option<(usize, Opc, Option<MBlock>)> {
+    while i < f.layout.len() {
+        if let Some(inst) = f.blocks[f.layout[i]].insts.first() {
+            let t = match inst.ops.first() {
+                Some(Operand::Label(t)) => Some(*t),
+                _ => None,
+            };
+            return Some((i, inst.op, t));
+        }
+        i += 1;
+    }
+    None
+}
+
+fn thread_jumps(f: &mut Func) {
+    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        pos[b] = i;
+    }
+    for i in 0..f.layout.len() {
+        let b = f.layout[i];
+        for k in 0..f.blocks[b].insts.len() {
+            let inst = &f.blocks[b].insts[k];
+            if !inst.op.desc().is_branch() {
+                continue;
+            }
+            let Some(Operand::Label(mut t)) = inst.ops.first().cloned() else {
+                continue;
+            };
+            // Follow unconditional branches; the bound stops on a cycle of jumps.
+            for _ in 0..f.layout.len() {
+                match first_inst(f, pos[t]) {
+                    Some((_, Opc::S_BRANCH, Some(next))) if next != t => t = next,
+                    _ => break,
+                }
+            }
+            f.blocks[b].insts[k].ops[0] = Operand::Label(t);
+        }
+    }
+}
+
+fn targets(f: &Func) -> HashSet<MBlock> {
+    f.layout
+        .iter()
+        .flat_map(|&b| f.blocks[b].insts.iter())
+        .filter(|i| i.op.desc().is_branch())
+        .filter_map(|i| match i.ops.first() {
+            Some(Operand::Label(t)) => Some(*t),
+            _ => None,
+        })
+        .collect()
+}
+
+fn remove_unreachable(f: &mut Func) {
+    let targets = targets(f);
+    let mut dead = false;
+    for i in 0..f.layout.len() {
+        let b = f.layout[i];
+        if targets.contains(&b) {
+            dead = false;
+        }
+        let insts = &mut f.blocks[b].insts;
+        if dead {
+            insts.clear();
+            continue;
+        }
+        if let Some(k) = insts
+            .iter()
+            .position(|x| x.op == Opc::S_BRANCH || x.op == Opc::S_ENDPGM)
+        {
+            insts.truncate(k + 1);
+            dead = true;
+        }
+    }
+}
+
+fn remove_jumps_to_next(f: &mut Func) {
+    for i in 0..f.layout.len() {
+        let b = f.layout[i];
+        let Some(last) = f.blocks[b].insts.last() else {
+            continue;
+        };
+        let Some(Operand::Label(t)) = last.ops.first() else {
+            continue;
+        };
+        if last.op != Opc::S_BRANCH {
+            continue;
+        }
+        let t = *t;
+        // Empty blocks in between fall through too.
+        let falls = f.layout[i + 1..]
+            .iter()
+            .take_while(|&&x| x == t || f.blocks[x].insts.is_empty())
+            .any(|&x| x == t);
+        if falls {
+            f.blocks[b].insts.pop();
+        }
+    }
+}

@@ -1,0 +1,690 @@
+//! EXEC-mask control-flow lowering: the control tree (`structurize`) to laid-out machine
+//! blocks, for `Isel`.
+//!
+//! Pre: the control tree of the kernel; `Isel` selects the straight-line code of each block.
+//! Post: the lanes of the wave follow the tree with maximal convergence, as gfx942 code does:
+//! - a uniform `If` is `s_cmp` + `s_cbranch_scc0` with EXEC untouched;
+//! - a divergent `If` is `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else side or
+//!   the then side can lose lanes), `s_andn2_saveexec_b64` for the else side and
+//!   `s_or_b64 exec` at the join;
+//! - a branch is classified once (`classify`): a *fall-through* to the end of its construct
+//!   emits nothing; a *real* jump (no divergent construct crossed) is `s_branch` /
+//!   `s_endpgm`; otherwise the lanes leave through a lane mask: `s_or_b64` into the target
+//!   label's mask (a StructurizeCFG Flow predicate) and off EXEC (`s_andn2_b64 exec` for a
+//!   `BrIf`), rejoining at the label's end with `s_or_b64 exec`;
+//! - a loop whose lanes can leave at different iterations ends in `s_cbranch_execnz`, one
+//!   whose lanes all stay together in `s_branch`; a continue mask rejoins at the loop's end;
+//! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge);
+//! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
+//!   scalar loads, readlane), like LLVM's skip threshold.
+//! Which labels need masks and which loops are divergent is a monotone fixed point over the
+//! tree (`analyse_branches`), computed before any code is emitted.
+
+use crate::isa::{is_inline_int, Opc, Unit};
+use crate::isel::{Isel, IselError, Operand2, Val};
+use crate::mir::{self, MBlock, Operand, VReg};
+use crate::structurize::{Node, Target};
+use kc_dialect::{Op, Type, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BrKind {
+    /// Falls off the end of its construct into the target: nothing to emit.
+    Fall,
+    /// The whole wave jumps.
+    Real,
+    /// Lanes leave through a lane mask.
+    Mask,
+}
+
+/// An enclosing construct while lowering.
+pub(crate) enum Ctx {
+    If {
+        divergent: bool,
+    },
+    Block {
+        label: u32,
+        mask: Option<VReg>,
+        end: MBlock,
+    },
+    Loop {
+        header: u32,
+        cont: Option<VReg>,
+        head: MBlock,
+        end: MBlock,
+        divergent: bool,
+    },
+}
+
+/// What a branch crosses: the construct's own target (none for an `If`) and whether crossing
+/// it takes lanes out through a mask.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame {
+    target: Option<Target>,
+    masks: bool,
+}
+
+impl Isel<'_> {
+    /// The fixed point: a branch crossing a divergent if, a divergent loop or a masked label
+    /// leaves through a mask, which makes the loops it leaves divergent and its label masked.
+    /// Flags only turn on, so this ends after at most (loops + labels) rounds.
+    pub(crate) fn analyse_branches(&mut self, tree: &Node) {
+        loop {
+            let before = (
+                self.loop_div.len(),
+                self.label_mask.len(),
+                self.cont_mask.len(),
+            );
+            self.scan(tree, &mut Vec::new(), Some(Target::Kernel));
+            if before
+                == (
+                    self.loop_div.len(),
+                    self.label_mask.len(),
+                    self.cont_mask.len(),
+                )
+            {
+                break;
+            }
+        }
+    }
+
+    fn scan(&mut self, n: &Node, stack: &mut Vec<Frame>, tail: Option<Target>) {
+        match n {
+            Node::Code(_) | Node::Edge { .. } => {}
+            Node::Seq(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    self.scan(c, stack, if i + 1 == v.len() { tail } else { None });
+                }
+            }
+            Node::If {
+                divergent,
+                then_,
+                else_,
+                ..
+            } => {
+                stack.push(Frame {
+                    target: None,
+                    masks: *divergent,
+                });
+                self.scan(then_, stack, tail);
+                self.scan(else_, stack, tail);
+                stack.pop();
+            }
+            Node::BrIf { br, .. } => {
+                // The leaving lanes cross this divergent branch.
+                stack.push(Frame {
+                    target: None,
+                    masks: true,
+                });
+                self.scan(br, stack, None);
+                stack.pop();
+            }
+            Node::Block { label, body } => {
+                let t = Target::Label(*label);
+                stack.push(Frame {
+                    target: Some(t),
+                    masks: self.label_mask.contains(label),
+                });
+                self.scan(body, stack, Some(t));
+                stack.pop();
+            }
+            Node::Loop { header, body } => {
+                let t = Target::Head(*header);
+                stack.push(Frame {
+                    target: Some(t),
+                    masks: self.loop_div.contains(header),
+                });
+                self.scan(body, stack, Some(t));
+                stack.pop();
+            }
+            Node::Br { target, .. } => {
+                self.classify(stack, *target, tail);
+            }
+            Node::Return(_) => {
+                self.classify(stack, Target::Kernel, tail);
+            }
+        }
+    }
+
+    /// Classifies a branch to `t` from the top of `stack`; records its effects.
+    fn classify(&mut self, stack: &[Frame], t: Target, tail: Option<Target>) -> BrKind {
+        if tail == Some(t) {
+            return BrKind::Fall;
+        }
+        let crossed = match stack.iter().rposition(|f| f.target == Some(t)) {
+            Some(k) => &stack[k + 1..],
+            None => stack,
+        };
+        if !crossed.iter().any(|f| f.masks) {
+            return BrKind::Real;
+        }
+        for f in crossed {
+            if let Some(Target::Head(h)) = f.target {
+                self.loop_div.insert(h);
+            }
+        }
+        match t {
+            Target::Label(l) => {
+                self.label_mask.insert(l);
+            }
+            Target::Head(h) => {
+                self.cont_mask.insert(h);
+            }
+            Target::Kernel => {}
+        }
+        BrKind::Mask
+    }
+
+    fn frames(&self) -> Vec<Frame> {
+        self.ctx
+            .iter()
+            .map(|c| match c {
+                Ctx::If { divergent } => Frame {
+                    target: None,
+                    masks: *divergent,
+                },
+                Ctx::Block { label, .. } => Frame {
+                    target: Some(Target::Label(*label)),
+                    masks: self.label_mask.contains(label),
+                },
+                Ctx::Loop { header, .. } => Frame {
+                    target: Some(Target::Head(*header)),
+                    masks: self.loop_div.contains(header),
+                },
+            })
+            .collect()
+    }
+
+    pub(crate) fn lower(&mut self, n: &Node, tail: Option<Target>) -> Result<(), IselError> {
+        match n {
+            Node::Code(b) => self.code(*b),
+            Node::Seq(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    self.lower(c, if i + 1 == v.len() { tail } else { None })?;
+                }
+                Ok(())
+            }
+            Node::Edge { term, succ } => self.copies(*term, *succ),
+            Node::Br { term, succ, target } => {
+                self.loc = self.ir.ops[*term].loc;
+                self.copies(*term, *succ)?;
+                let kind = self.classify(&self.frames(), *target, tail);
+                self.branch(*target, kind, None)
+            }
+            Node::Return(op) => {
+                self.loc = self.ir.ops[*op].loc;
+                let kind = self.classify(&self.frames(), Target::Kernel, tail);
+                self.branch(Target::Kernel, kind, None)
+            }
+            Node::If {
+                term,
+                cond,
+                divergent,
+                then_,
+                else_,
+            } => self.lower_if(*term, *cond, *divergent, then_, else_, tail),
+            Node::BrIf {
+                term,
+                cond,
+                negate,
+                br,
+            } => self.lower_brif(*term, *cond, *negate, br),
+            Node::Block { label, body } => {
+                let mask = self.label_mask.contains(label).then(|| {
+                    let m = self.s64();
+                    self.emit(Opc::S_MOV_B64, vec![mir::r(m), Operand::Imm(0)]);
+                    m
+                });
+                let end = self.mf.new_block();
+                self.ctx.push(Ctx::Block {
+                    label: *label,
+                    mask,
+                    end,
+                });
+                self.lower(body, Some(Target::Label(*label)))?;
+                self.ctx.pop();
+                self.start_block(end);
+                if let Some(m) = mask {
+                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
+                }
+                Ok(())
+            }
+            Node::Loop { header, body } => {
+                let divergent = self.loop_div.contains(header);
+                let head = self.mf.new_block();
+                let end = self.mf.new_block();
+                self.start_block(head);
+                self.mf.blocks[head].comment = Some(
+                    if divergent {
+                        "loop (divergent exits)"
+                    } else {
+                        "loop (uniform)"
+                    }
+                    .into(),
+                );
+                let cont = self.cont_mask.contains(header).then(|| {
+                    let c = self.s64();
+                    self.emit(Opc::S_MOV_B64, vec![mir::r(c), Operand::Imm(0)]);
+                    c
+                });
+                self.ctx.push(Ctx::Loop {
+                    header: *header,
+                    cont,
+                    head,
+                    end,
+                    divergent,
+                });
+                self.lower(body, Some(Target::Head(*header)))?;
+                self.ctx.pop();
+                self.start_block(end);
+                if let Some(c) = cont {
+                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
+                }
+                let back = if divergent {
+                    Opc::S_CBRANCH_EXECNZ
+                } else {
+                    Opc::S_BRANCH
+                };
+                self.emit(back, vec![Operand::Label(head)]);
+                let after = self.mf.new_block();
+                self.start_block(after);
+                Ok(())
+            }
+        }
+    }
+
+    /// Emits the branch to `t` of kind `kind` for the lanes in EXEC (or, with `lanes`, for
+    /// those lanes only, which leave EXEC).
+    fn branch(&mut self, t: Target, kind: BrKind, lanes: Option<VReg>) -> Result<(), IselError> {
+        match kind {
+            BrKind::Fall => Ok(()),
+            BrKind::Real => {
+                let dest = match t {
+                    Target::Kernel => {
+                        self.emit(Opc::S_ENDPGM, vec![]);
+                        return Ok(());
+                    }
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
+                        _ => None,
+                    }),
+                    // A divergent loop's next iteration starts at its end (the back branch
+                    // checks that lanes remain); a uniform one jumps straight to the head.
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop {
+                            header,
+                            head,
+                            end,
+                            divergent,
+                            ..
+                        } if *header == h => Some(if *divergent { *end } else { *head }),
+                        _ => None,
+                    }),
+                };
+                let Some(dest) = dest else {
+                    return Err(self.internal("branch target does not enclose the branch"));
+                };
+                self.emit(Opc::S_BRANCH, vec![Operand::Label(dest)]);
+                let next = self.mf.new_block();
+                self.start_block(next);
+                Ok(())
+            }
+            BrKind::Mask => {
+                let acc = match t {
+                    Target::Kernel => None,
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, mask, .. } if *label == l => *mask,
+                        _ => None,
+                    }),
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop { header, cont, .. } if *header == h => *cont,
+                        _ => None,
+                    }),
+                };
+                if t != Target::Kernel && acc.is_none() {
+                    return Err(self.internal("masked branch to a label without a mask"));
+                }
+                let src = lanes.map_or(Self::exec(), mir::r);
+                if let Some(m) = acc {
+                    self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src]);
+                }
+                match lanes {
+                    Some(l) => self.emit(
+                        Opc::S_ANDN2_B64,
+                        vec![Self::exec(), Self::exec(), mir::r(l)],
+                    ),
+                    None => self.emit(Opc::S_MOV_B64, vec![Self::exec(), Operand::Imm(0)]),
+                };
+                Ok(())
+            }
+        }
+    }
+
+    /// `BrIf`: the lanes of EXEC where `cond` (or its negation) holds take `br`.
+    fn lower_brif(
+        &mut self,
+        term: Op,
+        cond: Value,
+        negate: bool,
+        br: &Node,
+    ) -> Result<(), IselError> {
+        self.loc = self.ir.ops[term].loc;
+        let c = self.use_val(cond, term)?;
+        let m = self.mask(c)?;
+        let lanes = self.s64();
+        if negate {
+            self.emit(
+                Opc::S_ANDN2_B64,
+                vec![mir::r(lanes), Self::exec(), mir::r(m)],
+            );
+        } else if self.masked.contains(&m) {
+            self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), mir::r(m)]);
+        } else {
+            self.emit(Opc::S_AND_B64, vec![mir::r(lanes), Self::exec(), mir::r(m)]);
+        }
+        self.set_comment("divergent branch: lanes leaving");
+        let t = br
+            .target()
+            .ok_or_else(|| self.internal("BrIf without a branch"))?;
+        let mut frames = self.frames();
+        frames.push(Frame {
+            target: None,
+            masks: true,
+        });
+        let kind = self.classify(&frames, t, None);
+        self.branch(t, kind, Some(lanes))
+    }
+
+    fn lower_if(
+        &mut self,
+        term: Op,
+        cond: Value,
+        divergent: bool,
+        then_: &Node,
+        else_: &Node,
+        tail: Option<Target>,
+    ) -> Result<(), IselError> {
+        self.loc = self.ir.ops[term].loc;
+        let c = self.use_val(cond, term)?;
+        if !divergent {
+            // Uniform: SCC branch, EXEC untouched.
+            let b = self.sbool(c)?;
+            self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+            self.set_comment("uniform branch");
+            let els = self.mf.new_block();
+            let end = self.mf.new_block();
+            self.emit(Opc::S_CBRANCH_SCC0, vec![Operand::Label(els)]);
+            let thenb = self.mf.new_block();
+            self.start_block(thenb);
+            self.ctx.push(Ctx::If { divergent: false });
+            self.lower(then_, tail)?;
+            self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
+            self.start_block(els);
+            self.lower(else_, tail)?;
+            self.ctx.pop();
+            self.start_block(end);
+            return Ok(());
+        }
+        let m = self.mask(c)?;
+        let then_loses = self.loses_lanes(then_, tail);
+        let has_else = !self.is_fall(else_, tail);
+        let saved = self.s64();
+        self.emit(Opc::S_AND_SAVEEXEC_B64, vec![mir::r(saved), mir::r(m)]);
+        self.set_comment("divergent branch");
+        if has_else || then_loses {
+            self.emit(
+                Opc::S_XOR_B64,
+                vec![mir::r(saved), Self::exec(), mir::r(saved)],
+            );
+        }
+        let mid = self.mf.new_block();
+        let end = self.mf.new_block();
+        let skip_at = (self.cur, self.mf.blocks[self.cur].insts.len());
+        self.emit(
+            Opc::S_CBRANCH_EXECZ,
+            vec![Operand::Label(if has_else { mid } else { end })],
+        );
+        let thenb = self.mf.new_block();
+        self.start_block(thenb);
+        self.ctx.push(Ctx::If { divergent: true });
+        let first = self.mf.layout.len() - 1;
+        self.lower(then_, tail)?;
+        self.maybe_drop_skip(skip_at, first);
+        self.start_block(mid);
+        if has_else {
+            self.emit(
+                Opc::S_ANDN2_SAVEEXEC_B64,
+                vec![mir::r(saved), mir::r(saved)],
+            );
+            let skip_at = (self.cur, self.mf.blocks[self.cur].insts.len());
+            self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(end)]);
+            let elseb = self.mf.new_block();
+            self.start_block(elseb);
+            let first = self.mf.layout.len() - 1;
+            self.lower(else_, tail)?;
+            self.maybe_drop_skip(skip_at, first);
+        } else {
+            // A fall-through (its block arguments, if any, are none: see `is_fall`).
+            self.lower(else_, tail)?;
+        }
+        self.ctx.pop();
+        self.start_block(end);
+        self.emit(
+            Opc::S_OR_B64,
+            vec![Self::exec(), Self::exec(), mir::r(saved)],
+        );
+        Ok(())
+    }
+
+    /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?
+    fn is_fall(&self, n: &Node, tail: Option<Target>) -> bool {
+        match n {
+            Node::Br { term, succ, target } => {
+                self.ir.ops[*term].succs[*succ].args.is_empty() && tail == Some(*target)
+            }
+            Node::Return(_) => tail == Some(Target::Kernel),
+            Node::Seq(v) => v.iter().all(|x| self.is_fall(x, tail)),
+            _ => false,
+        }
+    }
+
+    /// Can lanes entering `n` (whose end falls through to `tail`) leave it other than by
+    /// falling off its end: a branch or return to outside that is not that fall-through?
+    fn loses_lanes(&self, n: &Node, tail: Option<Target>) -> bool {
+        fn walk(n: &Node, inside: &mut Vec<Target>, tail: Option<Target>) -> bool {
+            let nested = |t: Target, body: &Node, inside: &mut Vec<Target>| {
+                inside.push(t);
+                let r = walk(body, inside, Some(t));
+                inside.pop();
+                r
+            };
+            match n {
+                Node::Seq(v) => v
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| walk(x, inside, if i + 1 == v.len() { tail } else { None })),
+                Node::If { then_, else_, .. } => {
+                    walk(then_, inside, tail) || walk(else_, inside, tail)
+                }
+                Node::BrIf { br, .. } => walk(br, inside, None),
+                Node::Block { label, body } => nested(Target::Label(*label), body, inside),
+                Node::Loop { header, body } => nested(Target::Head(*header), body, inside),
+                Node::Br { .. } | Node::Return(_) => {
+                    let t = n.target();
+                    t != tail && !t.is_some_and(|t| inside.contains(&t))
+                }
+                Node::Code(_) | Node::Edge { .. } => false,
+            }
+        }
+        walk(n, &mut Vec::new(), tail)
+    }
+
+    /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
+    /// positions from `first` on) is short and safe to run with EXEC = 0.
+    fn maybe_drop_skip(&mut self, (block, at): (MBlock, usize), first: usize) {
+        const THRESHOLD: usize = 12;
+        let mut count = 0;
+        let mut safe = true;
+        for &b in &self.mf.layout[first..] {
+            for i in &self.mf.blocks[b].insts {
+                count += 1;
+                let d = i.op.desc();
+                if d.is_branch()
+                    || d.unit == Unit::Smem
+                    || matches!(
+                        i.op,
+                        Opc::V_READFIRSTLANE_B32
+                            | Opc::V_READLANE_B32
+                            | Opc::S_BARRIER
+                            | Opc::S_ENDPGM
+                    )
+                    || i.ops.iter().any(|o| *o == Self::exec())
+                {
+                    safe = false;
+                }
+            }
+        }
+        if safe && count <= THRESHOLD {
+            self.mf.blocks[block].insts.remove(at);
+        }
+    }
+
+    /// Assigns the block arguments of successor `succ` of `term` (a parallel copy).
+    pub(crate) fn copies(&mut self, term: Op, succ: usize) -> Result<(), IselError> {
+        let s = &self.ir.ops[term].succs[succ];
+        if s.args.is_empty() {
+            return Ok(());
+        }
+        let dsts = self.ir.blocks[s.block].args.clone();
+        let srcs = s.args.clone();
+        // Sources read before any destination is written.
+        let mut read = Vec::new();
+        for (&d, &sv) in dsts.iter().zip(&srcs) {
+            let x = self.use_val(sv, term)?;
+            let x = if dsts.contains(&sv) {
+                self.snapshot(x, d)?
+            } else {
+                x
+            };
+            read.push(x);
+        }
+        for (&d, x) in dsts.iter().zip(read) {
+            let dv = self.arg_loc(d);
+            self.assign(dv, x, self.ir.value_type(d))?;
+        }
+        Ok(())
+    }
+
+    fn snapshot(&mut self, x: Val, d: Value) -> Result<Val, IselError> {
+        let ty = self.ir.value_type(d);
+        let dw = Self::dwords(ty);
+        Ok(match x {
+            Val::V(_) => {
+                let t = if dw == 2 { self.v64() } else { self.v32() };
+                self.assign(Val::V(t), x, ty)?;
+                Val::V(t)
+            }
+            Val::Mask(m) => {
+                let t = self.s64();
+                self.emit(Opc::S_MOV_B64, vec![mir::r(t), mir::r(m)]);
+                Val::Mask(t)
+            }
+            Val::SBool(b) => {
+                let t = self.s32();
+                self.emit(Opc::S_MOV_B32, vec![mir::r(t), mir::r(b)]);
+                Val::SBool(t)
+            }
+            Val::S(o) => {
+                let t = if dw == 2 { self.s64() } else { self.s32() };
+                let op = if dw == 2 {
+                    Opc::S_MOV_B64
+                } else {
+                    Opc::S_MOV_B32
+                };
+                self.emit(op, vec![mir::r(t), o.op()]);
+                Val::S(Operand2::Virt(t))
+            }
+            other => other,
+        })
+    }
+
+    /// The register of a block argument, created on first use.
+    pub(crate) fn arg_loc(&mut self, a: Value) -> Val {
+        if let Some(x) = self.vals.get(&a) {
+            return *x;
+        }
+        let ty = self.ir.value_type(a);
+        let div = self.u.is_divergent(a);
+        let dw = Self::dwords(ty);
+        let x = if ty == Type::Token {
+            Val::None
+        } else if ty == Type::I1 {
+            if div {
+                Val::Mask(self.s64())
+            } else {
+                Val::SBool(self.s32())
+            }
+        } else if div || ty == Type::F32 {
+            Val::V(if dw == 2 { self.v64() } else { self.v32() })
+        } else {
+            Val::S(Operand2::Virt(if dw == 2 {
+                self.s64()
+            } else {
+                self.s32()
+            }))
+        };
+        self.vals.insert(a, x);
+        x
+    }
+
+    /// `dst = x` for the lanes in EXEC (lane masks merge: other lanes keep their bits).
+    pub(crate) fn assign(&mut self, dst: Val, x: Val, ty: Type) -> Result<(), IselError> {
+        let dw = Self::dwords(ty);
+        match dst {
+            Val::V(d) => {
+                for i in 0..dw {
+                    let src = match x {
+                        Val::V(v) => mir::rsub(v, i, 1),
+                        Val::S(o) => o.sub(i),
+                        Val::Const(c) => Operand::Imm(if i == 0 {
+                            c as u32 as i32 as i64
+                        } else {
+                            (c >> 32) as i32 as i64
+                        }),
+                        _ => {
+                            let v = self.vreg(x, dw)?;
+                            mir::rsub(v, i, 1)
+                        }
+                    };
+                    let src = match src {
+                        Operand::Imm(c) if !is_inline_int(c) => Operand::Imm(c as u32 as i64),
+                        o => o,
+                    };
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), src]);
+                }
+            }
+            Val::S(Operand2::Virt(d)) => {
+                let src = self.sop(x, dw)?;
+                let op = if dw == 2 {
+                    Opc::S_MOV_B64
+                } else {
+                    Opc::S_MOV_B32
+                };
+                self.emit(op, vec![mir::r(d), src]);
+            }
+            Val::SBool(d) => {
+                let src = self.sbool(x)?;
+                self.emit(Opc::S_MOV_B32, vec![mir::r(d), src]);
+            }
+            Val::Mask(d) => {
+                let m = self.mask(x)?;
+                let t = self.s64();
+                self.emit(Opc::S_ANDN2_B64, vec![mir::r(d), mir::r(d), Self::exec()]);
+                self.emit(Opc::S_AND_B64, vec![mir::r(t), mir::r(m), Self::exec()]);
+                self.emit(Opc::S_OR_B64, vec![mir::r(d), mir::r(d), mir::r(t)]);
+            }
+            Val::None => {}
+            _ => return Err(self.internal("bad copy destination")),
+        }
+        Ok(())
+    }
+}
