@@ -30,6 +30,13 @@ pub struct Error {
 
 /// Compiles every kernel of `ir` to one gfx942 listing.
 pub fn compile(ir: &Ir) -> Result<String, Error> {
+    compile_with_layouts(ir).map(|(listing, _)| listing)
+}
+
+/// The listing and, per kernel, its kernel-argument layout (what a launcher needs to build
+/// the kernarg segment: explicit arguments, then the hidden ones at
+/// `explicit_size` rounded up to 8).
+pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), Error> {
     let mut out = asm_printer::header();
     let mut infos = Vec::new();
     for (k, func) in ir.kernels().into_iter().enumerate() {
@@ -58,5 +65,5 @@ pub fn compile(ir: &Ir) -> Result<String, Error> {
         infos.push((info, usage));
     }
     out.push_str(&asm_printer::metadata(&infos));
-    Ok(out)
+    Ok((out, infos.into_iter().map(|(info, _)| info).collect()))
 }

@@ -142,7 +142,15 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
 }
 
 /// The gfx942 listing of a CF module: make it structurizable, then the backend.
-fn compile_asm(mut ir: Ir, input: &Input) -> Result<String, Failure> {
+fn compile_asm(ir: Ir, input: &Input) -> Result<String, Failure> {
+    compile_listing(ir, input).map(|(listing, _)| listing)
+}
+
+/// The listing of a CF module and each kernel's argument layout (for `kc run --engine sim`).
+pub fn compile_listing(
+    mut ir: Ir,
+    input: &Input,
+) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     if let Err(e) = transforms::make_structurizable(&mut ir) {
         return Err(Failure::Diagnostics(format!(
@@ -150,7 +158,8 @@ fn compile_asm(mut ir: Ir, input: &Input) -> Result<String, Failure> {
         )));
     }
     after_pass(&ir, &file, &Options::new(Stage::Asm), "make-structurizable")?;
-    kc_backend::compile(&ir).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
+    kc_backend::compile_with_layouts(&ir)
+        .map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
 }
 
 /// A backend error, rendered like a verifier error without the IR context.

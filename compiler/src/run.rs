@@ -73,16 +73,18 @@ struct RunCli {
     #[arg(long, value_name = "FILE")]
     args: Option<String>,
 
-    /// Execution engine: `ref`, the reference interpreter; `sim`, the gfx942 simulator.
-    #[arg(long, value_enum, default_value = "ref")]
+    /// Execution engine: `sim`, the kernel compiled for gfx942 on the wave64 simulator (the
+    /// default); `ref`, the reference interpreter (what the kernel means).
+    #[arg(long, value_enum, default_value = "sim")]
     engine: Engine,
 
-    /// Print each executed op with its wave's active mask to stderr (engine `ref`,
-    /// structured IR).
+    /// Print each executed instruction (`sim`: wave, position, instruction, EXEC) or op
+    /// (`ref`: wave, active mask) to stderr; masks in binary, lane 0 on the right.
     #[arg(long)]
     trace: bool,
 
-    /// Stop a run after N steps (an op executed by one wave) as a possible deadlock.
+    /// Stop a run after N steps (`sim`: wave-instructions per workgroup; `ref`: ops executed
+    /// by one wave) and report a possible deadlock.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     step_limit: u64,
 
@@ -223,6 +225,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         block: req.block.or(spec.block).unwrap_or([64, 1, 1]),
     };
     let mut job = Job {
+        input,
         ir: &ir,
         func,
         launch,
@@ -255,6 +258,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
 
 /// Everything an engine needs: the IR, the kernel, the launch, its arguments and memory.
 pub struct Job<'a> {
+    pub input: &'a Input,
     /// Structured IR after insert-tokens (or CF IR for CF-form input).
     pub ir: &'a Ir,
     pub func: Op,
@@ -272,8 +276,11 @@ pub enum EngineError {
     Failure(Failure),
 }
 
+/// An engine's counts, named, in report order.
+pub type EngineCounts = Vec<(&'static str, u64)>;
+
 /// `--engine ref`: the reference interpreter.
-pub fn engine_ref(job: &mut Job) -> Result<Counts, EngineError> {
+pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
     let limits = Limits {
         max_steps: job.step_limit,
     };
@@ -298,14 +305,109 @@ pub fn engine_ref(job: &mut Job) -> Result<Counts, EngineError> {
             &limits,
         )
     };
-    r.map_err(EngineError::Run)
+    let c: Counts = r.map_err(EngineError::Run)?;
+    Ok(vec![("ops", c.ops), ("lane_ops", c.lane_ops)])
 }
 
-/// `--engine sim`: the gfx942 simulator (not available yet).
-pub fn engine_sim(_job: &mut Job) -> Result<Counts, EngineError> {
-    Err(EngineError::Failure(Failure::Usage(
-        "the gfx942 simulator is not available yet; use --engine ref".into(),
-    )))
+/// Where `kc run` places buffer `i` in the simulator's global memory (page-aligned, 1 GiB
+/// apart, so an out-of-bounds access faults instead of reading a neighbour).
+fn sim_buffer_base(i: usize) -> u64 {
+    0x1_0000_0000 + ((i as u64) << 30)
+}
+
+/// `--engine sim`: compiles the kernel with the gfx942 backend and runs the listing on the
+/// wave64 simulator. The kernarg segment follows the backend's layout (explicit arguments,
+/// then the COv5 hidden block counts and group sizes); buffers are copied in and out.
+pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
+    use kc_backend::sim;
+    let fail = |m: String| EngineError::Failure(Failure::Diagnostics(m));
+    let cf = pipeline::compile_to_cf(job.input).map_err(EngineError::Failure)?;
+    let (listing, layouts) =
+        pipeline::compile_listing(cf, job.input).map_err(EngineError::Failure)?;
+    let name = job.ir.func_name(job.func).to_string();
+    let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
+        fail(format!(
+            "internal compiler error: no listing for `{name}`\n"
+        ))
+    })?;
+    let program = sim::parse(&listing).map_err(|e| {
+        fail(format!(
+            "internal compiler error: the simulator rejects kc's listing at line {}: {}\n",
+            e.line, e.message
+        ))
+    })?;
+    // Kernel arguments.
+    let mut kernarg = vec![0u8; layout.kernarg_size as usize];
+    for (a, v) in layout.args.iter().zip(&job.args) {
+        let bits = match *v {
+            ArgValue::Scalar(bits) => bits,
+            ArgValue::Buffer(i) => sim_buffer_base(i),
+        };
+        let at = a.offset as usize;
+        kernarg[at..at + a.size as usize].copy_from_slice(&bits.to_le_bytes()[..a.size as usize]);
+    }
+    let hidden = layout.explicit_size.next_multiple_of(8) as usize;
+    for d in 0..3 {
+        let (g, b) = (job.launch.grid[d], job.launch.block[d] as u16);
+        kernarg[hidden + 4 * d..hidden + 4 * d + 4].copy_from_slice(&g.to_le_bytes());
+        kernarg[hidden + 12 + 2 * d..hidden + 14 + 2 * d].copy_from_slice(&b.to_le_bytes());
+    }
+    // Buffers.
+    let elem_bytes = |b: &Buffer| (b.elem.bits() / 8).max(1) as usize;
+    let mut mem = sim::Memory {
+        allocs: job
+            .mem
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let w = elem_bytes(b);
+                let bytes = b
+                    .data
+                    .iter()
+                    .flat_map(|x| x.to_le_bytes()[..w].to_vec())
+                    .collect();
+                (sim_buffer_base(i), bytes)
+            })
+            .collect(),
+    };
+    let trace: Option<sim::TraceFn> = job
+        .trace
+        .then(|| std::rc::Rc::new(|l: &sim::TraceLine| eprintln!("{l}")) as sim::TraceFn);
+    let opts = sim::SimOptions {
+        max_steps: job.step_limit,
+        trace,
+        ..sim::SimOptions::default()
+    };
+    let launch = sim::Launch {
+        kernel: name.clone(),
+        grid: job.launch.grid,
+        block: job.launch.block,
+        kernarg,
+    };
+    let stats = sim::run(&program, &launch, &mut mem, &opts).map_err(|e| {
+        fail(format!(
+            "{}: error: kernel `{name}` on the gfx942 simulator: {e}\n",
+            job.input.name
+        ))
+    })?;
+    // Buffers back.
+    for (i, b) in job.mem.buffers.iter_mut().enumerate() {
+        let w = elem_bytes(b);
+        let bytes = mem.get(sim_buffer_base(i)).unwrap_or(&[]);
+        for (x, chunk) in b.data.iter_mut().zip(bytes.chunks(w)) {
+            let mut le = [0u8; 8];
+            le[..w].copy_from_slice(chunk);
+            *x = u64::from_le_bytes(le);
+        }
+    }
+    Ok(vec![
+        ("scalar", stats.scalar()),
+        ("vector", stats.vector()),
+        ("memory", stats.memory()),
+        ("total", stats.total()),
+        ("lane_instructions", stats.lane_instructions),
+    ])
 }
 
 // ---- kernels and parameters ----
@@ -744,7 +846,7 @@ fn report(
     launch: &Launch,
     specs: &[BufferSpec],
     mem: &Memory,
-    counts: &Counts,
+    counts: &EngineCounts,
 ) -> String {
     let dims = |d: [u32; 3]| format!("[{}, {}, {}]", d[0], d[1], d[2]);
     let engine = match engine {
@@ -768,10 +870,11 @@ fn report(
         ));
     }
     out.push_str(if specs.is_empty() { "},\n" } else { "\n  },\n" });
-    out.push_str(&format!(
-        "  \"counts\": {{\"ops\": {}, \"lane_ops\": {}}}\n}}\n",
-        counts.ops, counts.lane_ops
-    ));
+    let counts: Vec<String> = counts
+        .iter()
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
+    out.push_str(&format!("  \"counts\": {{{}}}\n}}\n", counts.join(", ")));
     out
 }
 
