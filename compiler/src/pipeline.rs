@@ -152,12 +152,19 @@ pub fn compile_listing(
     input: &Input,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    if let Err(e) = transforms::make_structurizable(&mut ir) {
-        return Err(Failure::Diagnostics(format!(
-            "internal compiler error: make-structurizable: {e}\n"
-        )));
+    // The backend needs reducible cycles; one exit per loop only simplifies its shapes (its
+    // control tree places every exit of a loop after it), so a loop whose exits
+    // `unify_loop_exits` must leave alone (a convergence token crossing the exit) is fine.
+    for func in ir.kernels() {
+        transforms::fix_irreducible(&mut ir, func);
+        transforms::unify_loop_exits(&mut ir, func);
     }
-    after_pass(&ir, &file, &Options::new(Stage::Asm), "make-structurizable")?;
+    after_pass(
+        &ir,
+        &file,
+        &Options::new(Stage::Asm),
+        "fix-irreducible, unify-loop-exits",
+    )?;
     kc_backend::compile_with_layouts(&ir)
         .map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
 }
