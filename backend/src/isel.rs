@@ -121,6 +121,16 @@ pub struct Isel<'a> {
     pub(crate) loc: Loc,
     /// Lane masks known to have no bits outside the current EXEC (fresh compares).
     pub(crate) masked: HashSet<VReg>,
+    /// Per construct being lowered: skip branches emitted in it and not yet decided (the
+    /// block ending in the skip, the layout position where the skipped code starts).
+    pub(crate) skips: Vec<Vec<(MBlock, usize)>>,
+    /// The block of the final `s_endpgm`, laid out last.
+    pub(crate) kernel_end: MBlock,
+    /// Blocks whose uniform arguments some edge writes while lanes that still read the
+    /// current values have yet to run (an edge inside a divergent region): those arguments
+    /// are written to `incoming` registers and moved in when the block starts.
+    pub(crate) staged: HashSet<u32>,
+    pub(crate) incoming: HashMap<Value, Val>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -163,12 +173,21 @@ impl<'a> Isel<'a> {
             kernarg: Operand2::Phys(PReg::S(0, 2)),
             loc: Loc::UNKNOWN,
             masked: HashSet::new(),
+            skips: Vec::new(),
+            kernel_end: entry,
+            staged: HashSet::new(),
+            incoming: HashMap::new(),
         };
+        s.kernel_end = s.mf.new_block();
         s.memory_facts(func);
         s.shadowed = s.needs_shadow(func);
         s.analyse_branches(tree);
         s.prologue(func)?;
+        s.open_skips();
         s.lower(tree, Some(Target::Kernel))?;
+        s.close_skips();
+        let end = s.kernel_end;
+        s.start_block(end);
         s.emit(Opc::S_ENDPGM, vec![]);
         Ok(s)
     }
@@ -246,6 +265,11 @@ impl<'a> Isel<'a> {
     }
 
     pub(crate) fn emit(&mut self, op: Opc, ops: Vec<Operand>) -> &mut Inst {
+        // A lane mask is known to lie within EXEC only until EXEC changes.
+        let d = op.desc();
+        if d.implicit.writes_exec || ops.iter().take(d.defs as usize).any(|o| *o == Self::exec()) {
+            self.masked.clear();
+        }
         let b = self.cur;
         self.mf.blocks[b].insts.push(Inst {
             op,
@@ -258,9 +282,11 @@ impl<'a> Isel<'a> {
         self.mf.blocks[b].insts.last_mut().unwrap()
     }
 
+    /// Starts block `b` at the end of the layout. Control can arrive with another EXEC.
     pub(crate) fn start_block(&mut self, b: MBlock) {
         self.mf.layout.push(b);
         self.cur = b;
+        self.masked.clear();
     }
 
     pub(crate) fn s32(&mut self) -> VReg {
@@ -560,6 +586,9 @@ impl<'a> Isel<'a> {
         // Block arguments get their registers (assigned by the incoming edges).
         for &a in &self.ir.blocks[block].args.clone() {
             self.arg_loc(a);
+        }
+        self.take_incoming(b)?;
+        for &a in &self.ir.blocks[block].args.clone() {
             self.after_def(a)?;
         }
         let ops: Vec<Op> = self.ir.block_ops(block).collect();

@@ -38,8 +38,10 @@ pub(crate) enum BrKind {
 
 /// An enclosing construct while lowering.
 pub(crate) enum Ctx {
+    /// `skip_to`: where the side being lowered restores EXEC (none for a uniform if).
     If {
         divergent: bool,
+        skip_to: Option<MBlock>,
     },
     Block {
         label: u32,
@@ -136,7 +138,19 @@ impl Isel<'_> {
                 self.scan(body, stack, Some(t));
                 stack.pop();
             }
-            Node::Br { target, .. } => {
+            Node::Br { term, succ, target } => {
+                // Other lanes still to run in this pass may read the target's current
+                // arguments: its uniform ones (SGPRs, written for the whole wave) are staged.
+                let crosses = Self::crossed(stack, *target).iter().any(|f| f.masks);
+                let b = self.ir.ops[*term].succs[*succ].block;
+                if crosses
+                    && self.ir.blocks[b]
+                        .args
+                        .iter()
+                        .any(|&a| self.is_staged_kind(a))
+                {
+                    self.staged.insert(self.u.cfg.index[b]);
+                }
                 self.classify(stack, *target, tail);
             }
             Node::Return(_) => {
@@ -146,14 +160,19 @@ impl Isel<'_> {
     }
 
     /// Classifies a branch to `t` from the top of `stack`; records its effects.
+    /// The constructs a branch to `t` from the top of `stack` leaves.
+    fn crossed(stack: &[Frame], t: Target) -> &[Frame] {
+        match stack.iter().rposition(|f| f.target == Some(t)) {
+            Some(k) => &stack[k + 1..],
+            None => stack,
+        }
+    }
+
     fn classify(&mut self, stack: &[Frame], t: Target, tail: Option<Target>) -> BrKind {
         if tail == Some(t) {
             return BrKind::Fall;
         }
-        let crossed = match stack.iter().rposition(|f| f.target == Some(t)) {
-            Some(k) => &stack[k + 1..],
-            None => stack,
-        };
+        let crossed = Self::crossed(stack, t);
         if !crossed.iter().any(|f| f.masks) {
             return BrKind::Real;
         }
@@ -178,7 +197,7 @@ impl Isel<'_> {
         self.ctx
             .iter()
             .map(|c| match c {
-                Ctx::If { divergent } => Frame {
+                Ctx::If { divergent, .. } => Frame {
                     target: None,
                     masks: *divergent,
                 },
@@ -192,6 +211,47 @@ impl Isel<'_> {
                 },
             })
             .collect()
+    }
+
+    /// Where code that may run with no lanes can jump to: the innermost point that restores
+    /// EXEC (the other side or the join of a divergent if, the end of a label or a loop), or
+    /// the end of the kernel.
+    fn skip_target(&self) -> MBlock {
+        self.ctx
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                Ctx::If { skip_to, .. } => *skip_to,
+                Ctx::Block { end, .. } | Ctx::Loop { end, .. } => Some(*end),
+            })
+            .unwrap_or(self.kernel_end)
+    }
+
+    /// Emits `s_cbranch_execz` to the skip target after a point where EXEC may have become
+    /// empty; `close_skips` removes it again if what it skips is short and safe.
+    fn skip_if_empty(&mut self) {
+        let target = self.skip_target();
+        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(target)]);
+        let at = self.cur;
+        let next = self.mf.new_block();
+        self.start_block(next);
+        let first = self.mf.layout.len() - 1;
+        self.skips
+            .last_mut()
+            .expect("a skip frame is open")
+            .push((at, first));
+    }
+
+    pub(crate) fn open_skips(&mut self) {
+        self.skips.push(Vec::new());
+    }
+
+    /// Decides the skips emitted since the matching `open_skips`, now that everything they
+    /// jump over has been emitted.
+    pub(crate) fn close_skips(&mut self) {
+        for (block, first) in self.skips.pop().expect("a skip frame is open") {
+            self.maybe_drop_skip(block, first);
+        }
     }
 
     pub(crate) fn lower(&mut self, n: &Node, tail: Option<Target>) -> Result<(), IselError> {
@@ -240,11 +300,16 @@ impl Isel<'_> {
                     mask,
                     end,
                 });
+                self.open_skips();
                 self.lower(body, Some(Target::Label(*label)))?;
+                self.close_skips();
                 self.ctx.pop();
                 self.start_block(end);
                 if let Some(m) = mask {
                     self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
+                }
+                if self.loses_lanes(body, Some(Target::Label(*label))) {
+                    self.skip_if_empty();
                 }
                 Ok(())
             }
@@ -273,7 +338,9 @@ impl Isel<'_> {
                     end,
                     divergent,
                 });
+                self.open_skips();
                 self.lower(body, Some(Target::Head(*header)))?;
+                self.close_skips();
                 self.ctx.pop();
                 self.start_block(end);
                 if let Some(c) = cont {
@@ -370,17 +437,19 @@ impl Isel<'_> {
         self.loc = self.ir.ops[term].loc;
         let c = self.use_val(cond, term)?;
         let m = self.mask(c)?;
-        let lanes = self.s64();
-        if negate {
-            self.emit(
-                Opc::S_ANDN2_B64,
-                vec![mir::r(lanes), Self::exec(), mir::r(m)],
-            );
-        } else if self.masked.contains(&m) {
-            self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), mir::r(m)]);
+        // The leaving lanes: a fresh compare's mask already has no bits outside EXEC.
+        let lanes = if !negate && self.masked.contains(&m) {
+            m
         } else {
-            self.emit(Opc::S_AND_B64, vec![mir::r(lanes), Self::exec(), mir::r(m)]);
-        }
+            let lanes = self.s64();
+            let op = if negate {
+                Opc::S_ANDN2_B64
+            } else {
+                Opc::S_AND_B64
+            };
+            self.emit(op, vec![mir::r(lanes), Self::exec(), mir::r(m)]);
+            lanes
+        };
         self.set_comment("divergent branch: lanes leaving");
         let t = br
             .target()
@@ -391,7 +460,10 @@ impl Isel<'_> {
             masks: true,
         });
         let kind = self.classify(&frames, t, None);
-        self.branch(t, kind, Some(lanes))
+        self.branch(t, kind, Some(lanes))?;
+        // The lanes that stay may be none.
+        self.skip_if_empty();
+        Ok(())
     }
 
     fn lower_if(
@@ -415,7 +487,10 @@ impl Isel<'_> {
             self.emit(Opc::S_CBRANCH_SCC0, vec![Operand::Label(els)]);
             let thenb = self.mf.new_block();
             self.start_block(thenb);
-            self.ctx.push(Ctx::If { divergent: false });
+            self.ctx.push(Ctx::If {
+                divergent: false,
+                skip_to: None,
+            });
             self.lower(then_, tail)?;
             self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
             self.start_block(els);
@@ -438,30 +513,29 @@ impl Isel<'_> {
         }
         let mid = self.mf.new_block();
         let end = self.mf.new_block();
-        let skip_at = (self.cur, self.mf.blocks[self.cur].insts.len());
-        self.emit(
-            Opc::S_CBRANCH_EXECZ,
-            vec![Operand::Label(if has_else { mid } else { end })],
-        );
-        let thenb = self.mf.new_block();
-        self.start_block(thenb);
-        self.ctx.push(Ctx::If { divergent: true });
-        let first = self.mf.layout.len() - 1;
+        // Each side is skipped when no lane takes it (unless short and safe); its own skips
+        // go to where it restores EXEC.
+        self.ctx.push(Ctx::If {
+            divergent: true,
+            skip_to: Some(if has_else { mid } else { end }),
+        });
+        self.open_skips();
+        self.skip_if_empty();
         self.lower(then_, tail)?;
-        self.maybe_drop_skip(skip_at, first);
+        self.close_skips();
         self.start_block(mid);
         if has_else {
             self.emit(
                 Opc::S_ANDN2_SAVEEXEC_B64,
                 vec![mir::r(saved), mir::r(saved)],
             );
-            let skip_at = (self.cur, self.mf.blocks[self.cur].insts.len());
-            self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(end)]);
-            let elseb = self.mf.new_block();
-            self.start_block(elseb);
-            let first = self.mf.layout.len() - 1;
+            if let Some(Ctx::If { skip_to, .. }) = self.ctx.last_mut() {
+                *skip_to = Some(end);
+            }
+            self.open_skips();
+            self.skip_if_empty();
             self.lower(else_, tail)?;
-            self.maybe_drop_skip(skip_at, first);
+            self.close_skips();
         } else {
             // A fall-through (its block arguments, if any, are none: see `is_fall`).
             self.lower(else_, tail)?;
@@ -472,6 +546,10 @@ impl Isel<'_> {
             Opc::S_OR_B64,
             vec![Self::exec(), Self::exec(), mir::r(saved)],
         );
+        // Lanes lost inside may leave none.
+        if then_loses || self.loses_lanes(else_, tail) {
+            self.skip_if_empty();
+        }
         Ok(())
     }
 
@@ -520,7 +598,7 @@ impl Isel<'_> {
 
     /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
     /// positions from `first` on) is short and safe to run with EXEC = 0.
-    fn maybe_drop_skip(&mut self, (block, at): (MBlock, usize), first: usize) {
+    fn maybe_drop_skip(&mut self, block: MBlock, first: usize) {
         const THRESHOLD: usize = 12;
         let mut count = 0;
         let mut safe = true;
@@ -543,8 +621,10 @@ impl Isel<'_> {
                 }
             }
         }
+        let insts = &mut self.mf.blocks[block].insts;
+        debug_assert!(insts.last().is_some_and(|i| i.op == Opc::S_CBRANCH_EXECZ));
         if safe && count <= THRESHOLD {
-            self.mf.blocks[block].insts.remove(at);
+            insts.pop();
         }
     }
 
@@ -567,9 +647,51 @@ impl Isel<'_> {
             };
             read.push(x);
         }
+        let staged = self.staged.contains(&self.u.cfg.index[s.block]);
         for (&d, x) in dsts.iter().zip(read) {
-            let dv = self.arg_loc(d);
+            let dv = if staged && self.is_staged_kind(d) {
+                self.incoming_loc(d)
+            } else {
+                self.arg_loc(d)
+            };
             self.assign(dv, x, self.ir.value_type(d))?;
+        }
+        Ok(())
+    }
+
+    /// Block arguments written for the whole wave at once (SGPRs): those of a staged target
+    /// go through a separate register, moved in when the target starts.
+    pub(crate) fn is_staged_kind(&self, a: Value) -> bool {
+        !self.u.is_divergent(a) && self.ir.value_type(a) != Type::F32
+    }
+
+    fn incoming_loc(&mut self, a: Value) -> Val {
+        if let Some(x) = self.incoming.get(&a) {
+            return *x;
+        }
+        let x = match self.arg_loc(a) {
+            Val::S(_) if Self::dwords(self.ir.value_type(a)) == 2 => {
+                Val::S(Operand2::Virt(self.s64()))
+            }
+            Val::S(_) => Val::S(Operand2::Virt(self.s32())),
+            Val::SBool(_) => Val::SBool(self.s32()),
+            other => other,
+        };
+        self.incoming.insert(a, x);
+        x
+    }
+
+    /// At the start of a staged block: its uniform arguments take their incoming values.
+    pub(crate) fn take_incoming(&mut self, b: u32) -> Result<(), IselError> {
+        if !self.staged.contains(&b) {
+            return Ok(());
+        }
+        let block = self.u.cfg.blocks[b as usize];
+        for a in self.ir.blocks[block].args.clone() {
+            if self.is_staged_kind(a) {
+                let (dst, src) = (self.arg_loc(a), self.incoming_loc(a));
+                self.assign(dst, src, self.ir.value_type(a))?;
+            }
         }
         Ok(())
     }

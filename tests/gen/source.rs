@@ -29,7 +29,22 @@ pub enum Tokens {
 
 /// A random kernel named `name`, a function of `seed` alone.
 pub fn kernel(name: &str, seed: u64, tokens: Tokens) -> String {
+    generate(name, seed, tokens, false)
+}
+
+/// A random kernel without data races, for differential execution: every store and atomic
+/// goes to the executing work-item's own 16 slots of `out` (`out` needs 16 elements per
+/// work-item of the grid), `buf` is only read, and shared memory is used only at the
+/// work-item's own index (workgroups of at most 64); loads of `buf` stay within its first
+/// 1024 elements. Its result is then the same on every
+/// interleaving of lanes and waves.
+pub fn race_free_kernel(name: &str, seed: u64, tokens: Tokens) -> String {
+    generate(name, seed, tokens, true)
+}
+
+fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> String {
     let mut g = Gen {
+        race_free,
         rng: Rng::new(seed),
         out: String::new(),
         indent: 1,
@@ -70,7 +85,8 @@ pub fn kernel(name: &str, seed: u64, tokens: Tokens) -> String {
         .map(|b| b.name.clone())
         .collect();
     for (i, v) in vars.iter().enumerate() {
-        g.line(&format!("out[{}] = {v};", 100 + i));
+        let place = g.place("out", &format!("{}", 100 + i));
+        g.line(&format!("{place} = {v};"));
     }
     g.out.push_str("}\n");
     g.out
@@ -110,9 +126,30 @@ struct Gen {
     shared: bool,
     /// Inside an expression where a convergent call cannot get a token.
     no_convergent: bool,
+    /// See [`race_free_kernel`].
+    race_free: bool,
 }
 
 impl Gen {
+    /// The element `buffer[i]` a store or atomic writes: with `race_free`, one of the work
+    /// item's own slots of `out` instead.
+    fn place(&self, buffer: &str, i: &str) -> String {
+        if self.race_free {
+            format!("out[(workgroup_id(x) * workgroup_size(x) + tid) * 16 + (({i}) & 15)]")
+        } else {
+            format!("{buffer}[{i}]")
+        }
+    }
+
+    /// A shared-memory element: with `race_free`, the work-item's own.
+    fn shared_place(&self, i: &str) -> String {
+        if self.race_free {
+            "sh[tid & 63]".to_string()
+        } else {
+            format!("sh[({i}) & 63]")
+        }
+    }
+
     fn line(&mut self, s: &str) {
         for _ in 0..self.indent {
             self.out.push_str("    ");
@@ -203,7 +240,10 @@ impl Gen {
             1 => {
                 let i = self.expr(depth - 1, div);
                 if self.shared && self.rng.chance(40) {
-                    format!("sh[({i}) & 63]")
+                    self.shared_place(&i)
+                } else if self.race_free {
+                    // In bounds of the 1024-element `buf` of the differential execution test.
+                    format!("buf[({i}) & 1023]")
                 } else {
                     format!("buf[{i}]")
                 }
@@ -212,9 +252,9 @@ impl Gen {
                 let i = self.expr(depth - 1, None);
                 let v = self.expr(depth - 1, None);
                 let p = if self.shared && self.rng.chance(30) {
-                    format!("&sh[({i}) & 63]")
+                    format!("&{}", self.shared_place(&i))
                 } else {
-                    format!("&buf[{i}]")
+                    format!("&{}", self.place("buf", &i))
                 };
                 match self.rng.below(4) {
                     0 => format!("atomic_add({p}, {v})"),
@@ -415,10 +455,12 @@ impl Gen {
                 let i = self.expr(2, None);
                 let v = self.expr(3, None);
                 if self.shared && self.rng.chance(30) {
-                    self.line(&format!("sh[({i}) & 63] = {v};"));
+                    let place = self.shared_place(&i);
+                    self.line(&format!("{place} = {v};"));
                 } else {
                     let p = *self.rng.pick(&["out", "buf"]);
-                    self.line(&format!("{p}[{i}] = {v};"));
+                    let place = self.place(p, &i);
+                    self.line(&format!("{place} = {v};"));
                 }
             }
             4 => {
@@ -429,7 +471,8 @@ impl Gen {
                 } else {
                     let i = self.expr(2, None);
                     let v = self.expr(2, None);
-                    self.line(&format!("atomic_add(&buf[{i}], {v});"));
+                    let place = self.place("buf", &i);
+                    self.line(&format!("atomic_add(&{place}, {v});"));
                 }
             }
             5 => self.if_stmt(depth, dctx),
@@ -464,7 +507,8 @@ impl Gen {
                 if self.rng.chance(50) {
                     let i = self.expr(1, None);
                     let v = self.expr(2, None);
-                    self.line(&format!("out[{i}] = {v};"));
+                    let place = self.place("out", &i);
+                    self.line(&format!("{place} = {v};"));
                 }
                 let _ = div;
                 self.line("return;");
@@ -591,7 +635,8 @@ impl Gen {
                     let v = self.expr(1, None);
                     let at = self.at();
                     let i = self.rng.below(8);
-                    self.line(&format!("out[{i}] = readfirstlane({v}){at};"));
+                    let place = self.place("out", &i.to_string());
+                    self.line(&format!("{place} = readfirstlane({v}){at};"));
                 }
                 self.line("break;");
                 self.pop_scope();

@@ -1,0 +1,145 @@
+//! Differential execution test (issue #5): random kernels run on the reference interpreter
+//! and, compiled by the gfx942 backend, on the wave64 simulator; every buffer must match.
+//!
+//! Kernels come from `kc_tests::gen::source::race_free_kernel` (nested if/else, loops with
+//! uniform and divergent trip counts, break/continue/return at any depth, uniform and
+//! divergent arithmetic, loads, stores, atomics, ballot, readfirstlane, shuffles,
+//! reductions), with implicit and explicit convergence tokens, in which every store and
+//! atomic goes to the work-item's own slots: with data races, the engines could
+//! legitimately disagree (they order lanes and waves differently: a store that follows a
+//! loop exit in the CFG runs after the loop on the GPU). Each runs with a random block size
+//! among 1, 17, 33, 64, 65 and 128 work-items (partial and several waves) and one or two
+//! workgroups, on random buffers and scalars. A kernel whose reference run reports undefined behaviour (an index
+//! out of bounds, a division by zero, a shuffle of an inactive lane, no progress) is
+//! skipped and counted: it has no meaning to compare. Otherwise the simulator must finish
+//! and give identical buffers.
+//!
+//! Environment: `KC_EXEC_SEED`, `KC_EXEC_COUNT` (kernels, default 200), `KC_EXEC_FIRST`
+//! (first index, to rerun the kernel a failure names), `KC_EXEC_VERBOSE=1`, `KC_EXEC_KEEP=DIR`
+//! (write each failing kernel as `DIR/kN.k` with its `DIR/kN.args.json`, grid and block
+//! included, so `kc run DIR/kN.k --engine ref|sim` reproduces it).
+
+use kc_compiler::pipeline::{Failure, Input};
+use kc_compiler::run::{self, Engine, Request};
+use kc_tests::gen::{source, Rng};
+use std::process::ExitCode;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| match s.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => s.parse().ok(),
+        })
+        .unwrap_or(default)
+}
+
+/// The args file of a generated kernel (its signature is fixed by the generator).
+fn args(rng: &mut Rng) -> String {
+    let data = |rng: &mut Rng| {
+        (0..1024)
+            .map(|_| (rng.below(41) as i64 - 20).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "{{\"out\": {{\"type\": \"i32\", \"data\": [{}], \"len\": 4096}}, \"buf\": {{\"type\": \"i32\", \"data\": [{}]}}, \"n\": {}, \"m\": {}, \"flag\": {}}}",
+        data(rng),
+        data(rng),
+        rng.below(12),
+        rng.below(6),
+        rng.chance(50)
+    )
+}
+
+fn buffers(json: &str) -> String {
+    let start = json.find("\"buffers\"").unwrap_or(0);
+    let end = json.find("\"counts\"").unwrap_or(json.len());
+    json[start..end].to_string()
+}
+
+fn main() -> ExitCode {
+    let seed = env_u64("KC_EXEC_SEED", 0x6b63_0005);
+    let count = env_u64("KC_EXEC_COUNT", 200) as usize;
+    let first = env_u64("KC_EXEC_FIRST", 0) as usize;
+    let verbose = std::env::var("KC_EXEC_VERBOSE").is_ok();
+    let keep = std::env::var("KC_EXEC_KEEP").ok();
+    let (mut compared, mut skipped, mut failures) = (0, 0, Vec::new());
+    for i in first..first + count {
+        let s = Rng::derive(seed, i as u64);
+        let mut rng = Rng::new(s ^ 0x5eed);
+        let tokens = if i % 2 == 0 {
+            source::Tokens::Implicit
+        } else {
+            source::Tokens::Explicit
+        };
+        let text = source::race_free_kernel(&format!("k{i}"), s, tokens);
+        let block = *rng.pick(&[1u32, 17, 33, 64, 65, 128]);
+        let grid = 1 + rng.below(2) as u32;
+        let input = Input {
+            name: format!("k{i}.k"),
+            text: text.clone(),
+            is_ir: false,
+        };
+        let request = |engine| Request {
+            kernel: None,
+            grid: Some([grid, 1, 1]),
+            block: Some([block, 1, 1]),
+            args: Some(("args.json".to_string(), args(&mut Rng::new(s)))),
+            engine,
+            step_limit: 2_000_000,
+            trace: false,
+            color: false,
+        };
+        let reference = match run::execute(&input, &request(Engine::Ref)) {
+            Ok(out) => out,
+            Err(Failure::Diagnostics(d)) => {
+                skipped += 1;
+                if verbose {
+                    println!("kernel {i}: skipped: {}", d.lines().next().unwrap_or(""));
+                }
+                continue;
+            }
+            Err(Failure::Usage(u)) => {
+                failures.push(format!(
+                    "kernel {i} (seed {s:#x}): usage error on ref: {u}\n{text}"
+                ));
+                continue;
+            }
+        };
+        compared += 1;
+        let describe = format!("kernel {i} (seed {s:#x}), block {block}, grid {grid}");
+        let failed_before = failures.len();
+        match run::execute(&input, &request(Engine::Sim)) {
+            Ok(out) if buffers(&out) == buffers(&reference) => {}
+            Ok(out) => failures.push(format!(
+                "{describe}: buffers differ\n--- ref\n{}\n--- sim\n{}\n{text}",
+                buffers(&reference),
+                buffers(&out)
+            )),
+            Err(Failure::Diagnostics(d) | Failure::Usage(d)) => {
+                failures.push(format!("{describe}: the simulator run failed: {d}\n{text}"))
+            }
+        }
+        if let (Some(dir), true) = (&keep, failures.len() > failed_before) {
+            let args = args(&mut Rng::new(s));
+            let args = format!("{{\"grid\": {grid}, \"block\": {block}, {}", &args[1..]);
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(format!("{dir}/k{i}.k"), &text);
+            let _ = std::fs::write(format!("{dir}/k{i}.args.json"), args);
+        }
+    }
+    println!(
+        "exec_diff: {} of {compared} compared kernels agree; {skipped} skipped (undefined \
+         behaviour in the reference run)",
+        compared - failures.len()
+    );
+    if failures.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    for f in failures.iter().take(3) {
+        println!("---- {f}");
+    }
+    println!("{} failures", failures.len());
+    ExitCode::FAILURE
+}
