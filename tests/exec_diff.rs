@@ -140,6 +140,9 @@ fn main() -> ExitCode {
     for f in failures.iter().take(3) {
         println!("---- {f}");
     }
+    for f in failures.iter().skip(3) {
+        println!("---- {}", f.lines().next().unwrap_or(""));
+    }
     println!("{} failures", failures.len());
     ExitCode::FAILURE
 }

@@ -159,6 +159,11 @@ pub fn print_kernel(
     let _ = writeln!(out, "\t.end_amdhsa_kernel");
 }
 
+/// Special SGPRs (VCC and the other registers the descriptor's `reserve_*` defaults keep)
+/// that the metadata's `.sgpr_count` adds to the allocated ones: clang-22's gfx942 listings
+/// give `.sgpr_count` = `.amdhsa_next_free_sgpr` + 6.
+const RESERVED_SPECIAL_SGPRS: u16 = 6;
+
 /// The `.amdgpu_metadata` note for all kernels.
 pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
     let mut s = String::from("\t.amdgpu_metadata\n---\namdhsa.kernels:\n");
@@ -203,7 +208,11 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
         let _ = writeln!(s, "    .max_flat_workgroup_size: 1024");
         let _ = writeln!(s, "    .name: {}", info.name);
         let _ = writeln!(s, "    .private_segment_fixed_size: 0");
-        let _ = writeln!(s, "    .sgpr_count: {}", usage.sgprs + 6);
+        let _ = writeln!(
+            s,
+            "    .sgpr_count: {}",
+            usage.sgprs + RESERVED_SPECIAL_SGPRS
+        );
         let _ = writeln!(s, "    .symbol: {}.kd", info.name);
         let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
         let _ = writeln!(s, "    .wavefront_size: 64");

@@ -6,8 +6,12 @@
 //! edge is either inlined (a block with one forward predecessor is placed right after it),
 //! a `Br` to an enclosing `Block` label (a forward edge to a join) or to an enclosing `Loop`
 //! (a back edge), or a `Return`. Every block appears exactly once. Exits of a loop are always
-//! placed after the loop, never inside it, so lanes that leave a loop at different iterations
-//! meet again after it (maximal convergence) — the property the EXEC lowering relies on.
+//! placed after the loop, so lanes that leave a loop at different iterations meet again after
+//! it (maximal convergence) — the property the EXEC lowering relies on — except the blocks
+//! in the convergence region of the loop's heart token (a use of the token lies ahead):
+//! threads run those in the iteration they leave from (controlled convergence), so they are
+//! placed inside the loop, *attached* to it, and the uniformity analysis agrees
+//! (`Uniformity::heart_region_exits`).
 //! Finally a divergent `if` one side of which only leaves the construct (a break, an early
 //! return, a jump to an outer join) becomes a `BrIf`: the leaving lanes are masked off and the
 //! other side continues in place, instead of opening an if region.
@@ -20,6 +24,7 @@
 //! Linear in the number of blocks and edges, times the loop depth for the back-edge test.
 
 use kc_dialect::analysis::uniformity::Uniformity;
+use kc_dialect::analysis::CycleId;
 use kc_dialect::{Block, Ir, Op, Opcode, Value};
 
 /// Where a branch goes: the end of a `Block` label, the head of an enclosing `Loop` (next
@@ -100,6 +105,29 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
     if u.cycles.cycles.iter().any(|c| !c.is_reducible()) {
         return Err(NotStructurizable("irreducible cycle".into()));
     }
+    // Each block outside a cycle but in its heart's region is attached to the deepest such
+    // cycle; a cycle whose header is attached hangs, for placement, below that cycle.
+    let mut attached: Vec<Option<CycleId>> = vec![None; n];
+    for (i, blocks) in u.heart_region_exits(ir).into_iter().enumerate() {
+        let c = CycleId(i as u32);
+        for b in blocks {
+            let deeper = attached[b as usize]
+                .is_none_or(|a| u.cycles.cycle(c).depth > u.cycles.cycle(a).depth);
+            if deeper {
+                attached[b as usize] = Some(c);
+            }
+        }
+    }
+    let ext_parent = (0..u.cycles.cycles.len())
+        .map(|i| {
+            let cy = u.cycles.cycle(CycleId(i as u32));
+            match (attached[cy.header() as usize], cy.parent) {
+                (Some(a), Some(p)) if u.cycles.is_within(a, p) => Some(a),
+                (Some(a), None) => Some(a),
+                (_, p) => p,
+            }
+        })
+        .collect();
     let mut b = Builder {
         ir,
         u,
@@ -107,6 +135,8 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
         is_label: vec![false; n],
         kids: vec![Vec::new(); n],
         exits: vec![Vec::new(); n],
+        attached,
+        ext_parent,
     };
     // Join blocks (two forward predecessors, or both sides of one cond_br) are labels.
     let mut fwd_preds = vec![0u32; n];
@@ -137,13 +167,13 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
             continue;
         }
         let Some(d) = u.dom.idom(y) else { continue };
-        let mut c = u.cycles.innermost(d);
+        let mut c = b.innermost(d);
         let mut leave = None;
         while let Some(id) = c {
-            if !u.cycles.contains(id, y) {
+            if !b.contains(id, y) {
                 leave = Some(id);
             }
-            c = u.cycles.cycle(id).parent;
+            c = b.ext_parent[id.0 as usize];
         }
         match leave {
             Some(id) => {
@@ -164,9 +194,38 @@ struct Builder<'a> {
     is_label: Vec<bool>,
     kids: Vec<Vec<u32>>,
     exits: Vec<Vec<u32>>,
+    /// The cycle a block outside it is attached to (see the module docs).
+    attached: Vec<Option<CycleId>>,
+    /// The cycle enclosing each cycle for placement: its parent, or the cycle its header is
+    /// attached to when that one is deeper.
+    ext_parent: Vec<Option<CycleId>>,
 }
 
 impl Builder<'_> {
+    /// The innermost cycle `b` is placed in: its own, or the one it is attached to when
+    /// that one is deeper.
+    fn innermost(&self, b: u32) -> Option<CycleId> {
+        let cycles = &self.u.cycles;
+        match (cycles.innermost(b), self.attached[b as usize]) {
+            (Some(c), Some(a)) if cycles.is_within(a, c) => Some(a),
+            (None, a) => a,
+            (c, _) => c,
+        }
+    }
+
+    /// Is `b` placed inside cycle `c` (a member, or attached to it or to a cycle in it)?
+    /// O(loop depth).
+    fn contains(&self, c: CycleId, b: u32) -> bool {
+        let mut cur = self.innermost(b);
+        while let Some(x) = cur {
+            if x == c {
+                return true;
+            }
+            cur = self.ext_parent[x.0 as usize];
+        }
+        false
+    }
+
     fn block(&self, b: u32) -> Block {
         self.u.cfg.blocks[b as usize]
     }

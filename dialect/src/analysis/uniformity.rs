@@ -235,6 +235,26 @@ impl Uniformity {
         self.divergent[v] || self.temporal_set.contains(&(v, user))
     }
 
+    /// Per cycle, the blocks outside it that lie in the convergence region of its heart token
+    /// (the token is live on entry: a use of it lies ahead); empty for a cycle without a
+    /// heart. Threads run such a block in the iteration they left the cycle from, so a
+    /// lowering must keep it inside that iteration; this analysis treats uses there as not
+    /// temporally divergent. One walk for the users, then O(blocks) per cycle with a heart.
+    pub fn heart_region_exits(&self, ir: &Ir) -> Vec<Vec<u32>> {
+        let users = Users::of(ir, self.func);
+        (0..self.cycles.cycles.len())
+            .map(|i| {
+                let c = CycleId(i as u32);
+                match HeartRegion::of(ir, &self.cfg, &self.cycles, c, &users) {
+                    Some(r) => (0..self.cfg.len() as u32)
+                        .filter(|&b| r.live_in(b) && !self.cycles.contains(c, b))
+                        .collect(),
+                    None => Vec::new(),
+                }
+            })
+            .collect()
+    }
+
     /// Joins and divergent exits of the divergent branch `term`.
     pub fn joins_of(&self, term: Op) -> impl Iterator<Item = &JoinInfo> {
         self.joins_by_branch[term]
