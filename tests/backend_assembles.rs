@@ -1,9 +1,10 @@
 //! Every kernel the differential generators make compiles with the gfx942 backend to a
 //! listing llvm-mc-22 assembles without an error or a warning (issue #4).
 //!
-//! Kernels: `kc_tests::gen::source` (structured `.k`, implicit and explicit tokens) and
-//! `kc_tests::gen::cfg` (CF `.mlir` on random, often irreducible CFGs, with and without an
-//! entry token), the same generators the uniformity differential test uses. A kernel the
+//! Kernels: `kc_tests::gen::source` (structured `.k`, implicit and explicit tokens, and the
+//! race-free variant the differential execution test runs) and `kc_tests::gen::cfg` (CF
+//! `.mlir` on random, often irreducible CFGs, with and without an entry token), the
+//! generators of the uniformity and execution differential tests. A kernel the
 //! backend rejects with a diagnostic (an op it does not support yet) is counted and listed,
 //! and fails the test: the generators only use what the backend claims to support. A panic
 //! or an llvm-mc complaint fails it too.
@@ -49,11 +50,15 @@ fn main() -> ExitCode {
     for i in 0..count {
         let s = Rng::derive(seed, i as u64);
         let name = format!("k{i}");
-        let (text, is_ir) = match i % 4 {
+        let (text, is_ir) = match i % 5 {
             0 => (source::kernel(&name, s, source::Tokens::Implicit), false),
             1 => (source::kernel(&name, s, source::Tokens::Explicit), false),
             2 => (cfg::kernel(&name, s, cfg::CfTokens::None), true),
-            _ => (cfg::kernel(&name, s, cfg::CfTokens::Entry), true),
+            3 => (cfg::kernel(&name, s, cfg::CfTokens::Entry), true),
+            _ => (
+                source::race_free_kernel(&name, s, source::Tokens::Explicit),
+                false,
+            ),
         };
         let input = Input {
             name: format!("{name}.{}", if is_ir { "mlir" } else { "k" }),

@@ -35,7 +35,7 @@ pub fn kernel(name: &str, seed: u64, tokens: Tokens) -> String {
 /// A random kernel without data races, for differential execution: every store and atomic
 /// goes to the executing work-item's own 16 slots of `out` (`out` needs 16 elements per
 /// work-item of the grid), `buf` is only read, and shared memory is used only at the
-/// work-item's own index (workgroups of at most 64); loads of `buf` stay within its first
+/// work-item's own index (workgroups of at most 128); loads of `buf` stay within its first
 /// 1024 elements. Its result is then the same on every
 /// interleaving of lanes and waves.
 pub fn race_free_kernel(name: &str, seed: u64, tokens: Tokens) -> String {
@@ -64,7 +64,12 @@ fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> String {
     );
     g.scopes.push(Scope::default());
     if g.shared {
-        g.line("shared sh: [i32; 64];");
+        // Race-free kernels give each work-item of a workgroup (up to 128) its own element.
+        g.line(if race_free {
+            "shared sh: [i32; 128];"
+        } else {
+            "shared sh: [i32; 64];"
+        });
     }
     if g.explicit {
         g.line("let e = convergence_entry();");
@@ -144,7 +149,7 @@ impl Gen {
     /// A shared-memory element: with `race_free`, the work-item's own.
     fn shared_place(&self, i: &str) -> String {
         if self.race_free {
-            "sh[tid & 63]".to_string()
+            "sh[tid & 127]".to_string()
         } else {
             format!("sh[({i}) & 63]")
         }
