@@ -21,6 +21,7 @@ fn bench_sim(c: &mut Criterion) {
     let opts = SimOptions::default();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 1024])],
+        ..Default::default()
     };
     let stats = run(&p, &launch, &mut mem, &opts).expect("runs");
     let mut g = c.benchmark_group("sim");

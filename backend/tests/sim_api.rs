@@ -80,6 +80,7 @@ fn public_api_runs_the_diamond() {
     let out = 0x4000u64;
     let mut mem = Memory {
         allocs: vec![(out, vec![0; 512])],
+        ..Default::default()
     };
     let launch = Launch {
         kernel: "diamond".into(),
@@ -96,6 +97,7 @@ fn public_api_runs_the_diamond() {
     // An allocation too small for out[64 + tid]: the fault names the store.
     let mut small = Memory {
         allocs: vec![(out, vec![0; 64])],
+        ..Default::default()
     };
     let e = run(&p, &launch, &mut small, &SimOptions::default()).unwrap_err();
     assert!(matches!(e, SimError::Fault { .. }), "{e}");

@@ -233,6 +233,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         mem: Memory {
             buffers: spec.buffers.iter().map(|b| b.buffer.clone()).collect(),
         },
+        buffer_names: spec.buffers.iter().map(|b| b.param.clone()).collect(),
         step_limit: req.step_limit,
         trace: req.trace,
     };
@@ -265,6 +266,8 @@ pub struct Job<'a> {
     pub launch: Launch,
     pub args: Vec<ArgValue>,
     pub mem: Memory,
+    /// The parameter name of each buffer of `mem`, for error messages.
+    pub buffer_names: Vec<String>,
     pub step_limit: u64,
     pub trace: bool,
 }
@@ -309,10 +312,15 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
     Ok(vec![("ops", c.ops), ("lane_ops", c.lane_ops)])
 }
 
-/// Where `kc run` places buffer `i` in the simulator's global memory (page-aligned, 1 GiB
-/// apart, so an out-of-bounds access faults instead of reading a neighbour).
+/// Where `kc run` places buffer `i` in the simulator's global memory: each buffer alone in
+/// a 2 TiB window, 1 TiB from its start (buffers are at most `MAX_BUFFER_LEN` elements, far
+/// less than 1 TiB). Any access an `i32` or `u32` index can make (at most 32 GiB either side
+/// of the base) therefore lies in the buffer's own window, so the simulator's "nearest
+/// allocation" is the buffer the address was derived from, and an out-of-bounds index is an
+/// error naming it, never a read of a neighbour. (A 64-bit index more than 1 TiB out of
+/// bounds may reach another buffer; `--engine ref` checks every index exactly.)
 fn sim_buffer_base(i: usize) -> u64 {
-    0x1_0000_0000 + ((i as u64) << 30)
+    (2 * i as u64 + 1) << 40
 }
 
 /// `--engine sim`: compiles the kernel with the gfx942 backend and runs the listing on the
@@ -370,6 +378,7 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
                 (sim_buffer_base(i), bytes)
             })
             .collect(),
+        names: job.buffer_names.clone(),
     };
     let trace: Option<sim::TraceFn> = job
         .trace

@@ -170,6 +170,9 @@ pub struct Launch {
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     pub allocs: Vec<(u64, Vec<u8>)>,
+    /// What to call allocation `i` in an error (`kc run` gives the buffer's parameter
+    /// name); allocations without a name are "allocation i".
+    pub names: Vec<String>,
 }
 
 impl Memory {

@@ -98,7 +98,13 @@ fn check_allocs(mem: &Memory) -> Result<(), SimError> {
     Ok(())
 }
 
-/// Places the kernarg segment and the HSA dispatch packet above every allocation.
+/// The gap left between the caller's allocations and the kernarg segment, so that an
+/// access past the end of the highest buffer is not read from the kernarg segment.
+const SEGMENT_GAP: u64 = 1 << 40;
+
+/// Places the kernarg segment and the HSA dispatch packet above every allocation, at least
+/// [`SEGMENT_GAP`] bytes above the end of the highest one (a zero-length allocation included:
+/// its base is a valid address that no access fits in).
 fn place_segments(k: &Kernel, launch: &Launch, mem: &mut Memory) -> (u64, u64) {
     let top = mem
         .allocs
@@ -106,7 +112,7 @@ fn place_segments(k: &Kernel, launch: &Launch, mem: &mut Memory) -> (u64, u64) {
         .map(|a| a.0 + a.1.len() as u64)
         .max()
         .unwrap_or(0);
-    let kernarg_addr = (top + 0xffff) & !0xffff | 0x1_0000_0000;
+    let kernarg_addr = (top + SEGMENT_GAP).next_multiple_of(0x1_0000);
     let mut kernarg = launch.kernarg.clone();
     let size = (k.desc.kernarg_size as usize).max(kernarg.len());
     kernarg.resize(size.max(4).div_ceil(4) * 4, 0);
@@ -139,7 +145,7 @@ fn run_grid(
     kernarg_addr: u64,
     dispatch_addr: u64,
 ) -> Result<Stats, SimError> {
-    let mut view = MemView::new(&mut mem.allocs, n_user);
+    let mut view = MemView::named(&mut mem.allocs, &mem.names, n_user);
     let mut stats = Stats::default();
     let mut lds = Lds {
         bytes: vec![0; k.desc.group_segment_fixed_size as usize],

@@ -33,6 +33,7 @@ fn run_diamond(text: &str, block: u32) -> Vec<u32> {
     let p = parse(text).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, words(&[0xdead; 128]))],
+        ..Default::default()
     };
     run(
         &p,
@@ -112,6 +113,7 @@ fn multi_exit_exec_walkthrough() {
     let (out, cond) = (OUT, OUT + 0x100);
     let mut mem = Memory {
         allocs: vec![(out, words(&[7, 7])), (cond, words(&[3, 2]))],
+        ..Default::default()
     };
     let trace = traced(&p, &launch("multi_exit", 1, 8, &[out, cond]), &mut mem);
     let exec_after = |text: &str, nth: usize| {
@@ -151,6 +153,7 @@ fn trace_line_format() {
     let p = parse(MULTI_EXIT).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, words(&[0, 0])), (OUT + 0x100, words(&[3, 2]))],
+        ..Default::default()
     };
     let lines = Rc::new(RefCell::new(Vec::new()));
     let sink = lines.clone();
@@ -190,6 +193,7 @@ fn use_before_waitcnt_is_an_error() {
     let p = parse(&text).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 512])],
+        ..Default::default()
     };
     let e = run(
         &p,
@@ -237,6 +241,7 @@ k:
     let p = parse(src).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 8])],
+        ..Default::default()
     };
     let e = run(
         &p,
@@ -286,6 +291,7 @@ fn spin_loop_reports_no_progress_with_loop_label() {
     let p = parse(SPIN).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 4])],
+        ..Default::default()
     };
     let opts = SimOptions {
         max_steps: 10_000,
@@ -311,6 +317,7 @@ fn barrier_lds_across_waves() {
         for block in [128u32, 100, 256] {
             let mut mem = Memory {
                 allocs: vec![(OUT, vec![0; 1024])],
+                ..Default::default()
             };
             let l = launch("reverse", 1, block, &[OUT, block as u64]);
             let opts = SimOptions {
@@ -338,6 +345,7 @@ fn missing_barrier_is_visible_under_random_schedules() {
     let stale = (0..32u64).filter(|&seed| {
         let mut mem = Memory {
             allocs: vec![(OUT, vec![0; 1024])],
+            ..Default::default()
         };
         let opts = SimOptions {
             seed: Some(seed),
@@ -356,6 +364,7 @@ fn stats_count_units_and_lanes() {
     let p = parse(DIAMOND).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 512])],
+        ..Default::default()
     };
     let st = run(
         &p,
@@ -377,6 +386,7 @@ fn global_oob_names_instruction_lane_and_address() {
     let p = parse(DIAMOND).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 256])], // out[64 + tid] is past the end
+        ..Default::default()
     };
     let e = run(
         &p,
@@ -409,6 +419,7 @@ fn lds_oob_and_kernarg_store_are_errors() {
     let p = parse(&text).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 1024])],
+        ..Default::default()
     };
     let e = run(
         &p,
@@ -1185,6 +1196,7 @@ fn division_sequence_is_correctly_rounded() {
     }
     let mut mem = Memory {
         allocs: vec![(num, words(&nv)), (den, words(&dv)), (out, vec![0; 4 * n])],
+        ..Default::default()
     };
     let l = launch("fdiv", (n / 64) as u32, 64, &[num, den, out]);
     run(&p, &l, &mut mem, &SimOptions::default()).unwrap();
@@ -1274,6 +1286,7 @@ k:
     let p = parse(src).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 4096])],
+        ..Default::default()
     };
     let l = Launch {
         kernel: "k".into(),
@@ -1527,6 +1540,7 @@ fn overlapping_allocations_are_refused() {
     let p = parse(DIAMOND).unwrap();
     let mut mem = Memory {
         allocs: vec![(OUT, vec![0; 512]), (OUT + 256, vec![0; 16])],
+        ..Default::default()
     };
     let e = run(
         &p,
