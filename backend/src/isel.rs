@@ -24,6 +24,7 @@ use crate::lower_control_flow::Ctx;
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
 use crate::structurize::{Node, Target};
 use kc_dialect::analysis::uniformity::Uniformity;
+use kc_dialect::analysis::value_range;
 use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Scalar, Type, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
@@ -790,7 +791,7 @@ impl<'a> Isel<'a> {
                     Some(Type::Ptr(s, e)) => (s, e),
                     _ => return err(self.loc, "internal: ptr_offset type"),
                 };
-                let x = self.ptr_add(space, elem, p, idx, div, ir.value_type(d.operands[1]))?;
+                let x = self.ptr_add(space, elem, p, idx, d.operands[1], div)?;
                 self.def(op, x);
             }
             Load => self.load(op, div)?,
@@ -986,79 +987,157 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    /// `p + idx * sizeof(elem)`.
+    /// The byte offset `idx << shift` of an index value, exactly (an `i32` index is signed, an
+    /// `i64` one is all 64 bits; a `u32` index arrives zero-extended to `i64`), in the
+    /// cheapest form that cannot wrap: a constant; a 32-bit register when the index is proven
+    /// to lie in `0..2^(32 - shift)` (`value_range`); else 64 bits. With `scalar` the result
+    /// is computed on the scalar unit (the index is uniform), otherwise in VGPRs.
+    fn byte_offset(
+        &mut self,
+        iv: Val,
+        idx: Value,
+        shift: i64,
+        scalar: bool,
+    ) -> Result<ByteOff, IselError> {
+        let wide = self.ir.value_type(idx).bits() == 64;
+        if let Val::Const(c) = iv {
+            let c = if wide { c } else { c as i32 as i64 };
+            return Ok(ByteOff::Const(c.wrapping_shl(shift as u32)));
+        }
+        let small = value_range::nonneg_bound(self.ir, idx).is_some_and(|b| b >> (32 - shift) == 0);
+        let dw = if wide { 2 } else { 1 };
+        if scalar {
+            let is = self.sop(iv, dw)?;
+            if small {
+                let lo = low_dword(is);
+                if shift == 0 {
+                    return Ok(ByteOff::S32(lo));
+                }
+                let t = self.s32();
+                self.emit(Opc::S_LSHL_B32, vec![mir::r(t), lo, Operand::Imm(shift)]);
+                return Ok(ByteOff::S32(mir::r(t)));
+            }
+            let t = self.s64();
+            if wide {
+                self.emit(Opc::S_LSHL_B64, vec![mir::r(t), is, Operand::Imm(shift)]);
+            } else {
+                // sext(idx) << shift: the low word is idx << shift, the high word the bits
+                // shifted out of it, sign-extended.
+                self.emit(
+                    Opc::S_LSHL_B32,
+                    vec![mir::rsub(t, 0, 1), is.clone(), Operand::Imm(shift)],
+                );
+                self.emit(
+                    Opc::S_ASHR_I32,
+                    vec![mir::rsub(t, 1, 1), is, Operand::Imm((32 - shift).min(31))],
+                );
+            }
+            return Ok(ByteOff::S64(t));
+        }
+        let v = self.vreg(iv, dw)?;
+        if small {
+            let lo = if wide { mir::rsub(v, 0, 1) } else { mir::r(v) };
+            let t = self.v32();
+            self.emit(Opc::V_LSHLREV_B32, vec![mir::r(t), Operand::Imm(shift), lo]);
+            return Ok(ByteOff::V32(t));
+        }
+        Ok(ByteOff::V64Index(self.vindex64(v, wide)))
+    }
+
+    /// A VGPR index as 64 bits: an `i32` one sign-extended into a new pair.
+    fn vindex64(&mut self, v: VReg, wide: bool) -> VReg {
+        if wide {
+            return v;
+        }
+        let w = self.v64();
+        self.emit(Opc::V_MOV_B32, vec![mir::rsub(w, 0, 1), mir::r(v)]);
+        self.emit(
+            Opc::V_ASHRREV_I32,
+            vec![mir::rsub(w, 1, 1), Operand::Imm(31), mir::r(v)],
+        );
+        w
+    }
+
+    /// `base + off` on the scalar unit, for a uniform 64-bit base and a uniform offset.
+    fn sadd64(&mut self, base: Operand, off: &ByteOff) -> Result<VReg, IselError> {
+        let (lo, hi) = match off {
+            ByteOff::Const(c) => split_pair(Operand::Imm(*c)),
+            ByteOff::S32(o) => (o.clone(), Operand::Imm(0)),
+            ByteOff::S64(t) => (mir::rsub(*t, 0, 1), mir::rsub(*t, 1, 1)),
+            ByteOff::V32(_) | ByteOff::V64Index(_) => {
+                return Err(self.internal("a divergent offset added on the scalar unit"))
+            }
+        };
+        let (blo, bhi) = split_pair(base);
+        let r = self.s64();
+        self.emit(Opc::S_ADD_U32, vec![mir::rsub(r, 0, 1), blo, lo]);
+        self.emit(Opc::S_ADDC_U32, vec![mir::rsub(r, 1, 1), bhi, hi]);
+        Ok(r)
+    }
+
+    /// The low 32 bits of an index as an LDS byte offset (LDS addresses are 32-bit; an index
+    /// outside the array may land in another shared array, as on the hardware: `--engine ref`
+    /// reports it).
+    fn lds_offset(&mut self, iv: Val, idx: Value, shift: i64) -> Result<Val, IselError> {
+        let wide = self.ir.value_type(idx).bits() == 64;
+        Ok(match iv {
+            Val::Const(c) => Val::Const(((c as u32) << shift) as i32 as i64),
+            Val::V(v) => {
+                let lo = if wide { mir::rsub(v, 0, 1) } else { mir::r(v) };
+                let t = self.v32();
+                self.emit(Opc::V_LSHLREV_B32, vec![mir::r(t), Operand::Imm(shift), lo]);
+                Val::V(t)
+            }
+            other => {
+                let is = self.sop(other, if wide { 2 } else { 1 })?;
+                let t = self.s32();
+                self.emit(
+                    Opc::S_LSHL_B32,
+                    vec![mir::r(t), low_dword(is), Operand::Imm(shift)],
+                );
+                Val::S(Operand2::Virt(t))
+            }
+        })
+    }
+
+    /// `p + idx * sizeof(elem)` (a `kernel.ptr_offset`).
     fn ptr_add(
         &mut self,
         space: AddrSpace,
         elem: Scalar,
         p: Val,
-        idx: Val,
+        iv: Val,
+        idx: Value,
         div: bool,
-        _ity: Type,
     ) -> Result<Val, IselError> {
         let shift = (elem.bits() / 8).trailing_zeros() as i64;
         match space {
             AddrSpace::Shared => {
+                let off = self.lds_offset(iv, idx, shift)?;
                 if !div {
                     let ps = self.sop(p, 1)?;
-                    let is = self.sop(idx, 1)?;
-                    let t = self.s32();
-                    self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
+                    let os = self.sop(off, 1)?;
                     let r = self.s32();
-                    self.emit(Opc::S_ADD_I32, vec![mir::r(r), ps, mir::r(t)]);
+                    self.emit(Opc::S_ADD_I32, vec![mir::r(r), ps, os]);
                     Ok(Val::S(Operand2::Virt(r)))
                 } else {
-                    let iv = self.vreg(idx, 1)?;
-                    let t = self.v32();
-                    self.emit(
-                        Opc::V_LSHLREV_B32,
-                        vec![mir::r(t), Operand::Imm(shift), mir::r(iv)],
-                    );
+                    let ov = self.vreg(off, 1)?;
                     let ps = self.vop(p, 1, true)?;
                     let r = self.v32();
-                    self.emit(Opc::V_ADD_U32, vec![mir::r(r), ps, mir::r(t)]);
+                    self.emit(Opc::V_ADD_U32, vec![mir::r(r), ps, mir::r(ov)]);
                     Ok(Val::V(r))
                 }
             }
             AddrSpace::Global => {
                 if !div {
                     let ps = self.sop(p, 2)?;
-                    let is = self.sop(idx, 1)?;
-                    let lo = self.s32();
-                    let hi = self.s32();
-                    self.emit(
-                        Opc::S_LSHL_B32,
-                        vec![mir::r(lo), is.clone(), Operand::Imm(shift)],
-                    );
-                    self.emit(Opc::S_ASHR_I32, vec![mir::r(hi), is, Operand::Imm(31)]);
-                    // hi:lo = sext(idx) << shift (shift < 32: the high part needs the bits
-                    // shifted out of the low word)
-                    let hi2 = self.s32();
-                    let is2 = self.sop(idx, 1)?;
-                    self.emit(
-                        Opc::S_ASHR_I32,
-                        vec![mir::r(hi2), is2, Operand::Imm(32 - shift)],
-                    );
-                    let r = self.s64();
-                    let (plo, phi) = match ps {
-                        Operand::Reg { reg, .. } => (
-                            Operand::Reg { reg, sub: 0, n: 1 },
-                            Operand::Reg { reg, sub: 1, n: 1 },
-                        ),
-                        o => (o.clone(), o),
-                    };
-                    self.emit(Opc::S_ADD_U32, vec![mir::rsub(r, 0, 1), plo, mir::r(lo)]);
-                    let h = if shift == 0 { hi } else { hi2 };
-                    self.emit(Opc::S_ADDC_U32, vec![mir::rsub(r, 1, 1), phi, mir::r(h)]);
+                    let off = self.byte_offset(iv, idx, shift, true)?;
+                    let r = self.sadd64(ps, &off)?;
                     Ok(Val::S(Operand2::Virt(r)))
                 } else {
-                    let iv = self.vreg(idx, 1)?;
-                    let w = self.v64();
-                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(w, 0, 1), mir::r(iv)]);
-                    self.emit(
-                        Opc::V_ASHRREV_I32,
-                        vec![mir::rsub(w, 1, 1), Operand::Imm(31), mir::r(iv)],
-                    );
+                    let wide = self.ir.value_type(idx).bits() == 64;
+                    let v = self.vreg(iv, if wide { 2 } else { 1 })?;
+                    let w = self.vindex64(v, wide);
                     let pv = self.vop(p, 2, false)?;
                     let r = self.v64();
                     self.emit(
@@ -1083,86 +1162,97 @@ impl<'a> Isel<'a> {
         let shift = (elem.bits() / 8).trailing_zeros() as i64;
         match space {
             AddrSpace::Shared => {
-                // Constant base folds into the 16-bit offset field.
+                let off = self.lds_offset(iv, idx, shift)?;
+                // Constant base and offset fold into the 16-bit offset field.
                 let (base_const, base) = match pv {
                     Val::Const(c) if (0..65536).contains(&c) => (c as u32, None),
                     other => (0, Some(other)),
                 };
-                let (off_const, addr) = match iv {
-                    Val::Const(c) if base.is_none() && (0..16384).contains(&(c << shift)) => {
+                let (off_const, addr) = match off {
+                    Val::Const(c)
+                        if base.is_none() && (0..65536).contains(&(c + base_const as i64)) =>
+                    {
                         let z = self.v32();
                         self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
-                        ((c << shift) as u32, z)
+                        (c as u32, z)
                     }
-                    _ => {
-                        let i = self.vreg(iv, 1)?;
-                        let t = self.v32();
-                        self.emit(
-                            Opc::V_LSHLREV_B32,
-                            vec![mir::r(t), Operand::Imm(shift), mir::r(i)],
-                        );
+                    off => {
+                        let o = self.vreg(off, 1)?;
                         match base {
                             Some(b) => {
                                 let bs = self.vop(b, 1, true)?;
                                 let r = self.v32();
-                                self.emit(Opc::V_ADD_U32, vec![mir::r(r), bs, mir::r(t)]);
+                                self.emit(Opc::V_ADD_U32, vec![mir::r(r), bs, mir::r(o)]);
                                 (0, r)
                             }
-                            None => (0, t),
+                            None => (0, o),
                         }
                     }
                 };
-                let total = base_const + off_const;
-                if total >= 65536 {
-                    return err(self.loc, "LDS offset out of range");
-                }
                 Ok(Addr::Lds {
                     addr,
-                    offset: total,
+                    offset: base_const + off_const,
                 })
             }
             AddrSpace::Global => match pv {
                 Val::S(_) | Val::Const(_) => {
                     let sbase = self.sop(pv, 2)?;
-                    match iv {
-                        Val::Const(c) if c >= 0 && (c << shift) < 4096 => {
+                    let scalar = !matches!(iv, Val::V(_));
+                    let off = self.byte_offset(iv, idx, shift, scalar)?;
+                    let zero = |s: &mut Self| {
+                        let z = s.v32();
+                        s.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                        z
+                    };
+                    Ok(match off {
+                        ByteOff::Const(c) if (0..4096).contains(&c) => Addr::Global {
+                            sbase,
+                            voff: zero(self),
+                            offset: c as u32,
+                        },
+                        ByteOff::Const(c) if c >> 32 == 0 => {
                             let z = self.v32();
-                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
-                            Ok(Addr::Global {
-                                sbase,
-                                voff: z,
-                                offset: (c << shift) as u32,
-                            })
-                        }
-                        Val::S(_) | Val::SBool(_) | Val::Const(_) => {
-                            let is = self.sop(iv, 1)?;
-                            let t = self.s32();
-                            self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
-                            let z = self.v32();
-                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), mir::r(t)]);
-                            Ok(Addr::Global {
+                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(c)]);
+                            Addr::Global {
                                 sbase,
                                 voff: z,
                                 offset: 0,
-                            })
+                            }
                         }
-                        _ => {
-                            let i = self.vreg(iv, 1)?;
-                            let t = self.v32();
+                        ByteOff::S32(o) => {
+                            let z = self.v32();
+                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), o]);
+                            Addr::Global {
+                                sbase,
+                                voff: z,
+                                offset: 0,
+                            }
+                        }
+                        ByteOff::V32(t) => Addr::Global {
+                            sbase,
+                            voff: t,
+                            offset: 0,
+                        },
+                        ByteOff::V64Index(w) => {
+                            let r = self.v64();
                             self.emit(
-                                Opc::V_LSHLREV_B32,
-                                vec![mir::r(t), Operand::Imm(shift), mir::r(i)],
+                                Opc::V_LSHL_ADD_U64,
+                                vec![mir::r(r), mir::r(w), Operand::Imm(shift), sbase],
                             );
-                            Ok(Addr::Global {
-                                sbase,
-                                voff: t,
-                                offset: 0,
-                            })
+                            Addr::Flat64(r)
                         }
-                    }
+                        off @ (ByteOff::Const(_) | ByteOff::S64(_)) => {
+                            let r = self.sadd64(sbase, &off)?;
+                            Addr::Global {
+                                sbase: mir::r(r),
+                                voff: zero(self),
+                                offset: 0,
+                            }
+                        }
+                    })
                 }
                 _ => {
-                    let a = self.ptr_add(space, elem, pv, iv, true, self.ir.value_type(idx))?;
+                    let a = self.ptr_add(space, elem, pv, iv, idx, true)?;
                     let Val::V(a) = a else {
                         return err(self.loc, "internal: address");
                     };
@@ -1183,15 +1273,15 @@ impl<'a> Isel<'a> {
             if let Type::Ptr(AddrSpace::Global, elem) = self.ir.value_type(p) {
                 let pv = self.use_val(p, op)?;
                 let iv = self.use_val(idx, op)?;
-                let sbase = self.sop(pv, 2)?;
+                let mut sbase = self.sop(pv, 2)?;
                 let shift = (elem.bits() / 8).trailing_zeros() as i64;
-                let off = match iv {
-                    Val::Const(c) if c >= 0 && (c << shift) < (1 << 20) => Operand::Imm(c << shift),
-                    _ => {
-                        let is = self.sop(iv, 1)?;
-                        let t = self.s32();
-                        self.emit(Opc::S_LSHL_B32, vec![mir::r(t), is, Operand::Imm(shift)]);
-                        mir::r(t)
+                // SMEM takes a 21-bit signed immediate or an unsigned 32-bit SGPR offset.
+                let off = match self.byte_offset(iv, idx, shift, true)? {
+                    ByteOff::Const(c) if (0..1 << 20).contains(&c) => Operand::Imm(c),
+                    ByteOff::S32(o) => o,
+                    off => {
+                        sbase = mir::r(self.sadd64(sbase, &off)?);
+                        Operand::Imm(0)
                     }
                 };
                 let r = if dw == 2 { self.s64() } else { self.s32() };
@@ -2282,6 +2372,49 @@ fn b_reg(x: Val) -> VReg {
     match x {
         Val::V(v) => v,
         _ => unreachable!("checked by the caller"),
+    }
+}
+
+/// A byte offset computed by `Isel::byte_offset`.
+enum ByteOff {
+    /// Known at compile time (64-bit, wrapping).
+    Const(i64),
+    /// In `0..2^32`, on the scalar unit (an SGPR or inline constant).
+    S32(Operand),
+    /// In `0..2^32`, in a VGPR.
+    V32(VReg),
+    /// 64 bits in an SGPR pair.
+    S64(VReg),
+    /// The index itself as 64 bits in a VGPR pair, still to be shifted (`v_lshl_add_u64`
+    /// shifts and adds in one instruction).
+    V64Index(VReg),
+}
+
+/// The low dword of a scalar operand (an SGPR pair's first register, a constant's low bits).
+fn low_dword(o: Operand) -> Operand {
+    split_pair(o).0
+}
+
+/// The two dwords of a 64-bit scalar operand.
+fn split_pair(o: Operand) -> (Operand, Operand) {
+    match o {
+        Operand::Reg {
+            reg: mir::Reg::Phys(PReg::S(b, _)),
+            ..
+        } => (mir::p(PReg::S(b, 1)), mir::p(PReg::S(b + 1, 1))),
+        Operand::Reg { reg, sub, .. } => (
+            Operand::Reg { reg, sub, n: 1 },
+            Operand::Reg {
+                reg,
+                sub: sub + 1,
+                n: 1,
+            },
+        ),
+        Operand::Imm(c) => (
+            Operand::Imm(c as u32 as i32 as i64),
+            Operand::Imm((c >> 32) as u32 as i32 as i64),
+        ),
+        o => (o.clone(), o),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod sync_dependence;
 pub mod uniformity;
 #[cfg(test)]
 mod uniformity_tests;
+pub mod value_range;
 
 pub use cycles::{CycleId, CycleInfo};
 pub use uniformity::{Reason, Uniformity};
