@@ -164,6 +164,38 @@ pub fn print_kernel(
 /// give `.sgpr_count` = `.amdhsa_next_free_sgpr` + 6.
 const RESERVED_SPECIAL_SGPRS: u16 = 6;
 
+/// `name` as a string scalar of the metadata's YAML, which LLVM reads into msgpack inferring
+/// each plain scalar's type (even a quoted one): a name YAML would read as a number, a
+/// boolean or a float (`1e5`, `true`, `inf`, `NaN`, `Infinity`) gets LLVM's `!str` tag, as
+/// clang prints it (`.name: !str inf`), and one with characters a plain scalar cannot hold is
+/// also single-quoted.
+pub fn yaml_str(name: &str) -> String {
+    let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    let special = matches!(
+        name.to_ascii_lowercase().as_str(),
+        "true"
+            | "false"
+            | "null"
+            | "yes"
+            | "no"
+            | "on"
+            | "off"
+            | "y"
+            | "n"
+            | "inf"
+            | "infinity"
+            | "nan"
+    );
+    match (ident, special) {
+        (true, false) => name.to_string(),
+        (true, true) => format!("!str {name}"),
+        _ => format!("!str '{}'", name.replace('\'', "''")),
+    }
+}
+
 /// The `.amdgpu_metadata` note for all kernels.
 pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
     let mut s = String::from("\t.amdgpu_metadata\n---\namdhsa.kernels:\n");
@@ -173,7 +205,9 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
             let _ = writeln!(
                 s,
                 "      - .name: {}\n        .offset: {}\n        .size: {}",
-                a.name, a.offset, a.size
+                yaml_str(&a.name),
+                a.offset,
+                a.size
             );
             if a.pointer {
                 let _ = writeln!(
@@ -206,14 +240,14 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
         let _ = writeln!(s, "    .kernarg_segment_align: 8");
         let _ = writeln!(s, "    .kernarg_segment_size: {}", info.kernarg_size);
         let _ = writeln!(s, "    .max_flat_workgroup_size: 1024");
-        let _ = writeln!(s, "    .name: {}", info.name);
+        let _ = writeln!(s, "    .name: {}", yaml_str(&info.name));
         let _ = writeln!(s, "    .private_segment_fixed_size: 0");
         let _ = writeln!(
             s,
             "    .sgpr_count: {}",
             usage.sgprs + RESERVED_SPECIAL_SGPRS
         );
-        let _ = writeln!(s, "    .symbol: {}.kd", info.name);
+        let _ = writeln!(s, "    .symbol: {}", yaml_str(&format!("{}.kd", info.name)));
         let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
         let _ = writeln!(s, "    .wavefront_size: 64");
     }

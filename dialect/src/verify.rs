@@ -54,6 +54,7 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
     };
     v.number_ops();
     v.walk_op(ir.top);
+    v.check_unique_kernels();
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -70,7 +71,46 @@ struct Verifier<'a> {
     doms: HashMap<Region, (RegionCfg, DomTree)>,
 }
 
+/// Is `name` usable as a kernel's symbol: an identifier as in `.k` source
+/// (`[A-Za-z_][A-Za-z0-9_]*`)? Such a name assembles unquoted, cannot be a local label
+/// (`.L...`) or clash with kc's own labels, and stays a string in the YAML metadata (where
+/// the printer still tags words YAML reads as numbers or booleans).
+pub fn is_kernel_symbol(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 impl Verifier<'_> {
+    /// Kernel names are unique in the module (each is a global symbol).
+    fn check_unique_kernels(&mut self) {
+        let ir = self.ir;
+        let mut seen: HashMap<&str, Op> = HashMap::new();
+        for k in ir.kernels() {
+            let Some(name) = ir.attr(k, "sym_name").and_then(Attr::as_str) else {
+                continue;
+            };
+            if let Some(&first) = seen.get(name) {
+                let at = ir.ops[first].loc;
+                let first_at = if at.is_known() {
+                    format!(
+                        " (first at {}:{}:{})",
+                        ir.file_name(at.file),
+                        at.line,
+                        at.col
+                    )
+                } else {
+                    String::new()
+                };
+                self.err(k, format!("kernel `{name}` is defined twice{first_at}"));
+            } else {
+                seen.insert(name, k);
+            }
+        }
+    }
+
     fn err(&mut self, op: Op, message: impl Into<String>) {
         self.errors.push(VerifyError {
             op,
@@ -456,12 +496,14 @@ impl Verifier<'_> {
                 ty(0) == Some(Type::Token) && res(0) == Some(Type::Token),
                 "takes the parent token and returns !conv.token",
             ),
-            Func => need(
-                ir.attr(op, "sym_name")
-                    .and_then(Attr::as_str)
-                    .is_some_and(|s| !s.is_empty()),
-                "needs a `sym_name`",
-            ),
+            Func => match ir.attr(op, "sym_name").and_then(Attr::as_str) {
+                Some(name) if !is_kernel_symbol(name) => problems.push(format!(
+                    "kernel name {name:?} is not an identifier ([A-Za-z_][A-Za-z0-9_]*): \
+                     kernel names become assembler symbols and code-object metadata"
+                )),
+                Some(_) => {}
+                None => problems.push("needs a `sym_name`".into()),
+            },
             Module | Return | Loop | Yield | Break | Continue | Br | Barrier => {}
         }
         for p in problems {
