@@ -52,8 +52,15 @@ pub enum Class {
     ReEntry,
     /// kc uniform: a convergent op whose only LLVM-divergent operand is its convergence
     /// token (LLVM 22 treats tokens as data, e.g. a heart's parent token used after a
-    /// divergent exit of the parent's loop); tokens carry no value. `token_operand.k`.
+    /// divergent exit of the parent's loop, or an anchor token defined in a loop and used
+    /// after a divergent exit of it, which LLVM lists as temporal divergence); tokens carry
+    /// no value. `token_operand.k`, `token_temporal.k`.
     TokenOperand,
+    /// kc divergent: a join of a divergent branch inside an irreducible cycle, where the
+    /// branch's innermost cycle is reducible: LLVM 22's join propagation stops early there and
+    /// misses the join, so it does not assume the irreducible cycle divergent as its own
+    /// internal-diverged-entry rule requires. `reducible_in_irreducible.mlir`.
+    ReducibleInIrreducible,
 }
 
 impl Class {
@@ -78,7 +85,10 @@ impl Class {
                 "either: irreducible cycle header differs (DFS order), kc with LLVM's order agrees [cycle_hierarchy.mlir]"
             }
             Class::TokenOperand => {
-                "kc uniform: only the convergence token operand is divergent for LLVM, which treats tokens as data [token_operand.k]"
+                "kc uniform: only the convergence token operand is divergent (or temporally divergent) for LLVM, which treats tokens as data [token_operand.k, token_temporal.k]"
+            }
+            Class::ReducibleInIrreducible => {
+                "kc divergent: join inside an irreducible cycle of a branch whose innermost cycle is reducible; LLVM's propagation stops early and misses it [reducible_in_irreducible.mlir]"
             }
             Class::ReEntry => {
                 "kc divergent: diverged path re-enters a reducible cycle's header through an irreducible parent, LLVM accepts the reducible cycle [re_entry.mlir]"
@@ -524,18 +534,132 @@ fn explain_kc_divergent(
                 && Ctx::in_llvm_cycle(&ctx.assumed, label))
             .then_some((Class::AssumedCycleTemporal, true))
         }
-        Reason::DivergentCycle { .. } => {
+        Reason::DivergentCycle { branch, .. } => {
+            // The branch is divergent only for kc, for an explained reason.
+            if let Some(x) = derived(Item::Branch(branch)) {
+                return Some(x);
+            }
             // kc's re-entry rule, in kc's hierarchy or (when the hierarchies differ) in the one
             // LLVM's DFS order gives, where LLVM's verdict comes from.
             let alt_reason = ctx.alt.and_then(|a| match m.item {
                 Item::Value(v) => a.reason(v).map(|r| (a, r)),
                 Item::Branch(t) => a.branch_reason(t).map(|r| (a, r)),
             });
-            (re_entry(ir, ctx.u, reason) || alt_reason.is_some_and(|(a, r)| re_entry(ir, a, r)))
-                .then_some((Class::ReEntry, true))
+            if re_entry(ir, ctx.u, reason) || alt_reason.is_some_and(|(a, r)| re_entry(ir, a, r)) {
+                return Some((Class::ReEntry, true));
+            }
+            let (llvm_u, llvm_reason) = alt_reason.unwrap_or((ctx.u, reason));
+            missed_irreducible_join(ctx, llvm_u, llvm_reason)
+                .then_some((Class::ReducibleInIrreducible, true))
         }
         Reason::Source(_) => None,
     }
+}
+
+/// Is `reason` (kc's, in LLVM's cycle hierarchy `u`) an internal diverged entry that LLVM 22
+/// cannot see: the divergent branch's innermost cycle is reducible and nested in an
+/// irreducible cycle that holds the join, the join is real (two paths from different
+/// successors of the branch meet first there: checked here by counting vertex-disjoint
+/// paths, independently of kc's sync dependence), LLVM has the branch divergent, and LLVM
+/// assumes no cycle around the join divergent? LLVM's `computeJoinPoints` keeps
+/// propagating labels through irreducible cycles only when the branch's innermost cycle is
+/// itself irreducible (`IrreducibleAncestor` is null for a reducible one), so it stops at
+/// the first single fresh label and misses the join.
+fn missed_irreducible_join(ctx: &Ctx, u: &Uniformity, reason: &Reason) -> bool {
+    let ir = ctx.ir;
+    let Reason::DivergentCycle { branch, join, .. } = *reason else {
+        return false;
+    };
+    let (Some(bb), Some(jn)) = (ir.op_block(branch), u.cfg.node(join)) else {
+        return false;
+    };
+    let Some(bn) = u.cfg.node(bb) else {
+        return false;
+    };
+    let Some(inner) = u.cycles.innermost(bn) else {
+        return false;
+    };
+    let irreducible_ancestor =
+        std::iter::successors(u.cycles.cycle(inner).parent, |&c| u.cycles.cycle(c).parent)
+            .any(|c| !u.cycles.cycle(c).is_reducible() && u.cycles.contains(c, jn));
+    let llvm_branch_divergent = ctx.llvm.terminator(ctx.block_label(bb)) == Some(true);
+    u.cycles.cycle(inner).is_reducible()
+        && irreducible_ancestor
+        && llvm_branch_divergent
+        && !Ctx::in_llvm_cycle(&ctx.assumed, ctx.block_label(join))
+        && is_join(&u.cfg, bn, jn)
+}
+
+/// Do two paths from different successors of `b` (not through `b`) reach `j`, disjoint but
+/// for `j`? Unit-capacity max flow on the split-node graph, two augmentations.
+fn is_join(cfg: &kc_dialect::analysis::RegionCfg, b: u32, j: u32) -> bool {
+    let succs: Vec<u32> = {
+        let mut s = cfg.succs[b as usize].clone();
+        s.sort_unstable();
+        s.dedup();
+        s
+    };
+    if succs.len() < 2 {
+        return false;
+    }
+    // Node v is v_in = 2v, v_out = 2v + 1; source = 2n, sink = j_in.
+    let n = cfg.len();
+    let (src, sink) = (2 * n, 2 * j as usize);
+    let mut cap: HashMap<(usize, usize), i32> = HashMap::new();
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); 2 * n + 1];
+    let mut edge = |a: usize, c: usize, adj: &mut Vec<Vec<usize>>| {
+        if !cap.contains_key(&(a, c)) {
+            adj[a].push(c);
+            adj[c].push(a);
+        }
+        *cap.entry((a, c)).or_insert(0) += 1;
+        cap.entry((c, a)).or_insert(0);
+    };
+    for v in 0..n {
+        if v as u32 != b && v as u32 != j {
+            edge(2 * v, 2 * v + 1, &mut adj);
+        }
+        if v as u32 == b {
+            continue;
+        }
+        for &w in &cfg.succs[v] {
+            if w != b {
+                edge(2 * v + 1, 2 * w as usize, &mut adj);
+            }
+        }
+    }
+    for &s in &succs {
+        if s != b {
+            edge(src, 2 * s as usize, &mut adj);
+        }
+    }
+    let mut flow = 0;
+    while flow < 2 {
+        // BFS for an augmenting path.
+        let mut prev = vec![usize::MAX; 2 * n + 1];
+        prev[src] = src;
+        let mut queue = std::collections::VecDeque::from([src]);
+        while let Some(x) = queue.pop_front() {
+            for &y in &adj[x] {
+                if prev[y] == usize::MAX && cap[&(x, y)] > 0 {
+                    prev[y] = x;
+                    queue.push_back(y);
+                }
+            }
+        }
+        if prev[sink] == usize::MAX {
+            break;
+        }
+        let mut y = sink;
+        while y != src {
+            let x = prev[y];
+            *cap.get_mut(&(x, y)).expect("edge") -= 1;
+            *cap.get_mut(&(y, x)).expect("edge") += 1;
+            y = x;
+        }
+        flow += 1;
+    }
+    flow >= 2
 }
 
 /// Is `reason` kc's re-entry rule: the smallest cycle around the branch and the join is
@@ -652,11 +776,15 @@ fn explain_kc_uniform(
                 // Token operands too: LLVM counts a convergent call's use of a heart token
                 // after the loop as a temporally divergent use.
                 for &w in &ir.ops[op].operands {
-                    if ir.value_type(w) == Type::Token && ctx.llvm.value(ctx.name(w)) == Some(true)
+                    if ir.value_type(w) == Type::Token
+                        && (ctx.llvm.value(ctx.name(w)) == Some(true)
+                            || ctx.llvm_temporal(w, Some(v), false))
                     {
                         // LLVM propagates "divergence" into a token (e.g. a heart's parent
-                        // token used after its loop's divergent exit) and on to the token's
-                        // users; a token carries no data, so kc does not.
+                        // token used after its loop's divergent exit), or calls this use of
+                        // the token temporally divergent (an anchor defined in a loop, used
+                        // after a divergent exit of it), and on to the token's users; a
+                        // token carries no data, so kc does not.
                         take(Cause::root(true, Class::TokenOperand));
                     } else if ctx.llvm_divergent(w) {
                         take(from(Item::Value(w)));
