@@ -95,6 +95,7 @@ fn main() -> ExitCode {
             } else {
                 200_000_000
             },
+            total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
             trace: false,
             color: false,
         };

@@ -88,6 +88,11 @@ struct RunCli {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     step_limit: u64,
 
+    /// Stop a run after N steps over the whole grid (`sim`: wave-instructions; `ref`: ops
+    /// executed by all waves): a bound on the run's time, however large the grid.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOTAL_STEPS)]
+    total_step_limit: u64,
+
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
     lang: Option<LangArg>,
@@ -115,6 +120,8 @@ pub struct Request {
     pub args: Option<(String, String)>,
     pub engine: Engine,
     pub step_limit: u64,
+    /// Steps over the whole grid before the run stops.
+    pub total_step_limit: u64,
     /// Trace to stderr.
     pub trace: bool,
     /// ANSI colors in diagnostics.
@@ -175,6 +182,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         args,
         engine: cli.engine,
         step_limit: cli.step_limit,
+        total_step_limit: cli.total_step_limit,
         trace: cli.trace,
         color,
     };
@@ -235,6 +243,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         },
         buffer_names: spec.buffers.iter().map(|b| b.param.clone()).collect(),
         step_limit: req.step_limit,
+        total_step_limit: req.total_step_limit,
         trace: req.trace,
     };
     let counts = match req.engine {
@@ -269,6 +278,7 @@ pub struct Job<'a> {
     /// The parameter name of each buffer of `mem`, for error messages.
     pub buffer_names: Vec<String>,
     pub step_limit: u64,
+    pub total_step_limit: u64,
     pub trace: bool,
 }
 
@@ -311,6 +321,9 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
     let c: Counts = r.map_err(EngineError::Run)?;
     Ok(vec![("ops", c.ops), ("lane_ops", c.lane_ops)])
 }
+
+/// Default of `--total-step-limit`: about a minute and a half of simulation.
+pub const DEFAULT_MAX_TOTAL_STEPS: u64 = 1_000_000_000;
 
 /// Where `kc run` places buffer `i` in the simulator's global memory: each buffer alone in
 /// a 2 TiB window, 1 TiB from its start (buffers are at most `MAX_BUFFER_LEN` elements, far
@@ -385,6 +398,7 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
         .then(|| std::rc::Rc::new(|l: &sim::TraceLine| eprintln!("{l}")) as sim::TraceFn);
     let opts = sim::SimOptions {
         max_steps: job.step_limit,
+        max_total_steps: job.total_step_limit,
         trace,
         ..sim::SimOptions::default()
     };
@@ -395,8 +409,12 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
         kernarg,
     };
     let stats = sim::run(&program, &launch, &mut mem, &opts).map_err(|e| {
+        let hint = match e {
+            sim::SimError::Budget { .. } => " (raise --total-step-limit for a longer run)",
+            _ => "",
+        };
         fail(format!(
-            "{}: error: kernel `{name}` on the gfx942 simulator: {e}\n",
+            "{}: error: kernel `{name}` on the gfx942 simulator: {e}{hint}\n",
             job.input.name
         ))
     })?;

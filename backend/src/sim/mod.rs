@@ -230,6 +230,8 @@ pub struct SimOptions {
     pub seed: Option<u64>,
     /// Wave-instructions per workgroup before `SimError::NoProgress`.
     pub max_steps: u64,
+    /// Wave-instructions over the whole grid before `SimError::Budget` (`u64::MAX`: none).
+    pub max_total_steps: u64,
     pub trace: Option<TraceFn>,
 }
 
@@ -238,6 +240,7 @@ impl Default for SimOptions {
         SimOptions {
             seed: None,
             max_steps: 10_000_000,
+            max_total_steps: u64::MAX,
             trace: None,
         }
     }
@@ -320,6 +323,13 @@ pub enum SimError {
         steps: u64,
         waves: Vec<WaveAt>,
     },
+    /// `SimOptions::max_total_steps` was spent before the grid finished (every workgroup
+    /// that ran was making progress: a large grid, not a deadlock).
+    Budget {
+        steps: u64,
+        finished: u64,
+        workgroups: u64,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -375,6 +385,15 @@ impl fmt::Display for SimError {
                 }
                 Ok(())
             }
+            SimError::Budget {
+                steps,
+                finished,
+                workgroups,
+            } => write!(
+                f,
+                "stopped after {steps} wave-instructions over the grid, the run's budget: \
+                 {finished} of {workgroups} workgroups finished"
+            ),
         }
     }
 }

@@ -10,7 +10,9 @@
 //!   one instruction at a time (round-robin, or a seeded random runnable wave). A barrier
 //!   releases when every wave that has not ended waits at it.
 //! - More than `max_steps` wave-instructions in one workgroup is `SimError::NoProgress`,
-//!   naming each live wave's position, EXEC and innermost enclosing loop.
+//!   naming each live wave's position, EXEC and innermost enclosing loop; more than
+//!   `max_total_steps` over the grid is `SimError::Budget`. A launch whose grid exceeds the
+//!   2^32 - 1 work-items per dimension of an HSA dispatch packet is refused.
 
 use super::exec::{step, Flow, Shared, Stop, Wave, EXEC};
 use super::mem::{Lds, MemView};
@@ -63,6 +65,17 @@ fn check_kernel(k: &Kernel, launch: &Launch) -> Result<(), SimError> {
             "uses {} SGPRs but .amdhsa_next_free_sgpr is {}",
             k.sgprs_used, d.next_free_sgpr
         ));
+    }
+    for d in 0..3 {
+        if launch.grid[d] as u64 * launch.block[d] as u64 > u32::MAX as u64 {
+            return bad(format!(
+                "grid {:?} of blocks {:?} has more than 2^32 - 1 work-items in dimension {}, \
+                 the most an HSA dispatch packet holds",
+                launch.grid,
+                launch.block,
+                ["x", "y", "z"][d]
+            ));
+        }
     }
     let items: u64 = launch.block.iter().map(|&b| b as u64).product();
     if items == 0 || items > 1024 {
@@ -156,6 +169,8 @@ fn run_grid(
     let vgprs = (k.desc.next_free_vgpr as usize).max(1);
     let mut waves: Vec<Wave> = (0..n_waves).map(|_| Wave::new(vgprs)).collect();
     let mut rng = opts.seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15);
+    let workgroups = launch.grid.iter().map(|&g| g as u64).product();
+    let mut total = 0u64;
     for gz in 0..launch.grid[2] {
         for gy in 0..launch.grid[1] {
             for gx in 0..launch.grid[0] {
@@ -169,7 +184,16 @@ fn run_grid(
                     lds: &mut lds,
                     stats: &mut stats,
                 };
-                run_workgroup(p, &mut waves, &mut sh, wg, opts, &mut rng)?;
+                run_workgroup(p, &mut waves, &mut sh, wg, opts, &mut rng, &mut total).map_err(
+                    |e| match e {
+                        SimError::Budget { steps, .. } => SimError::Budget {
+                            steps,
+                            finished: stats.workgroups,
+                            workgroups,
+                        },
+                        e => e,
+                    },
+                )?;
                 stats.workgroups += 1;
                 stats.waves += n_waves as u64;
             }
@@ -258,6 +282,7 @@ fn run_workgroup(
     wg: [u32; 3],
     opts: &SimOptions,
     rng: &mut Option<u64>,
+    total: &mut u64,
 ) -> Result<(), SimError> {
     let n = waves.len();
     let mut live = n;
@@ -281,7 +306,15 @@ fn run_workgroup(
         if steps >= opts.max_steps {
             return Err(no_progress(p, waves, wg, steps));
         }
+        if *total >= opts.max_total_steps {
+            return Err(SimError::Budget {
+                steps: *total,
+                finished: 0,
+                workgroups: 0,
+            });
+        }
         steps += 1;
+        *total += 1;
         let w = &mut waves[i];
         let pc = w.pc;
         if pc as usize >= p.insts.len() {
