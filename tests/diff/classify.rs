@@ -61,6 +61,11 @@ pub enum Class {
     /// misses the join, so it does not assume the irreducible cycle divergent as its own
     /// internal-diverged-entry rule requires. `reducible_in_irreducible.mlir`.
     ReducibleInIrreducible,
+    /// kc uniform: an argument passed the same value on both edges of a divergent branch to
+    /// one block, whose other arguments differ: LLVM splits an edge, sees a join and taints
+    /// the phi because an incoming from elsewhere (a back edge) differs; the branch diverges
+    /// nothing for this argument. `same_target_join.mlir`.
+    SameTargetEqualArg,
 }
 
 impl Class {
@@ -86,6 +91,9 @@ impl Class {
             }
             Class::TokenOperand => {
                 "kc uniform: only the convergence token operand is divergent (or temporally divergent) for LLVM, which treats tokens as data [token_operand.k, token_temporal.k]"
+            }
+            Class::SameTargetEqualArg => {
+                "kc uniform: argument equal on both edges of a divergent same-target branch, LLVM's split edge makes a join and taints it [same_target_join.mlir]"
             }
             Class::ReducibleInIrreducible => {
                 "kc divergent: join inside an irreducible cycle of a branch whose innermost cycle is reducible; LLVM's propagation stops early and misses it [reducible_in_irreducible.mlir]"
@@ -810,6 +818,13 @@ fn explain_kc_uniform(
                         take(Cause::root(in_region, Class::HeartRegion));
                     }
                 }
+                // A divergent branch with both edges to `b`, other arguments differing: LLVM
+                // splits an edge, finds a join and taints every phi whose incomings are not
+                // all one value; this argument is the same on the branch's two edges, so the
+                // branch diverges nothing here and kc keeps it uniform.
+                if same_target_equal_arg(ctx, b, i as usize) {
+                    take(Cause::root(true, Class::SameTargetEqualArg));
+                }
                 // Sync dependence on a branch LLVM calls divergent and kc uniform.
                 let Some(node) = ctx.u.cfg.node(b) else {
                     return Uniform::Fail;
@@ -915,6 +930,32 @@ fn same_target_entry(ctx: &Ctx, m: &Mismatch) -> bool {
                     && cycle.contains(ctx.block_label(a.block))
             })
         })
+}
+
+/// Is argument `i` of block `b` passed the same value on both edges of a branch that both
+/// kc and LLVM call divergent, whose two edges go to `b` with other arguments differing (so
+/// LLVM's translation splits one edge and LLVM sees a join at `b`)?
+fn same_target_equal_arg(ctx: &Ctx, b: Block, i: usize) -> bool {
+    let ir = ctx.ir;
+    let Some(node) = ctx.u.cfg.node(b) else {
+        return false;
+    };
+    i < ir.blocks[b].args.len()
+        && ctx.u.cfg.preds[node as usize]
+            .iter()
+            .filter_map(|&p| ir.terminator(ctx.u.cfg.blocks[p as usize]))
+            .any(|t| {
+                let [x, y] = &ir.ops[t].succs[..] else {
+                    return false;
+                };
+                let tb = ir.op_block(t).map(|tb| ctx.block_label(tb).to_string());
+                x.block == b
+                    && y.block == b
+                    && x.args != y.args
+                    && same_value(ir, x.args[i], y.args[i])
+                    && ctx.u.is_divergent_branch(t)
+                    && tb.is_some_and(|l| ctx.llvm.terminator(&l) == Some(true))
+            })
 }
 
 /// LLVM marks an exit phi divergent when its cycle has a divergent exit and the incoming

@@ -434,26 +434,35 @@ impl<'a> Propagator<'a> {
         let desc = sd.branch(b);
         // Both edges to one block: the CFG has a single successor there, so the sync
         // dependence sees no join, but threads arrive along two edges (with different block
-        // arguments, possibly) and are converged in that block: it is a join for its
-        // arguments (LLVM splits one edge and finds it too). It is in every cycle that
-        // contains the branch (it is the branch block's only successor), so it is never a
-        // cycle exit, and no block lies on the two diverged paths (the edges), so no cycle
+        // arguments, possibly) and are converged in that block: it is a join for the
+        // arguments whose values differ between the two edges (LLVM splits one edge and finds
+        // it too). Values other predecessors pass do not depend on this branch, and when the
+        // two edges pass the same values nothing diverges at all (LLVM then sees
+        // `br i1 %c, label %j, label %j`: one label, no join). The block is in every cycle
+        // that contains the branch (it is the branch block's only successor), so it is never
+        // a cycle exit, and no block lies on the two diverged paths (the edges), so no cycle
         // entry either: the diverged-entry criterion holds, no cycle becomes divergent.
         if let [t, f] = &ir.ops[term].succs[..] {
-            if let Some(j) = cfg.node(t.block).filter(|_| t.block == f.block) {
-                self.u.joins.push(JoinInfo {
-                    branch: term,
-                    block: t.block,
-                    is_exit: false,
-                });
-                self.taint_join_args(
-                    j,
-                    cfg,
-                    Reason::Join {
+            if t.block == f.block {
+                // Compared edge to edge: a block's own argument passed back on one edge keeps
+                // each thread's old value, which may differ from the other edge's.
+                let differing: Vec<usize> = (0..t.args.len())
+                    .filter(|&i| !self.same_value(t.args[i], f.args[i]))
+                    .collect();
+                if !differing.is_empty() {
+                    self.u.joins.push(JoinInfo {
                         branch: term,
                         block: t.block,
-                    },
-                );
+                        is_exit: false,
+                    });
+                }
+                let why = Reason::Join {
+                    branch: term,
+                    block: t.block,
+                };
+                for i in differing {
+                    self.mark_value(ir.blocks[t.block].args[i], why.clone());
+                }
             }
         }
         let mut div_cycles: Vec<(CycleId, u32)> = Vec::new();

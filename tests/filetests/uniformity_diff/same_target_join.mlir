@@ -38,7 +38,10 @@ kernel.func @same_target {
 // are the two edges, no cycle entry lies on them, so the diverged-entry criterion holds and
 // the cycle {^b, ^c} (entered at ^b and ^c) is not assumed divergent; %y stays uniform. kc
 // made every cycle around such a join divergent until the differential test showed LLVM
-// keeps it uniform.
+// keeps it uniform. With no argument differing between the two edges, ^c is no join at all
+// (LLVM sees `br i1 %div, label %c, label %c`, one label); kc called it one,
+// and so made the arguments of such a block divergent when another predecessor passed other
+// values (KC_DIFF_SEED=0xfeed2026 kernel c2055), until the differential test showed that too.
 kernel.func @same_target_in_cycle {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
   %tid = kernel.workitem_id x : i32
@@ -55,7 +58,7 @@ kernel.func @same_target_in_cycle {
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_in_cycle
-// KC:       cf.cond_br %div, [^c, ^c] // divergent branch; joins: ^c
+// KC:       cf.cond_br %div, [^c, ^c] // divergent branch{{$}}
 // KC:       %y = arith.addi %n, %n : i32 // uniform
 // LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle':
 // LLVM-NOT:   CYCLES ASSUMED DIVERGENT
@@ -127,3 +130,77 @@ kernel.func @same_target_in_cycle_args {
 // LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle_args':
 // LLVM:       CYCLES ASSUMED DIVERGENT:
 // LLVM:       DIVERGENT: %y = add i32 %n, %n
+
+// Equal arguments on both edges of a divergent branch to one block, other values from the
+// back edge of a uniform loop: every thread passes the branch into ^b1 with %n at once, then
+// each iteration passes the same uniform %v: %a stays uniform (the branch diverges nothing).
+// Found as KC_DIFF_SEED=0xfeed2026 kernel c2055, where kc called %a divergent.
+kernel.func @same_target_equal_args {
+^entry(%c: i1, %n: i32, %buf: !kernel.ptr<global, i32>):
+  %tid = kernel.workitem_id x : i32
+  %wg = kernel.workgroup_id x : i32
+  %q = arith.cmpi slt, %tid, %n : i1
+  cf.cond_br %q, [^b1(%n), ^b1(%n)]
+^b1(%a: i32):
+  %w = kernel.ballot %c : i64
+  %v = arith.trunci %w : i32
+  %again = arith.cmpi sgt, %v, %wg : i1
+  cf.cond_br %again, [^b3, ^b1(%v)]
+^b3:
+  kernel.store %a, %buf, %wg
+  kernel.return
+}
+// KC-LABEL: kernel.func @same_target_equal_args
+// KC:       cf.cond_br %q, [^b1(%n), ^b1(%n)] // divergent branch{{$}}
+// KC-NEXT:  ^b1(%a: i32): // %a uniform
+// LLVM-LABEL: UniformityInfo for function 'same_target_equal_args':
+// LLVM:       {{^ +}}%a = phi i32 [ %n, %entry ], [ %n, %entry ], [ %v, %b1 ]
+
+// kc uniform, LLVM 22 divergent (class "argument equal on both edges of a divergent
+// same-target branch"; found as KC_DIFF_SEED=0x1234 kernel c106). The divergent branch in
+// ^b3 sends both edges to the loop header ^b4, with different first arguments and the same
+// second one. LLVM's translation splits one edge (`b3.split`), LLVM sees ^b4 as a join and
+// taints every phi there whose incomings are not all one value; %a4's are 1, 1 and %v17 (from
+// the back edge). But the threads of the two edges enter ^b4 together with %a4 = 1, and each
+// later iteration passes the uniform %v17 to all the threads in it: %a4 is the same in every
+// thread of a dynamic instance of ^b4. Only %a3 (%a1 or %v16) depends on the branch.
+kernel.func @same_target_equal_arg {
+^entry(%n: i32, %buf: !kernel.ptr<global, i32>):
+  %tid = kernel.workitem_id x : i32
+  %wg = kernel.workgroup_id x : i32
+  %one = arith.constant 1 : i32
+  %seven = arith.constant 7 : i32
+  %v17 = arith.andi %wg, %seven : i32
+  %q20 = arith.cmpi slt, %tid, %n : i1
+  cf.cond_br %q20, [^b4(%n, %one), ^b4(%tid, %one)]
+^b4(%a3: i32, %a4: i32):
+  %q22 = arith.cmpi ne, %a3, %tid : i1
+  cf.cond_br %q22, [^b5, ^b4(%wg, %v17)]
+^b5:
+  kernel.store %a4, %buf, %wg
+  kernel.return
+}
+// KC-LABEL: kernel.func @same_target_equal_arg
+// KC:       cf.cond_br %q20, [^b4(%n, %one), ^b4(%tid, %one)] // divergent branch; joins: ^b4
+// KC-NEXT:  ^b4(%a3: i32, %a4: i32): // %a3 divergent, %a4 uniform
+// LLVM-LABEL: UniformityInfo for function 'same_target_equal_arg':
+// LLVM:       DIVERGENT: %a4 = phi i32 [ 1, %entry ], [ 1, %entry.split ], [ %v17, %b4 ]
+
+// One edge passes the block's own argument back: threads on it keep their old %a, the others
+// get 3, so %a diverges (KC_DIFF_SEED=0x6b630003 kernel c819; comparing the two edges through
+// the rule that ignores a phi's own value, which only holds over all incomings, called it
+// uniform).
+kernel.func @same_target_self_arg {
+^entry(%n: i32, %buf: !kernel.ptr<global, i32>):
+  %tid = kernel.workitem_id x : i32
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  cf.br [^b1(%two)]
+^b1(%a: i32):
+  %q = arith.cmpi sgt, %tid, %n : i1
+  cf.cond_br %q, [^b1(%three), ^b1(%a)]
+}
+// KC-LABEL: kernel.func @same_target_self_arg
+// KC:       ^b1(%a: i32): // %a divergent; join of the divergent branch in ^b1
+// LLVM-LABEL: UniformityInfo for function 'same_target_self_arg':
+// LLVM:       DIVERGENT: %a = phi i32
