@@ -289,6 +289,15 @@ impl<'a> Isel<'a> {
         self.masked.clear();
     }
 
+    /// Lanes in EXEC at the end of the current block (or taken out of it there) resume at
+    /// `b` (a per-lane CFG edge for VGPR liveness).
+    pub(crate) fn lanes_to(&mut self, b: MBlock) {
+        let to = &mut self.mf.blocks[self.cur].lanes_to;
+        if !to.contains(&b) {
+            to.push(b);
+        }
+    }
+
     pub(crate) fn s32(&mut self) -> VReg {
         self.mf.new_vreg(Class::S32)
     }

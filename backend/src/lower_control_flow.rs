@@ -410,6 +410,21 @@ impl Isel<'_> {
                 if t != Target::Kernel && acc.is_none() {
                     return Err(self.internal("masked branch to a label without a mask"));
                 }
+                // The leaving lanes resume where the mask is ORed back into EXEC.
+                let rejoin = match t {
+                    Target::Kernel => None,
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
+                        _ => None,
+                    }),
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop { header, end, .. } if *header == h => Some(*end),
+                        _ => None,
+                    }),
+                };
+                if let Some(r) = rejoin {
+                    self.lanes_to(r);
+                }
                 let src = lanes.map_or(Self::exec(), mir::r);
                 if let Some(m) = acc {
                     self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src]);
@@ -513,6 +528,8 @@ impl Isel<'_> {
         }
         let mid = self.mf.new_block();
         let end = self.mf.new_block();
+        // The lanes of the other side wait from here to where it starts.
+        self.lanes_to(if has_else { mid } else { end });
         // Each side is skipped when no lane takes it (unless short and safe); its own skips
         // go to where it restores EXEC.
         self.ctx.push(Ctx::If {
@@ -523,6 +540,8 @@ impl Isel<'_> {
         self.skip_if_empty();
         self.lower(then_, tail)?;
         self.close_skips();
+        // The then side's lanes wait from here to the join.
+        self.lanes_to(end);
         self.start_block(mid);
         if has_else {
             self.emit(

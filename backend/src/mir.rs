@@ -7,6 +7,13 @@
 //! work on it, which is what makes a VGPR written under a partial EXEC safe: every lane that
 //! still needs the old contents keeps the register live across the write.
 //!
+//! Per-lane control flow is not that CFG: lanes parked while the wave runs other code (the
+//! else lanes of a divergent if while its then side runs, the then lanes between the then
+//! side and the join, lanes waiting in a label, continue or loop-exit mask) resume elsewhere
+//! than where the layout goes. Each block lists those resume points (`lanes_to`); VGPR
+//! liveness follows them as well as the wave-level edges, SGPR liveness (whole-wave
+//! registers) only the wave-level ones.
+//!
 //! Registers are virtual (`VReg`, with a class: SGPR or VGPR, 1..4 dwords) until `regalloc`
 //! rewrites them to physical ones. An operand names a register and a dword range of it, so the
 //! halves of a 64-bit value are operands too.
@@ -123,6 +130,10 @@ pub struct BlockData {
     pub insts: Vec<Inst>,
     /// Printed before the block's label (e.g. `; %bb.3: divergent if`).
     pub comment: Option<String>,
+    /// Blocks where lanes that are in EXEC at the end of this block (or are taken out of it
+    /// by its last instructions) resume, when the wave-level CFG does not lead there
+    /// directly: per-lane edges, for VGPR liveness.
+    pub lanes_to: Vec<MBlock>,
 }
 
 /// A machine function.
