@@ -213,8 +213,10 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
             "    .sgpr_count: {}",
             usage.sgprs + RESERVED_SPECIAL_SGPRS
         );
+        let _ = writeln!(s, "    .sgpr_spill_count: {}", usage.sgpr_spills);
         let _ = writeln!(s, "    .symbol: {}.kd", info.name);
         let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
+        let _ = writeln!(s, "    .vgpr_spill_count: 0");
         let _ = writeln!(s, "    .wavefront_size: 64");
     }
     s.push_str("amdhsa.target: amdgcn-amd-amdhsa--gfx942\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n");

@@ -525,11 +525,26 @@ impl<'a> Isel<'a> {
 
     // ---- prologue: kernel arguments ----
 
+    /// Lays out the kernel arguments and loads those the kernel reads (an unread one would
+    /// only cost a load and, for an instant, a register). Each load is a rematerializable
+    /// definition: under SGPR pressure the allocator reloads the argument where it is used
+    /// instead of keeping it.
     fn prologue(&mut self, func: Op) -> Result<(), IselError> {
         let region = self.ir.ops[func].regions[0];
         let entry = self.ir.entry_block(region).unwrap();
         let mut off = 0u32;
         let args = self.ir.blocks[entry].args.clone();
+        let mut read: HashSet<Value> = HashSet::new();
+        for b in self.ir.region_blocks(region) {
+            for op in self.ir.block_ops(b) {
+                let d = &self.ir.ops[op];
+                read.extend(
+                    d.operands
+                        .iter()
+                        .chain(d.succs.iter().flat_map(|s| &s.args)),
+                );
+            }
+        }
         for (i, &a) in args.iter().enumerate() {
             let ty = self.ir.value_type(a);
             let (size, pointer, tyname) = match ty {
@@ -559,6 +574,10 @@ impl<'a> Isel<'a> {
                 ty: tyname,
             });
             self.loc = self.ir.values[a].loc;
+            if !read.contains(&a) {
+                off += size;
+                continue;
+            }
             let dw = (size / 4) as u8;
             let d = if dw == 2 { self.s64() } else { self.s32() };
             let op = if dw == 2 {

@@ -59,7 +59,7 @@ pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), 
             // Debugging aid: the machine code over virtual registers (`%rN`), before
             // register allocation, on stderr.
             let mut s = String::new();
-            let usage = regalloc::Usage { sgprs: 0, vgprs: 0 };
+            let usage = regalloc::Usage::default();
             asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut s);
             eprint!("{s}");
         }
