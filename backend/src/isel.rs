@@ -131,6 +131,9 @@ pub struct Isel<'a> {
     /// are written to `incoming` registers and moved in when the block starts.
     pub(crate) staged: HashSet<u32>,
     pub(crate) incoming: HashMap<Value, Val>,
+    /// Block arguments whose only use passes them on, unchanged, as an argument of the next
+    /// block: they take that argument's register (`forwarding`), so the copy vanishes.
+    pub(crate) forward: HashMap<Value, Value>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -177,11 +180,13 @@ impl<'a> Isel<'a> {
             kernel_end: entry,
             staged: HashSet::new(),
             incoming: HashMap::new(),
+            forward: HashMap::new(),
         };
         s.kernel_end = s.mf.new_block();
         s.memory_facts(func);
         s.shadowed = s.needs_shadow(func);
         s.analyse_branches(tree);
+        s.forward = s.forwarding(func);
         s.prologue(func)?;
         s.open_skips();
         s.lower(tree, Some(Target::Kernel))?;
@@ -227,6 +232,64 @@ impl<'a> Isel<'a> {
                 }
             }
         }
+    }
+
+    /// Block arguments `x` of a block `B` ending in `cf.br S(.., x, ..)` that nothing else
+    /// reads, when `x` and `S`'s argument `y` there live in registers written per lane
+    /// (divergent values, lane masks, `f32`) and neither block stages its arguments: `x` can
+    /// live in `y`'s register. `y` is live only where `S` dominates (it is defined on entry to
+    /// `S`), and `S` does not dominate `B`, so `y`'s register is free from the edges into `B`
+    /// to `S`: the lanes that write `x` there go straight on to `S`, where `y` takes that
+    /// value. An else-if chain's joins pass the variable down like this at every level.
+    fn forwarding(&self, func: Op) -> HashMap<Value, Value> {
+        let ir = self.ir;
+        let region = ir.ops[func].regions[0];
+        let mut uses: HashMap<Value, u32> = HashMap::new();
+        for b in ir.region_blocks(region) {
+            for op in ir.block_ops(b) {
+                let d = &ir.ops[op];
+                for &v in d
+                    .operands
+                    .iter()
+                    .chain(d.succs.iter().flat_map(|s| &s.args))
+                {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+        }
+        let cfg = &self.u.cfg;
+        let mut out = HashMap::new();
+        for b in ir.region_blocks(region) {
+            let Some(term) = ir.terminator(b) else {
+                continue;
+            };
+            if ir.opcode(term) != Opcode::Br {
+                continue;
+            }
+            let succ = &ir.ops[term].succs[0];
+            let (bi, si) = (cfg.index[b], cfg.index[succ.block]);
+            if self.u.dom.dominates(si, bi) || self.staged.contains(&bi) {
+                continue;
+            }
+            if self.staged.contains(&si) {
+                continue;
+            }
+            for (&x, &y) in succ.args.iter().zip(&ir.blocks[succ.block].args) {
+                let own_arg = matches!(ir.values[x].def, ValueDef::BlockArg(xb, _) if xb == b);
+                if own_arg
+                    && uses.get(&x) == Some(&1)
+                    && ir.value_type(x) == ir.value_type(y)
+                    && ir.value_type(x) != Type::Token
+                    && !self.is_staged_kind(x)
+                    && !self.is_staged_kind(y)
+                    && !self.shadowed.contains(&x)
+                    && !self.shadowed.contains(&y)
+                {
+                    out.insert(x, y);
+                }
+            }
+        }
+        out
     }
 
     fn root_arg(&self, mut v: Value) -> Option<Value> {

@@ -655,25 +655,33 @@ impl Isel<'_> {
         }
         let dsts = self.ir.blocks[s.block].args.clone();
         let srcs = s.args.clone();
-        // Sources read before any destination is written.
-        let mut read = Vec::new();
-        for (&d, &sv) in dsts.iter().zip(&srcs) {
-            let x = self.use_val(sv, term)?;
-            let x = if dsts.contains(&sv) {
-                self.snapshot(x, d)?
-            } else {
-                x
-            };
-            read.push(x);
-        }
         let staged = self.staged.contains(&self.u.cfg.index[s.block]);
-        for (&d, x) in dsts.iter().zip(read) {
-            let dv = if staged && self.is_staged_kind(d) {
+        let mut locs = Vec::new();
+        for &d in &dsts {
+            locs.push(if staged && self.is_staged_kind(d) {
                 self.incoming_loc(d)
             } else {
                 self.arg_loc(d)
+            });
+        }
+        // Sources read before any destination is written: one that is another copy's
+        // destination is read into a temporary first; one already in place needs no copy.
+        let mut read = Vec::new();
+        for (k, (&d, &sv)) in dsts.iter().zip(&srcs).enumerate() {
+            let x = self.use_val(sv, term)?;
+            let x = if x == locs[k] {
+                None
+            } else if locs.contains(&x) {
+                Some(self.snapshot(x, d)?)
+            } else {
+                Some(x)
             };
-            self.assign(dv, x, self.ir.value_type(d))?;
+            read.push(x);
+        }
+        for ((&d, x), dv) in dsts.iter().zip(read).zip(locs) {
+            if let Some(x) = x {
+                self.assign(dv, x, self.ir.value_type(d))?;
+            }
         }
         Ok(())
     }
@@ -748,10 +756,33 @@ impl Isel<'_> {
         })
     }
 
-    /// The register of a block argument, created on first use.
+    /// The register of a block argument, created on first use; a forwarded argument
+    /// (`Isel::forwarding`) shares the register of the argument it is passed on to.
     pub(crate) fn arg_loc(&mut self, a: Value) -> Val {
         if let Some(x) = self.vals.get(&a) {
             return *x;
+        }
+        if self.forward.contains_key(&a) {
+            let mut path = vec![a];
+            let mut t = a;
+            while let Some(&n) = self.forward.get(&t) {
+                t = n;
+                if self.vals.contains_key(&t) {
+                    break;
+                }
+                path.push(t);
+            }
+            let x = match self.vals.get(&t) {
+                Some(x) => *x,
+                None => {
+                    path.pop();
+                    self.arg_loc(t)
+                }
+            };
+            for p in path {
+                self.vals.insert(p, x);
+            }
+            return x;
         }
         let ty = self.ir.value_type(a);
         let div = self.u.is_divergent(a);
