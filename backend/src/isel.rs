@@ -10,12 +10,15 @@
 //!   copy written next to its definition, and so is a lane mask live out of its cycle;
 //! - uniform branches are `s_cmp` + `s_cbranch_scc*` with EXEC untouched; divergent ones are
 //!   lowered as gfx942 does it: `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else or the
-//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join;
+//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join
+//!   (or, for an if ending an enclosing if's side, at the enclosing join);
 //!   lanes leaving to a label (break, exit, early return) are accumulated in a lane mask with
 //!   `s_or_b64` and removed with `s_andn2_b64 exec`; loops end in `s_cbranch_execnz` when lanes
 //!   can leave at different iterations, and EXEC is restored after them;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe to run with no lanes
 //!   (loops, scalar loads, readlane), like LLVM's skip threshold.
+//! - kernel arguments the kernel reads are loaded in the prologue (rematerializable loads);
+//!   a block argument only passed on to the next block's argument shares its register.
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
 
@@ -110,7 +113,7 @@ pub struct Isel<'a> {
     /// Per-lane copies of values read after a divergent exit of their cycle.
     shadow: HashMap<Value, VReg>,
     /// Values that need such a copy (`needs_shadow`).
-    shadowed: HashSet<Value>,
+    pub(crate) shadowed: HashSet<Value>,
     pub(crate) ctx: Vec<Ctx>,
     pub(crate) loop_div: HashSet<u32>,
     pub(crate) label_mask: HashSet<u32>,
