@@ -6,7 +6,8 @@
 //! source line changes; branch comments saying uniform or divergent), the `.amdhsa_kernel`
 //! descriptor (kernarg size, user/system SGPRs, work-item id VGPRs, next free VGPR/SGPR,
 //! accum offset, LDS size) and `.amdgpu_metadata` listing every argument, hidden ones
-//! included, so an HSA runtime could load it.
+//! included, and the register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to
+//! VGPR lanes), so an HSA runtime could load it.
 
 use crate::isa::{is_inline_int, Kind};
 use crate::isel::KernelInfo;

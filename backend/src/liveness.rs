@@ -4,18 +4,26 @@
 //! per-lane resume points (`BlockData::lanes_to`).
 //! Post: for every virtual register of one register file, the sorted, disjoint closed ranges
 //! of positions where it is live (`Live::segs`), holes included: two registers may share a
-//! physical register exactly when their segments do not overlap. Positions number the
-//! instructions in layout order; block `i` owns `start[i] ..= start[i] + len`, its last
-//! position standing for the block's end (values live out of it). A register read and one
-//! written by the same instruction are both live at it, so they never share.
+//! physical register exactly when their segments do not overlap. Instruction `k` of the
+//! layout reads at position `2k`. An ALU instruction with one destination (SALU, VALU: it
+//! reads its operands before writing) writes at `2k + 1`, so its destination may take the
+//! register of a source read for the last time (a copy then disappears); memory instructions
+//! and those with two destinations write at `2k`, so they never overwrite what they read
+//! (an SMEM or VMEM load must not overwrite its address). Block `i` spans
+//! `2 start[i] ..= 2 (start[i] + len) + 1`, the last two positions standing for its end
+//! (values live out of it).
 //! - SGPRs live on the wave-level CFG (layout fall-through and every branch, the
 //!   `s_cbranch_execz` skips included): an SGPR write is a whole-wave write, so that CFG is
 //!   the exact one.
-//! - VGPRs live on the wave-level CFG plus the per-lane edges (`lanes_to`): a VGPR write only
-//!   touches the lanes in EXEC, so what a register must keep is decided per lane. Every path
-//!   a lane takes is a path of that union, so a value a lane will still read is live all
-//!   along the way, even where the wave runs code for other lanes that kills it (the else
-//!   side of an if writing the join's argument, which the then lanes already wrote).
+//! - VGPRs live on the per-lane CFG: a VGPR write only touches the lanes in EXEC, so what a
+//!   register must keep is decided per lane. Its edges are the wave-level edges lanes travel
+//!   along (not `s_cbranch_execz`, taken with no lane in EXEC, nor the fall-through from a
+//!   then side into its else side, `lanes_stop`) and the resume points of parked lanes
+//!   (`lanes_to`). Every path a lane takes is a path of that CFG, so a value a lane will
+//!   still read is live all along the way, even where the wave runs code for other lanes
+//!   that kills it (the else side of an if writing the join's argument, which the then lanes
+//!   already wrote); and a value only the else lanes read is dead in the then side, whose
+//!   writes do not touch those lanes (as LLVM's SIOptimizeVGPRLiveRange arranges).
 //! - Liveness is per dword: a 64-bit register whose halves are written one by one is not live
 //!   before its first half is written. A write kills the dwords it covers, except for an
 //!   instruction that also reads its destination (`v_writelane_b32`, `s_bitset0_b64`).
@@ -29,6 +37,7 @@
 //! plus the size of the result (the blocks each dword is live in): no blocks x registers
 //! bit matrix.
 
+use crate::isa::{Opc, Unit};
 use crate::mir::{File, Func, Inst, MBlock, Operand, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 
@@ -44,7 +53,9 @@ pub struct Cfg {
     pub start: Vec<u32>,
     /// Wave-level predecessors.
     pub wave_preds: Vec<Vec<u32>>,
-    /// Per-lane predecessors the wave-level CFG does not have.
+    /// Per-lane predecessors: the wave-level ones along which lanes travel (not
+    /// `s_cbranch_execz`, taken with no lane, nor the fall-through out of a `lanes_stop`
+    /// block), and the resume points (`lanes_to`).
     pub lane_preds: Vec<Vec<u32>>,
 }
 
@@ -66,12 +77,34 @@ impl Cfg {
             }
         }
         let mut lane_preds = vec![Vec::new(); n];
+        let mut add = |p: usize, t: usize| {
+            if !lane_preds[t].contains(&(p as u32)) {
+                lane_preds[t].push(p as u32);
+            }
+        };
         for (i, &b) in f.layout.iter().enumerate() {
-            for &t in &f.blocks[b].lanes_to {
-                let t = index[t] as usize;
-                if !wave_preds[t].contains(&(i as u32)) && !lane_preds[t].contains(&(i as u32)) {
-                    lane_preds[t].push(i as u32);
+            let data = &f.blocks[b];
+            let mut falls = !data.lanes_stop;
+            for inst in &data.insts {
+                match (inst.op, inst.ops.first()) {
+                    (Opc::S_BRANCH, Some(Operand::Label(t))) => {
+                        add(i, index[*t] as usize);
+                        falls = false;
+                    }
+                    (Opc::S_ENDPGM, _) => falls = false,
+                    // Taken only when no lane is in EXEC.
+                    (Opc::S_CBRANCH_EXECZ, _) => {}
+                    (_, Some(Operand::Label(t))) if inst.op.desc().is_branch() => {
+                        add(i, index[*t] as usize)
+                    }
+                    _ => {}
                 }
+            }
+            if falls && i + 1 < n {
+                add(i, i + 1);
+            }
+            for &t in &data.lanes_to {
+                add(i, index[t] as usize);
             }
         }
         Cfg {
@@ -262,8 +295,12 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
         }
         while let Some(b) = stack.pop() {
             let b = b as usize;
-            let lane_preds: &[u32] = if lanes { &cfg.lane_preds[b] } else { &[] };
-            for &p in cfg.wave_preds[b].iter().chain(lane_preds) {
+            let preds = if lanes {
+                &cfg.lane_preds[b]
+            } else {
+                &cfg.wave_preds[b]
+            };
+            for &p in preds {
                 let pi = p as usize;
                 if out_mark[pi] == u {
                     continue;
@@ -289,9 +326,9 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     let mut touched: Vec<u32> = Vec::new();
     for (bi, &b) in f.layout.iter().enumerate() {
         let bu = bi as u32;
-        let start = cfg.start[bi];
         let insts = &f.blocks[b].insts;
-        let end = start + insts.len() as u32;
+        let start = 2 * cfg.start[bi];
+        let end = 2 * (cfg.start[bi] + insts.len() as u32) + 1;
         touched.clear();
         for &u in slice(&live_in, bi) {
             open_in[u as usize] = bu;
@@ -300,11 +337,13 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
             touched.push(u);
         }
         for (k, inst) in insts.iter().enumerate() {
-            let p = start + k as u32;
+            let read_at = start + 2 * k as u32;
+            let write_at = read_at + u32::from(writes_late(inst.op));
             accesses(f, inst, |v, lo, hi, a| {
                 if base[v] == u32::MAX {
                     return;
                 }
+                let p = if a == Access::Kill { write_at } else { read_at };
                 for u in base[v] + lo as u32..base[v] + hi as u32 {
                     let ui = u as usize;
                     if open_in[ui] == bu {
@@ -345,6 +384,22 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     Live { segs, refs }
 }
 
+/// Moves: their destination may share the register of the source they read last.
+pub fn is_move(op: Opc) -> bool {
+    matches!(op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
+}
+
+/// Does `op` write its destination after reading all its sources (an ALU instruction with
+/// one destination, not one of the `s_*_saveexec` forms, which also write EXEC), so that the
+/// destination may reuse a source's register?
+fn writes_late(op: Opc) -> bool {
+    let d = op.desc();
+    matches!(d.unit, Unit::Salu | Unit::Valu)
+        && d.defs == 1
+        && !d.reads_dst
+        && !d.implicit.writes_exec
+}
+
 /// Sorts segments and merges the overlapping and adjacent ones.
 fn normalize(s: &mut Vec<Seg>) {
     if s.len() < 2 {
@@ -366,7 +421,7 @@ fn normalize(s: &mut Vec<Seg>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Opc;
+    use crate::isa::{Opc, Unit};
     use crate::mir::{self, Class, Func};
 
     fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
@@ -408,10 +463,10 @@ mod tests {
         f.blocks[b2].insts = vec![inst(Opc::S_CMP_LG_U32, vec![mir::r(a), Operand::Imm(0)])]; // 9
         let cfg = Cfg::new(&f);
         let l = live(&f, &cfg, File::S);
-        assert_eq!(l.segs[p], vec![(4, 6)]);
-        // `a`: defined at 0, read at 1 and (through the branch) at 9; dead from its last read
+        assert_eq!(l.segs[p], vec![(9, 12)]);
+        // `a`: written at 1, read at 2 and (through the branch) at 18; dead from its last read
         // in b0's path through b1 until b1 redefines it.
-        assert_eq!(l.segs[a], vec![(0, 3), (7, 9)]);
+        assert_eq!(l.segs[a], vec![(1, 7), (15, 18)]);
     }
 
     /// A VGPR written for lanes that resume at a later block (`lanes_to`) stays live until
@@ -424,18 +479,45 @@ mod tests {
         f.layout = vec![b0, b1, b2];
         let x = f.new_vreg(Class::V32);
         let t = f.new_vreg(Class::V32);
-        f.blocks[b0].insts = vec![inst(Opc::V_MOV_B32, vec![mir::r(x), Operand::Imm(1)])]; // 0
+        f.blocks[b0].insts = vec![inst(Opc::V_MOV_B32, vec![mir::r(x), Operand::Imm(1)])]; // 1
         f.blocks[b1].insts = vec![
-            inst(Opc::V_MOV_B32, vec![mir::r(t), Operand::Imm(3)]), // 2
-            inst(Opc::V_MOV_B32, vec![mir::r(x), mir::r(t)]),       // 3
+            inst(Opc::V_MOV_B32, vec![mir::r(t), Operand::Imm(3)]), // 5
+            inst(Opc::V_MOV_B32, vec![mir::r(x), mir::r(t)]),       // 6, 7
         ];
-        f.blocks[b2].insts = vec![inst(Opc::V_NOT_B32, vec![mir::r(t), mir::r(x)])]; // 5
+        f.blocks[b2].insts = vec![inst(Opc::V_NOT_B32, vec![mir::r(t), mir::r(x)])]; // 10
         let cfg = Cfg::new(&f);
-        assert_eq!(live(&f, &cfg, File::V).segs[x], vec![(0, 0), (3, 5)]);
+        assert_eq!(live(&f, &cfg, File::V).segs[x], vec![(1, 1), (7, 10)]);
         f.blocks[b0].lanes_to.push(b2);
         let cfg = Cfg::new(&f);
-        assert_eq!(live(&f, &cfg, File::V).segs[x], vec![(0, 1), (3, 5)]);
+        assert_eq!(live(&f, &cfg, File::V).segs[x], vec![(1, 3), (7, 10)]);
         // SGPR liveness ignores per-lane edges.
         assert!(live(&f, &cfg, File::S).segs[x].is_empty());
+    }
+
+    /// A VGPR only the else side reads is dead in the then side when the then side's lanes
+    /// stop at its end (they resume at the join), and `s_cbranch_execz` carries no lane.
+    #[test]
+    fn then_side_does_not_keep_else_values() {
+        let mut f = Func::default();
+        let (b0, then_, mid, end) = (f.new_block(), f.new_block(), f.new_block(), f.new_block());
+        f.layout = vec![b0, then_, mid, end];
+        let x = f.new_vreg(Class::V32);
+        let t = f.new_vreg(Class::V32);
+        f.blocks[b0].insts = vec![
+            inst(Opc::V_MOV_B32, vec![mir::r(x), Operand::Imm(1)]), // 1
+            inst(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(mid)]),  // 2; end 4..=5
+        ];
+        f.blocks[b0].lanes_to.push(mid);
+        f.blocks[then_].insts = vec![inst(Opc::V_MOV_B32, vec![mir::r(t), Operand::Imm(3)])]; // 7
+        f.blocks[then_].lanes_to.push(end);
+        f.blocks[then_].lanes_stop = true;
+        f.blocks[mid].insts = vec![inst(Opc::V_NOT_B32, vec![mir::r(t), mir::r(x)])]; // 10
+        let cfg = Cfg::new(&f);
+        let l = live(&f, &cfg, File::V);
+        assert_eq!(l.segs[x], vec![(1, 5), (10, 10)]);
+        // Without the flag the then side's fall-through keeps it live there.
+        f.blocks[then_].lanes_stop = false;
+        let cfg = Cfg::new(&f);
+        assert_eq!(live(&f, &cfg, File::V).segs[x], vec![(1, 10)]);
     }
 }

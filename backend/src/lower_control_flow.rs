@@ -592,8 +592,9 @@ impl Isel<'_> {
         self.skip_if_empty();
         self.lower(then_, tail)?;
         self.close_skips();
-        // The then side's lanes wait from here to the join.
+        // The then side's lanes wait from here to the join; none go on into the else side.
         self.lanes_to(end);
+        self.mf.blocks[self.cur].lanes_stop = true;
         self.start_block(mid);
         if has_else {
             self.emit(

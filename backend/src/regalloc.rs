@@ -204,7 +204,7 @@ impl Costs {
 
 /// `d = s` between two whole virtual registers of the same class.
 fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
-    if !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32) {
+    if !liveness::is_move(inst.op) {
         return None;
     }
     let whole = |o: &Operand| match *o {
@@ -546,11 +546,7 @@ fn rewrite(
         }
         f.blocks[b]
             .insts
-            .retain(|i| !(is_move(i.op) && i.ops[0] == i.ops[1]));
+            .retain(|i| !(liveness::is_move(i.op) && i.ops[0] == i.ops[1]));
     }
     usage
-}
-
-fn is_move(op: Opc) -> bool {
-    matches!(op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
 }
