@@ -12,7 +12,7 @@
 //!   enclosing one as soon as it is final (not at all when that one already holds every lane
 //!   of the side), so an else-if chain keeps one mask live across its arms instead of one per
 //!   arm (LLVM's optimizeEndCf, extended to else sides; checked when the enclosing join is
-//!   reached);
+//!   reached); a join the kernel's end follows restores nothing;
 //! - a branch is classified once (`classify`): a *fall-through* to the end of its construct
 //!   emits nothing; a *real* jump (no divergent construct crossed) is `s_branch` /
 //!   `s_endpgm`; otherwise the lanes leave through a lane mask: `s_or_b64` into the target
@@ -577,10 +577,17 @@ impl Isel<'_> {
         self.lanes_to(if has_else { mid } else { end });
         // Each side is skipped when no lane takes it (unless short and safe); its own skips
         // go to where it restores EXEC.
+        // A join the kernel's end follows restores EXEC for nothing: no restore, and
+        // nothing for a nested if to join at.
+        let dead_join = tail == Some(Target::Kernel);
         let join = Join {
             restore: outer.map_or(saved, |o| o.restore),
             covers: outer.is_some_and(|o| o.covers) || !xor,
-            absorb: self.tail_if(if has_else { else_ } else { then_ }, tail),
+            absorb: if dead_join {
+                None
+            } else {
+                self.tail_if(if has_else { else_ } else { then_ }, tail)
+            },
             absorbed_at: None,
         };
         self.ctx.push(Ctx::If {
@@ -634,6 +641,9 @@ impl Isel<'_> {
             }) {
                 j.absorbed_at = Some(at);
             }
+            return Ok(());
+        }
+        if dead_join {
             return Ok(());
         }
         self.emit(
