@@ -695,31 +695,35 @@ impl Isel<'_> {
     }
 
     /// The divergent if at the end of `n` after which nothing is emitted (up to skips) before
-    /// `n` falls through to `tail`.
-    fn tail_if(&self, n: &Node, tail: Option<Target>) -> Option<Op> {
-        match n {
-            Node::Seq(v) => {
-                for (i, c) in v.iter().enumerate().rev() {
-                    let t = if i + 1 == v.len() { tail } else { None };
-                    if !self.emits_nothing(c, t) {
-                        return self.tail_if(c, t);
+    /// `n` falls through to `tail`. Iterative: the tree may be deep.
+    fn tail_if(&self, mut n: &Node, mut tail: Option<Target>) -> Option<Op> {
+        loop {
+            match n {
+                Node::Seq(v) => {
+                    let last = v.iter().enumerate().rev().find(|&(i, c)| {
+                        !self.emits_nothing(c, if i + 1 == v.len() { tail } else { None })
+                    })?;
+                    if last.0 + 1 != v.len() {
+                        tail = None;
                     }
+                    n = last.1;
                 }
-                None
+                Node::Block { label, body } if !self.label_mask.contains(label) => {
+                    tail = Some(Target::Label(*label));
+                    n = body;
+                }
+                Node::If {
+                    term,
+                    divergent: true,
+                    ..
+                } => return Some(*term),
+                _ => return None,
             }
-            Node::Block { label, body } if !self.label_mask.contains(label) => {
-                self.tail_if(body, Some(Target::Label(*label)))
-            }
-            Node::If {
-                term,
-                divergent: true,
-                ..
-            } => Some(*term),
-            _ => None,
         }
     }
 
-    /// Does lowering `n` (falling through to `tail`) emit nothing but skips? Conservative.
+    /// Does lowering `n` (falling through to `tail`) emit nothing but skips? Conservative;
+    /// iterative.
     fn emits_nothing(&self, n: &Node, tail: Option<Target>) -> bool {
         let in_place = |term: Op, succ: usize| {
             let s = &self.ir.ops[term].succs[succ];
@@ -729,32 +733,41 @@ impl Isel<'_> {
                     .zip(&self.ir.blocks[s.block].args)
                     .all(|(x, y)| self.forward.get(x) == Some(y))
         };
-        match n {
-            Node::Code(b) => {
-                let block = self.u.cfg.blocks[*b as usize];
-                !self.staged.contains(b)
-                    && self
-                        .ir
-                        .block_ops(block)
-                        .all(|op| self.ir.spec(op).is_terminator())
-                    && !self.ir.blocks[block]
-                        .args
-                        .iter()
-                        .any(|a| self.shadowed.contains(a))
+        let mut work = vec![(n, tail)];
+        while let Some((n, tail)) = work.pop() {
+            let empty = match n {
+                Node::Code(b) => {
+                    let block = self.u.cfg.blocks[*b as usize];
+                    !self.staged.contains(b)
+                        && self
+                            .ir
+                            .block_ops(block)
+                            .all(|op| self.ir.spec(op).is_terminator())
+                        && !self.ir.blocks[block]
+                            .args
+                            .iter()
+                            .any(|a| self.shadowed.contains(a))
+                }
+                Node::Edge { term, succ } => in_place(*term, *succ),
+                Node::Br { term, succ, target } => tail == Some(*target) && in_place(*term, *succ),
+                Node::Return(_) => tail == Some(Target::Kernel),
+                Node::Seq(v) => {
+                    for (i, c) in v.iter().enumerate() {
+                        work.push((c, if i + 1 == v.len() { tail } else { None }));
+                    }
+                    true
+                }
+                Node::Block { label, body } => {
+                    work.push((body, Some(Target::Label(*label))));
+                    !self.label_mask.contains(label)
+                }
+                Node::If { .. } | Node::BrIf { .. } | Node::Loop { .. } => false,
+            };
+            if !empty {
+                return false;
             }
-            Node::Edge { term, succ } => in_place(*term, *succ),
-            Node::Br { term, succ, target } => tail == Some(*target) && in_place(*term, *succ),
-            Node::Return(_) => tail == Some(Target::Kernel),
-            Node::Seq(v) => v
-                .iter()
-                .enumerate()
-                .all(|(i, c)| self.emits_nothing(c, if i + 1 == v.len() { tail } else { None })),
-            Node::Block { label, body } => {
-                !self.label_mask.contains(label)
-                    && self.emits_nothing(body, Some(Target::Label(*label)))
-            }
-            Node::If { .. } | Node::BrIf { .. } | Node::Loop { .. } => false,
         }
+        true
     }
 
     /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?

@@ -5,10 +5,10 @@
 //! their per-lane resume points.
 //! Post: every virtual register is replaced by a physical register tuple of its class, aligned
 //! to 2 for 64-bit (and wider) tuples as gfx942 requires; two registers share a physical
-//! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs
-//! also along the per-lane edges) do not overlap, so a VGPR written under a partial EXEC never
-//! clobbers lanes of a value still needed. Moves whose source and destination got the same
-//! register are deleted.
+//! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs on
+//! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
+//! lanes of a value still needed. Moves whose source and destination got the same register
+//! are deleted.
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
