@@ -23,7 +23,8 @@
 //!   each read (both ignore EXEC, so this holds under any EXEC, empty included); each
 //!   spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The SGPRs are then
 //!   allocated again (the reload and spill temporaries live across one instruction and are
-//!   never chosen), until everything fits. The spill VGPRs are allocated with the other VGPRs.
+//!   never chosen), until everything fits. The spill VGPRs are then reserved for the whole
+//!   kernel (their lanes are reached whatever EXEC holds) and the other VGPRs allocated.
 //! - Over the VGPR budget (256 addressable VGPRs) is an error, not a crash: VGPR spilling to
 //!   scratch memory is not implemented.
 //! Time: liveness is linear in the code plus its result; the scan is O(registers x
@@ -73,7 +74,16 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
         }
     };
     let cfg = Cfg::new(f);
-    let live = liveness::live(f, &cfg, File::V);
+    let mut live = liveness::live(f, &cfg, File::V);
+    // Spill VGPRs are reserved for the whole kernel: v_writelane_b32 / v_readlane_b32 reach
+    // their lanes whatever EXEC holds, so the per-lane liveness of other VGPRs says nothing
+    // about them.
+    let last = f.layout.last().map_or(0, |&b| {
+        2 * (cfg.start[cfg.index[b] as usize] + f.blocks[b].insts.len() as u32) + 1
+    });
+    for &v in &spiller.vgprs {
+        live.segs[v] = vec![(0, last)];
+    }
     let costs = Costs::new(f, &live, &spiller);
     let Scan::Done(vgprs) = scan(f, &live, File::V, &costs)? else {
         return Err(out_of(f, File::V));
@@ -670,6 +680,42 @@ mod tests {
         assert!(loads
             .iter()
             .all(|l| l.ops[1] == kernarg && l.ops[2] == Operand::Imm(8)));
+    }
+
+    /// The spill VGPR keeps its register across a then side that per-lane liveness would
+    /// let other VGPRs use (its lanes are spill slots, whatever EXEC holds).
+    #[test]
+    fn spill_vgpr_reserved() {
+        let mut f = Func::default();
+        let (b0, then_, else_) = (f.new_block(), f.new_block(), f.new_block());
+        f.layout = vec![b0, then_, else_];
+        let vals: Vec<VReg> = (0..110).map(|_| f.new_vreg(Class::S32)).collect();
+        let sum = f.new_vreg(Class::S32);
+        let t = f.new_vreg(Class::V32);
+        for (i, &v) in vals.iter().enumerate() {
+            let def = vec![mir::r(v), mir::p(PReg::S(2, 1)), Operand::Imm(i as i64)];
+            f.blocks[b0].insts.push(inst(S_ADD_I32, def));
+        }
+        f.blocks[b0].lanes_to.push(else_);
+        f.blocks[then_].insts = vec![
+            inst(V_MOV_B32, vec![mir::r(t), Operand::Imm(1)]),
+            inst(V_NOT_B32, vec![mir::r(t), mir::r(t)]),
+        ];
+        f.blocks[then_].lanes_stop = true;
+        f.blocks[else_].insts = vec![inst(S_MOV_B32, vec![mir::r(sum), Operand::Imm(0)])];
+        for &v in vals.iter().rev() {
+            let add = vec![mir::r(sum), mir::r(sum), mir::r(v)];
+            f.blocks[else_].insts.push(inst(S_ADD_I32, add));
+        }
+        let usage = allocate(&mut f).expect("spilling makes it fit");
+        assert!(usage.sgpr_spills > 0);
+        let spill_vgpr = f.blocks[b0]
+            .insts
+            .iter()
+            .find(|i| i.op == V_WRITELANE_B32)
+            .map(|i| i.ops[0].clone())
+            .unwrap();
+        assert_ne!(f.blocks[then_].insts[0].ops[0], spill_vgpr);
     }
 
     /// 120 SGPRs live at once: allocation spills the cheapest to VGPR lanes and succeeds,
