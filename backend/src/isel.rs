@@ -271,10 +271,12 @@ impl<'a> Isel<'a> {
             }
             let succ = &ir.ops[term].succs[0];
             let (bi, si) = (cfg.index[b], cfg.index[succ.block]);
-            if self.u.dom.dominates(si, bi) || self.staged.contains(&bi) {
+            let dom = &self.u.dom;
+            // (Reachable blocks only: among them forwarding never goes round a cycle.)
+            if !dom.is_reachable(bi) || !dom.is_reachable(si) || dom.dominates(si, bi) {
                 continue;
             }
-            if self.staged.contains(&si) {
+            if self.staged.contains(&bi) || self.staged.contains(&si) {
                 continue;
             }
             for (&x, &y) in succ.args.iter().zip(&ir.blocks[succ.block].args) {
