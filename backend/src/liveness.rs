@@ -421,7 +421,7 @@ fn normalize(s: &mut Vec<Seg>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{Opc, Unit};
+    use crate::isa::Opc;
     use crate::mir::{self, Class, Func};
 
     fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
