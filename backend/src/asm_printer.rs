@@ -6,7 +6,8 @@
 //! source line changes; branch comments saying uniform or divergent), the `.amdhsa_kernel`
 //! descriptor (kernarg size, user/system SGPRs, work-item id VGPRs, next free VGPR/SGPR,
 //! accum offset, LDS size) and `.amdgpu_metadata` listing every argument, hidden ones
-//! included, so an HSA runtime could load it.
+//! included, and the register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to
+//! VGPR lanes), so an HSA runtime could load it.
 
 use crate::isa::{is_inline_int, Kind};
 use crate::isel::KernelInfo;
@@ -247,8 +248,10 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
             "    .sgpr_count: {}",
             usage.sgprs + RESERVED_SPECIAL_SGPRS
         );
+        let _ = writeln!(s, "    .sgpr_spill_count: {}", usage.sgpr_spills);
         let _ = writeln!(s, "    .symbol: {}", yaml_str(&format!("{}.kd", info.name)));
         let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
+        let _ = writeln!(s, "    .vgpr_spill_count: 0");
         let _ = writeln!(s, "    .wavefront_size: 64");
     }
     s.push_str("amdhsa.target: amdgcn-amd-amdhsa--gfx942\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n");

@@ -10,12 +10,15 @@
 //!   copy written next to its definition, and so is a lane mask live out of its cycle;
 //! - uniform branches are `s_cmp` + `s_cbranch_scc*` with EXEC untouched; divergent ones are
 //!   lowered as gfx942 does it: `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else or the
-//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join;
+//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join
+//!   (or, for an if ending an enclosing if's side, at the enclosing join);
 //!   lanes leaving to a label (break, exit, early return) are accumulated in a lane mask with
 //!   `s_or_b64` and removed with `s_andn2_b64 exec`; loops end in `s_cbranch_execnz` when lanes
 //!   can leave at different iterations, and EXEC is restored after them;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe to run with no lanes
 //!   (loops, scalar loads, readlane), like LLVM's skip threshold.
+//! - kernel arguments the kernel reads are loaded in the prologue (rematerializable loads);
+//!   a block argument only passed on to the next block's argument shares its register.
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
 
@@ -111,7 +114,7 @@ pub struct Isel<'a> {
     /// Per-lane copies of values read after a divergent exit of their cycle.
     shadow: HashMap<Value, VReg>,
     /// Values that need such a copy (`needs_shadow`).
-    shadowed: HashSet<Value>,
+    pub(crate) shadowed: HashSet<Value>,
     pub(crate) ctx: Vec<Ctx>,
     pub(crate) loop_div: HashSet<u32>,
     pub(crate) label_mask: HashSet<u32>,
@@ -132,6 +135,9 @@ pub struct Isel<'a> {
     /// are written to `incoming` registers and moved in when the block starts.
     pub(crate) staged: HashSet<u32>,
     pub(crate) incoming: HashMap<Value, Val>,
+    /// Block arguments whose only use passes them on, unchanged, as an argument of the next
+    /// block: they take that argument's register (`forwarding`), so the copy vanishes.
+    pub(crate) forward: HashMap<Value, Value>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -178,11 +184,13 @@ impl<'a> Isel<'a> {
             kernel_end: entry,
             staged: HashSet::new(),
             incoming: HashMap::new(),
+            forward: HashMap::new(),
         };
         s.kernel_end = s.mf.new_block();
         s.memory_facts(func);
         s.shadowed = s.needs_shadow(func);
         s.analyse_branches(tree);
+        s.forward = s.forwarding(func);
         s.prologue(func)?;
         s.open_skips();
         s.lower(tree, Some(Target::Kernel))?;
@@ -228,6 +236,66 @@ impl<'a> Isel<'a> {
                 }
             }
         }
+    }
+
+    /// Block arguments `x` of a block `B` ending in `cf.br S(.., x, ..)` that nothing else
+    /// reads, when `x` and `S`'s argument `y` there live in registers written per lane
+    /// (divergent values, lane masks, `f32`) and neither block stages its arguments: `x` can
+    /// live in `y`'s register. `y` is live only where `S` dominates (it is defined on entry to
+    /// `S`), and `S` does not dominate `B`, so `y`'s register is free from the edges into `B`
+    /// to `S`: the lanes that write `x` there go straight on to `S`, where `y` takes that
+    /// value. An else-if chain's joins pass the variable down like this at every level.
+    fn forwarding(&self, func: Op) -> HashMap<Value, Value> {
+        let ir = self.ir;
+        let region = ir.ops[func].regions[0];
+        let mut uses: HashMap<Value, u32> = HashMap::new();
+        for b in ir.region_blocks(region) {
+            for op in ir.block_ops(b) {
+                let d = &ir.ops[op];
+                for &v in d
+                    .operands
+                    .iter()
+                    .chain(d.succs.iter().flat_map(|s| &s.args))
+                {
+                    *uses.entry(v).or_default() += 1;
+                }
+            }
+        }
+        let cfg = &self.u.cfg;
+        let mut out = HashMap::new();
+        for b in ir.region_blocks(region) {
+            let Some(term) = ir.terminator(b) else {
+                continue;
+            };
+            if ir.opcode(term) != Opcode::Br {
+                continue;
+            }
+            let succ = &ir.ops[term].succs[0];
+            let (bi, si) = (cfg.index[b], cfg.index[succ.block]);
+            let dom = &self.u.dom;
+            // (Reachable blocks only: among them forwarding never goes round a cycle.)
+            if !dom.is_reachable(bi) || !dom.is_reachable(si) || dom.dominates(si, bi) {
+                continue;
+            }
+            if self.staged.contains(&bi) || self.staged.contains(&si) {
+                continue;
+            }
+            for (&x, &y) in succ.args.iter().zip(&ir.blocks[succ.block].args) {
+                let own_arg = matches!(ir.values[x].def, ValueDef::BlockArg(xb, _) if xb == b);
+                if own_arg
+                    && uses.get(&x) == Some(&1)
+                    && ir.value_type(x) == ir.value_type(y)
+                    && ir.value_type(x) != Type::Token
+                    && !self.is_staged_kind(x)
+                    && !self.is_staged_kind(y)
+                    && !self.shadowed.contains(&x)
+                    && !self.shadowed.contains(&y)
+                {
+                    out.insert(x, y);
+                }
+            }
+        }
+        out
     }
 
     fn root_arg(&self, mut v: Value) -> Option<Value> {
@@ -288,6 +356,15 @@ impl<'a> Isel<'a> {
         self.mf.layout.push(b);
         self.cur = b;
         self.masked.clear();
+    }
+
+    /// Lanes in EXEC at the end of the current block (or taken out of it there) resume at
+    /// `b` (a per-lane CFG edge for VGPR liveness).
+    pub(crate) fn lanes_to(&mut self, b: MBlock) {
+        let to = &mut self.mf.blocks[self.cur].lanes_to;
+        if !to.contains(&b) {
+            to.push(b);
+        }
     }
 
     pub(crate) fn s32(&mut self) -> VReg {
@@ -517,11 +594,26 @@ impl<'a> Isel<'a> {
 
     // ---- prologue: kernel arguments ----
 
+    /// Lays out the kernel arguments and loads those the kernel reads (an unread one would
+    /// only cost a load and, for an instant, a register). Each load is a rematerializable
+    /// definition: under SGPR pressure the allocator reloads the argument where it is used
+    /// instead of keeping it.
     fn prologue(&mut self, func: Op) -> Result<(), IselError> {
         let region = self.ir.ops[func].regions[0];
         let entry = self.ir.entry_block(region).unwrap();
         let mut off = 0u32;
         let args = self.ir.blocks[entry].args.clone();
+        let mut read: HashSet<Value> = HashSet::new();
+        for b in self.ir.region_blocks(region) {
+            for op in self.ir.block_ops(b) {
+                let d = &self.ir.ops[op];
+                read.extend(
+                    d.operands
+                        .iter()
+                        .chain(d.succs.iter().flat_map(|s| &s.args)),
+                );
+            }
+        }
         for (i, &a) in args.iter().enumerate() {
             let ty = self.ir.value_type(a);
             let (size, pointer, tyname) = match ty {
@@ -551,6 +643,10 @@ impl<'a> Isel<'a> {
                 ty: tyname,
             });
             self.loc = self.ir.values[a].loc;
+            if !read.contains(&a) {
+                off += size;
+                continue;
+            }
             let dw = (size / 4) as u8;
             let d = if dw == 2 { self.s64() } else { self.s32() };
             let op = if dw == 2 {

@@ -10,6 +10,7 @@ pub mod asm_printer;
 pub mod branch_folding;
 pub mod isa;
 pub mod isel;
+pub mod liveness;
 pub mod lower_control_flow;
 pub mod mir;
 pub mod regalloc;
@@ -54,6 +55,14 @@ pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), 
         })?;
         let info = isel.info.clone();
         let mut mf = isel.mf;
+        if std::env::var_os("KC_PRINT_MIR").is_some() {
+            // Debugging aid: the machine code over virtual registers (`%rN`), before
+            // register allocation, on stderr.
+            let mut s = String::new();
+            let usage = regalloc::Usage::default();
+            asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut s);
+            eprint!("{s}");
+        }
         let usage = regalloc::allocate(&mut mf).map_err(|e| Error {
             loc: ir.ops[func].loc,
             message: e.0,

@@ -6,7 +6,13 @@
 //! - a uniform `If` is `s_cmp` + `s_cbranch_scc0` with EXEC untouched;
 //! - a divergent `If` is `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else side or
 //!   the then side can lose lanes), `s_andn2_saveexec_b64` for the else side and
-//!   `s_or_b64 exec` at the join;
+//!   `s_or_b64 exec` at the join; a divergent `If` at the end of an enclosing divergent if's
+//!   side (its else side, or its then side when it has no else), with nothing emitted between
+//!   the two joins, joins at the enclosing join instead: its saved mask is ORed into the
+//!   enclosing one as soon as it is final (not at all when that one already holds every lane
+//!   of the side), so an else-if chain keeps one mask live across its arms instead of one per
+//!   arm (LLVM's optimizeEndCf, extended to else sides; checked when the enclosing join is
+//!   reached); a join the kernel's end follows restores nothing;
 //! - a branch is classified once (`classify`): a *fall-through* to the end of its construct
 //!   emits nothing; a *real* jump (no divergent construct crossed) is `s_branch` /
 //!   `s_endpgm`; otherwise the lanes leave through a lane mask: `s_or_b64` into the target
@@ -14,7 +20,11 @@
 //!   `BrIf`), rejoining at the label's end with `s_or_b64 exec`;
 //! - a loop whose lanes can leave at different iterations ends in `s_cbranch_execnz`, one
 //!   whose lanes all stay together in `s_branch`; a continue mask rejoins at the loop's end;
-//! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge);
+//! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge), as
+//!   a parallel copy; copies already in place (forwarded arguments) emit nothing;
+//! - every block lists where the lanes parked at its end resume (`lanes_to`: the other side
+//!   of a divergent if, the join for the then side, the rejoin point of a label, continue or
+//!   exit mask), the per-lane CFG edges VGPR liveness needs;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
 //!   scalar loads, readlane), like LLVM's skip threshold.
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
@@ -39,9 +49,12 @@ pub(crate) enum BrKind {
 /// An enclosing construct while lowering.
 pub(crate) enum Ctx {
     /// `skip_to`: where the side being lowered restores EXEC (none for a uniform if).
+    /// A divergent if also carries what an if nested at the end of it needs to join at its
+    /// join instead of its own (`Isel::absorber`).
     If {
         divergent: bool,
         skip_to: Option<MBlock>,
+        join: Option<Join>,
     },
     Block {
         label: u32,
@@ -55,6 +68,21 @@ pub(crate) enum Ctx {
         end: MBlock,
         divergent: bool,
     },
+}
+
+/// The join of a divergent if, as seen by the ifs nested in it.
+#[derive(Clone, Copy)]
+pub(crate) struct Join {
+    /// The lane mask ORed back into EXEC at the join.
+    restore: VReg,
+    /// `restore` already holds every lane that can be active in the side that may absorb.
+    covers: bool,
+    /// The divergent if at the end of that side (then side without an else, else side
+    /// otherwise), after which nothing is emitted until this join: it may join here.
+    absorb: Option<Op>,
+    /// Layout index of the absorbed if's join block: from there to this join, nothing but
+    /// skips to this join may be emitted (checked).
+    absorbed_at: Option<usize>,
 }
 
 /// What a branch crosses: the construct's own target (none for an `If`) and whether crossing
@@ -410,6 +438,21 @@ impl Isel<'_> {
                 if t != Target::Kernel && acc.is_none() {
                     return Err(self.internal("masked branch to a label without a mask"));
                 }
+                // The leaving lanes resume where the mask is ORed back into EXEC.
+                let rejoin = match t {
+                    Target::Kernel => None,
+                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
+                        _ => None,
+                    }),
+                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
+                        Ctx::Loop { header, end, .. } if *header == h => Some(*end),
+                        _ => None,
+                    }),
+                };
+                if let Some(r) = rejoin {
+                    self.lanes_to(r);
+                }
                 let src = lanes.map_or(Self::exec(), mir::r);
                 if let Some(m) = acc {
                     self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src]);
@@ -490,6 +533,7 @@ impl Isel<'_> {
             self.ctx.push(Ctx::If {
                 divergent: false,
                 skip_to: None,
+                join: None,
             });
             self.lower(then_, tail)?;
             self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
@@ -502,33 +546,69 @@ impl Isel<'_> {
         let m = self.mask(c)?;
         let then_loses = self.loses_lanes(then_, tail);
         let has_else = !self.is_fall(else_, tail);
+        let xor = has_else || then_loses;
+        // At the end of an enclosing if's side: join at its join, our lanes restored by its
+        // mask (ORed into it as soon as ours is final), like LLVM's optimizeEndCf.
+        let outer = self.absorber(term);
         let saved = self.s64();
         self.emit(Opc::S_AND_SAVEEXEC_B64, vec![mir::r(saved), mir::r(m)]);
         self.set_comment("divergent branch");
-        if has_else || then_loses {
+        if xor {
             self.emit(
                 Opc::S_XOR_B64,
                 vec![mir::r(saved), Self::exec(), mir::r(saved)],
             );
         }
+        let merge = |this: &mut Self| {
+            if let Some(o) = outer.filter(|o| !o.covers) {
+                this.emit(
+                    Opc::S_OR_B64,
+                    vec![mir::r(o.restore), mir::r(o.restore), mir::r(saved)],
+                );
+                this.set_comment("joins at the enclosing join");
+            }
+        };
+        if !has_else {
+            merge(self);
+        }
         let mid = self.mf.new_block();
         let end = self.mf.new_block();
+        // The lanes of the other side wait from here to where it starts.
+        self.lanes_to(if has_else { mid } else { end });
         // Each side is skipped when no lane takes it (unless short and safe); its own skips
         // go to where it restores EXEC.
+        // A join the kernel's end follows restores EXEC for nothing: no restore, and
+        // nothing for a nested if to join at.
+        let dead_join = tail == Some(Target::Kernel);
+        let join = Join {
+            restore: outer.map_or(saved, |o| o.restore),
+            covers: outer.is_some_and(|o| o.covers) || !xor,
+            absorb: if dead_join {
+                None
+            } else {
+                self.tail_if(if has_else { else_ } else { then_ }, tail)
+            },
+            absorbed_at: None,
+        };
         self.ctx.push(Ctx::If {
             divergent: true,
             skip_to: Some(if has_else { mid } else { end }),
+            join: Some(join),
         });
         self.open_skips();
         self.skip_if_empty();
         self.lower(then_, tail)?;
         self.close_skips();
+        // The then side's lanes wait from here to the join; none go on into the else side.
+        self.lanes_to(end);
+        self.mf.blocks[self.cur].lanes_stop = true;
         self.start_block(mid);
         if has_else {
             self.emit(
                 Opc::S_ANDN2_SAVEEXEC_B64,
                 vec![mir::r(saved), mir::r(saved)],
             );
+            merge(self);
             if let Some(Ctx::If { skip_to, .. }) = self.ctx.last_mut() {
                 *skip_to = Some(end);
             }
@@ -540,8 +620,32 @@ impl Isel<'_> {
             // A fall-through (its block arguments, if any, are none: see `is_fall`).
             self.lower(else_, tail)?;
         }
-        self.ctx.pop();
+        if let Some(Ctx::If {
+            join:
+                Some(Join {
+                    absorbed_at: Some(at),
+                    ..
+                }),
+            ..
+        }) = self.ctx.pop()
+        {
+            self.check_absorbed(at, end)?;
+        }
         self.start_block(end);
+        if outer.is_some() {
+            // Nothing until the enclosing join, which restores our lanes.
+            let at = self.mf.layout.len() - 1;
+            if let Some(Some(j)) = self.ctx.iter_mut().rev().find_map(|c| match c {
+                Ctx::If { join, .. } => Some(join.as_mut()),
+                _ => None,
+            }) {
+                j.absorbed_at = Some(at);
+            }
+            return Ok(());
+        }
+        if dead_join {
+            return Ok(());
+        }
         self.emit(
             Opc::S_OR_B64,
             vec![Self::exec(), Self::exec(), mir::r(saved)],
@@ -551,6 +655,119 @@ impl Isel<'_> {
             self.skip_if_empty();
         }
         Ok(())
+    }
+
+    /// The join of the enclosing divergent if when the if of `term` is the one at the end of
+    /// its absorbing side, with only unmasked labels in between.
+    fn absorber(&self, term: Op) -> Option<Join> {
+        for c in self.ctx.iter().rev() {
+            match c {
+                Ctx::Block { mask: None, .. } => continue,
+                Ctx::If {
+                    join:
+                        Some(
+                            j @ Join {
+                                absorb: Some(t), ..
+                            },
+                        ),
+                    ..
+                } if *t == term => return Some(*j),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// An absorbed if relies on nothing running between its join and `end`'s: only skips to
+    /// `end` (which restores every lane) may be there.
+    fn check_absorbed(&self, at: usize, end: MBlock) -> Result<(), IselError> {
+        let only_skips = self.mf.layout[at..].iter().all(|&b| {
+            self.mf.blocks[b]
+                .insts
+                .iter()
+                .all(|i| i.op == Opc::S_CBRANCH_EXECZ && i.ops[0] == Operand::Label(end))
+        });
+        if only_skips {
+            Ok(())
+        } else {
+            Err(self.internal("code between an absorbed join and its enclosing join"))
+        }
+    }
+
+    /// The divergent if at the end of `n` after which nothing is emitted (up to skips) before
+    /// `n` falls through to `tail`. Iterative: the tree may be deep.
+    fn tail_if(&self, mut n: &Node, mut tail: Option<Target>) -> Option<Op> {
+        loop {
+            match n {
+                Node::Seq(v) => {
+                    let last = v.iter().enumerate().rev().find(|&(i, c)| {
+                        !self.emits_nothing(c, if i + 1 == v.len() { tail } else { None })
+                    })?;
+                    if last.0 + 1 != v.len() {
+                        tail = None;
+                    }
+                    n = last.1;
+                }
+                Node::Block { label, body } if !self.label_mask.contains(label) => {
+                    tail = Some(Target::Label(*label));
+                    n = body;
+                }
+                Node::If {
+                    term,
+                    divergent: true,
+                    ..
+                } => return Some(*term),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Does lowering `n` (falling through to `tail`) emit nothing but skips? Conservative;
+    /// iterative.
+    fn emits_nothing(&self, n: &Node, tail: Option<Target>) -> bool {
+        let in_place = |term: Op, succ: usize| {
+            let s = &self.ir.ops[term].succs[succ];
+            !self.staged.contains(&self.u.cfg.index[s.block])
+                && s.args
+                    .iter()
+                    .zip(&self.ir.blocks[s.block].args)
+                    .all(|(x, y)| self.forward.get(x) == Some(y))
+        };
+        let mut work = vec![(n, tail)];
+        while let Some((n, tail)) = work.pop() {
+            let empty = match n {
+                Node::Code(b) => {
+                    let block = self.u.cfg.blocks[*b as usize];
+                    !self.staged.contains(b)
+                        && self
+                            .ir
+                            .block_ops(block)
+                            .all(|op| self.ir.spec(op).is_terminator())
+                        && !self.ir.blocks[block]
+                            .args
+                            .iter()
+                            .any(|a| self.shadowed.contains(a))
+                }
+                Node::Edge { term, succ } => in_place(*term, *succ),
+                Node::Br { term, succ, target } => tail == Some(*target) && in_place(*term, *succ),
+                Node::Return(_) => tail == Some(Target::Kernel),
+                Node::Seq(v) => {
+                    for (i, c) in v.iter().enumerate() {
+                        work.push((c, if i + 1 == v.len() { tail } else { None }));
+                    }
+                    true
+                }
+                Node::Block { label, body } => {
+                    work.push((body, Some(Target::Label(*label))));
+                    !self.label_mask.contains(label)
+                }
+                Node::If { .. } | Node::BrIf { .. } | Node::Loop { .. } => false,
+            };
+            if !empty {
+                return false;
+            }
+        }
+        true
     }
 
     /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?
@@ -636,25 +853,33 @@ impl Isel<'_> {
         }
         let dsts = self.ir.blocks[s.block].args.clone();
         let srcs = s.args.clone();
-        // Sources read before any destination is written.
-        let mut read = Vec::new();
-        for (&d, &sv) in dsts.iter().zip(&srcs) {
-            let x = self.use_val(sv, term)?;
-            let x = if dsts.contains(&sv) {
-                self.snapshot(x, d)?
-            } else {
-                x
-            };
-            read.push(x);
-        }
         let staged = self.staged.contains(&self.u.cfg.index[s.block]);
-        for (&d, x) in dsts.iter().zip(read) {
-            let dv = if staged && self.is_staged_kind(d) {
+        let mut locs = Vec::new();
+        for &d in &dsts {
+            locs.push(if staged && self.is_staged_kind(d) {
                 self.incoming_loc(d)
             } else {
                 self.arg_loc(d)
+            });
+        }
+        // Sources read before any destination is written: one that is another copy's
+        // destination is read into a temporary first; one already in place needs no copy.
+        let mut read = Vec::new();
+        for (k, (&d, &sv)) in dsts.iter().zip(&srcs).enumerate() {
+            let x = self.use_val(sv, term)?;
+            let x = if x == locs[k] {
+                None
+            } else if locs.contains(&x) {
+                Some(self.snapshot(x, d)?)
+            } else {
+                Some(x)
             };
-            self.assign(dv, x, self.ir.value_type(d))?;
+            read.push(x);
+        }
+        for ((&d, x), dv) in dsts.iter().zip(read).zip(locs) {
+            if let Some(x) = x {
+                self.assign(dv, x, self.ir.value_type(d))?;
+            }
         }
         Ok(())
     }
@@ -729,10 +954,33 @@ impl Isel<'_> {
         })
     }
 
-    /// The register of a block argument, created on first use.
+    /// The register of a block argument, created on first use; a forwarded argument
+    /// (`Isel::forwarding`) shares the register of the argument it is passed on to.
     pub(crate) fn arg_loc(&mut self, a: Value) -> Val {
         if let Some(x) = self.vals.get(&a) {
             return *x;
+        }
+        if self.forward.contains_key(&a) {
+            let mut path = vec![a];
+            let mut t = a;
+            while let Some(&n) = self.forward.get(&t) {
+                t = n;
+                if self.vals.contains_key(&t) {
+                    break;
+                }
+                path.push(t);
+            }
+            let x = match self.vals.get(&t) {
+                Some(x) => *x,
+                None => {
+                    path.pop();
+                    self.arg_loc(t)
+                }
+            };
+            for p in path {
+                self.vals.insert(p, x);
+            }
+            return x;
         }
         let ty = self.ir.value_type(a);
         let div = self.u.is_divergent(a);

@@ -3,9 +3,17 @@
 //! A machine function is a list of blocks in layout order; control falls through from one
 //! block to the next unless the block ends in `s_branch` or `s_endpgm`. That layout is the
 //! *wave-level* CFG: the one the hardware follows, with both sides of a divergent branch
-//! executed one after the other under different EXEC masks. Liveness and register allocation
-//! work on it, which is what makes a VGPR written under a partial EXEC safe: every lane that
-//! still needs the old contents keeps the register live across the write.
+//! executed one after the other under different EXEC masks. SGPRs, written for the whole
+//! wave, live on it.
+//!
+//! Per-lane control flow is not that CFG: lanes parked while the wave runs other code (the
+//! else lanes of a divergent if while its then side runs, the then lanes between the then
+//! side and the join, lanes waiting in a label, continue or loop-exit mask) resume elsewhere
+//! than where the layout goes. Each block lists those resume points (`lanes_to`) and says
+//! whether its lanes fall through to the next block (`lanes_stop`); VGPR liveness follows the
+//! per-lane CFG this gives (a VGPR write touches only the lanes in EXEC, so a lane's value is
+//! safe as long as the register stays live along that lane's path), SGPR liveness the
+//! wave-level one.
 //!
 //! Registers are virtual (`VReg`, with a class: SGPR or VGPR, 1..4 dwords) until `regalloc`
 //! rewrites them to physical ones. An operand names a register and a dword range of it, so the
@@ -123,6 +131,13 @@ pub struct BlockData {
     pub insts: Vec<Inst>,
     /// Printed before the block's label (e.g. `; %bb.3: divergent if`).
     pub comment: Option<String>,
+    /// Blocks where lanes that are in EXEC at the end of this block (or are taken out of it
+    /// by its last instructions) resume, when the wave-level CFG does not lead there
+    /// directly: per-lane edges, for VGPR liveness.
+    pub lanes_to: Vec<MBlock>,
+    /// No lane falls through from this block into the next one: the lanes in EXEC at its
+    /// end resume at `lanes_to` (the end of a divergent if's then side, before its else side).
+    pub lanes_stop: bool,
 }
 
 /// A machine function.

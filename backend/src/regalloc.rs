@@ -1,20 +1,41 @@
-//! Register allocation: linear scan over the wave-level CFG, SGPRs and VGPRs separately.
+//! Register allocation: linear scan over live segments with holes, SGPRs and VGPRs
+//! separately, with SGPR spilling to VGPR lanes and rematerialization.
 //!
-//! Pre: a machine function over virtual registers (`isel`), in layout order.
-//! Post: every virtual register is replaced by a physical register tuple of its class,
-//! aligned to 2 for 64-bit (and wider) tuples as gfx942 requires; two registers share a
-//! physical register only if their live intervals do not overlap. Liveness is computed on the
-//! wave-level CFG (layout fall-through plus every branch, including `s_cbranch_execz` skips),
-//! so a value needed by lanes on the other side of a divergent branch stays live across the
-//! side executed first, and a VGPR written under a partial EXEC cannot clobber lanes of
-//! another value that is still needed. Each register gets one interval (from its first to
-//! its last live point), which over-approximates lifetimes inside loops but never under.
-//! Over the budget (gfx942: 102 SGPRs, 256 addressable VGPRs) is an error, not a crash.
-//! Liveness is a bit-vector dataflow (blocks × registers / 64 per round, rounds bounded by
-//! the loop depth); the scan is O(registers × register-file size).
+//! Pre: a machine function over virtual registers (`isel`), in layout order, whose blocks list
+//! their per-lane resume points.
+//! Post: every virtual register is replaced by a physical register tuple of its class, aligned
+//! to 2 for 64-bit (and wider) tuples as gfx942 requires; two registers share a physical
+//! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs on
+//! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
+//! lanes of a value still needed. Moves whose source and destination got the same register
+//! are deleted.
+//! - Registers are taken in order of their first live position; each takes the register of a
+//!   register it is copied from or to when that one is free over its whole life (coalescing
+//!   block-argument copies), else the lowest free one.
+//! - When SGPRs run out (gfx942: 102), the allocator takes a register out of the SGPR file:
+//!   the cheapest of the register being placed and, at the place where evicting costs least,
+//!   the registers in its way. The cost is the spill weight, references per live position,
+//!   a quarter of it for rematerializable registers. A rematerializable register has one
+//!   definition, a move of a constant or of a never-written ABI SGPR, or a kernel-argument
+//!   load (`s_load_dword* s, s[0:1], imm`: the kernarg segment is read-only); that definition
+//!   is deleted and re-emitted before each use. Any other register is spilled to lanes of
+//!   spill VGPRs: `v_writelane_b32` after each write, `v_readlane_b32` into a fresh SGPR before
+//!   each read (both ignore EXEC, so this holds under any EXEC, empty included); each
+//!   spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The SGPRs are then
+//!   allocated again (the reload and spill temporaries live across one instruction and are
+//!   never chosen), until everything fits. The spill VGPRs are then reserved for the whole
+//!   kernel (their lanes are reached whatever EXEC holds) and the other VGPRs allocated.
+//! - Over the VGPR budget (256 addressable VGPRs) is an error, not a crash: VGPR spilling to
+//!   scratch memory is not implemented.
+//! Time: liveness is linear in the code plus its result; the scan is O(registers x
+//! register-file size x log) at worst, with a constant-time test for a physical register free
+//! since before the new register's first position (the common case).
 
-use crate::mir::{File, Func, Operand, PReg, Reg, VReg};
-use cranelift_entity::{EntityRef, SecondaryMap};
+use crate::isa::Opc;
+use crate::liveness::{self, Cfg, Live, Seg};
+use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
+use cranelift_entity::SecondaryMap;
+use std::collections::BTreeMap;
 
 pub const SGPR_BUDGET: u16 = 102;
 pub const VGPR_BUDGET: u16 = 256;
@@ -23,217 +44,712 @@ pub const VGPR_BUDGET: u16 = 256;
 pub const RESERVED_SGPRS: u16 = 5;
 pub const RESERVED_VGPRS: u16 = 1;
 
+/// Allocation rounds after which spilling is assumed not to converge (it converges in two or
+/// three: the temporaries spilling creates are never spilled themselves).
+const MAX_ROUNDS: usize = 32;
+
 #[derive(Debug)]
 pub struct AllocError(pub String);
 
-/// Result: highest SGPR and VGPR used, plus one.
+/// Result: highest SGPR and VGPR used, plus one, and the SGPR dwords spilled to VGPR lanes.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Usage {
     pub sgprs: u16,
     pub vgprs: u16,
+    pub sgpr_spills: u32,
 }
 
 pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
-    let nblocks = f.layout.len();
-    let nv = f.vregs.len();
-    let mut index: SecondaryMap<crate::mir::MBlock, usize> = SecondaryMap::new();
-    for (i, &b) in f.layout.iter().enumerate() {
-        index[b] = i;
+    let mut spiller = Spiller::default();
+    let mut rounds = 0;
+    let sgprs = loop {
+        rounds += 1;
+        let cfg = Cfg::new(f);
+        let live = liveness::live(f, &cfg, File::S);
+        let costs = Costs::new(f, &live, &spiller);
+        match scan(f, &live, File::S, &costs)? {
+            Scan::Done(a) => break a,
+            Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
+            Scan::Spill(_) => return Err(out_of(f, File::S)),
+        }
+    };
+    let cfg = Cfg::new(f);
+    let mut live = liveness::live(f, &cfg, File::V);
+    // Spill VGPRs are reserved for the whole kernel: v_writelane_b32 / v_readlane_b32 reach
+    // their lanes whatever EXEC holds, so the per-lane liveness of other VGPRs says nothing
+    // about them.
+    let last = f.layout.last().map_or(0, |&b| {
+        2 * (cfg.start[cfg.index[b] as usize] + f.blocks[b].insts.len() as u32) + 1
+    });
+    for &v in &spiller.vgprs {
+        live.segs[v] = vec![(0, last)];
     }
-    let succs = successors(f, &index);
-    // Positions.
-    let mut start = vec![0usize; nblocks];
-    let mut pos = 0;
-    for (i, &b) in f.layout.iter().enumerate() {
-        start[i] = pos;
-        pos += f.blocks[b].insts.len() + 1;
+    let costs = Costs::new(f, &live, &spiller);
+    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs)? else {
+        return Err(out_of(f, File::V));
+    };
+    Ok(rewrite(f, &sgprs, &vgprs, spiller.count))
+}
+
+fn out_of(f: &Func, file: File) -> AllocError {
+    AllocError(match file {
+        File::S => format!(
+            "kernel `{}` needs more than the {SGPR_BUDGET} SGPRs gfx942 provides, even with spilling",
+            f.name
+        ),
+        File::V => format!(
+            "kernel `{}` needs more than the {VGPR_BUDGET} VGPRs gfx942 provides (kc does not spill VGPRs yet)",
+            f.name
+        ),
+    })
+}
+
+/// Physical registers of one file and the live segments placed in each.
+struct Occupancy {
+    /// Per register: segment start -> (end, owner); segments are disjoint.
+    regs: Vec<BTreeMap<u32, (u32, VReg)>>,
+    /// An upper bound of the last position occupied in each register.
+    max_end: Vec<Option<u32>>,
+}
+
+impl Occupancy {
+    fn new(n: u16) -> Occupancy {
+        Occupancy {
+            regs: vec![BTreeMap::new(); n as usize],
+            max_end: vec![None; n as usize],
+        }
     }
-    // Per-block use (before def) and def sets, as bit vectors.
-    let words = nv.div_ceil(64);
-    let mut uses = vec![vec![0u64; words]; nblocks];
-    let mut defs = vec![vec![0u64; words]; nblocks];
-    let set = |v: &mut Vec<u64>, r: usize| v[r / 64] |= 1 << (r % 64);
-    let get = |v: &Vec<u64>, r: usize| v[r / 64] & (1 << (r % 64)) != 0;
-    let mut lo = vec![usize::MAX; nv];
-    let mut hi = vec![0usize; nv];
-    for (i, &b) in f.layout.iter().enumerate() {
-        for (k, inst) in f.blocks[b].insts.iter().enumerate() {
-            let p = start[i] + k;
-            let d = inst.op.desc();
-            for (j, o) in inst.ops.iter().enumerate() {
-                let Operand::Reg {
-                    reg: Reg::Virt(v),
-                    sub,
-                    n,
-                } = o
-                else {
-                    continue;
-                };
-                let r = v.index();
-                lo[r] = lo[r].min(p);
-                hi[r] = hi[r].max(p);
-                let width = f.vregs[*v].dwords;
-                let partial = *n != 0 && (*sub != 0 || *n < width);
-                let is_def = j < d.defs as usize;
-                if is_def && !partial && !(j == 0 && d.reads_dst) {
-                    if !get(&uses[i], r) {
-                        set(&mut defs[i], r);
+
+    fn free(&self, r: u16, segs: &[Seg]) -> bool {
+        let r = r as usize;
+        match self.max_end[r] {
+            None => true,
+            Some(e) if e < segs[0].0 => true,
+            _ => segs.iter().all(|&(s, e)| {
+                self.regs[r]
+                    .range(..=e)
+                    .next_back()
+                    .is_none_or(|(_, &(end, _))| end < s)
+            }),
+        }
+    }
+
+    /// The owners of the segments of register `r` that overlap `segs`.
+    fn owners(&self, r: u16, segs: &[Seg], out: &mut Vec<VReg>) {
+        for &(s, e) in segs {
+            for (_, &(end, v)) in self.regs[r as usize].range(..=e).rev() {
+                if end < s {
+                    break;
+                }
+                out.push(v);
+            }
+        }
+    }
+
+    fn insert(&mut self, r: u16, segs: &[Seg], v: VReg) {
+        let r = r as usize;
+        for &(s, e) in segs {
+            self.regs[r].insert(s, (e, v));
+        }
+        let last = segs.last().map_or(0, |s| s.1);
+        self.max_end[r] = Some(self.max_end[r].map_or(last, |m| m.max(last)));
+    }
+
+    fn remove(&mut self, r: u16, segs: &[Seg]) {
+        for &(s, _) in segs {
+            self.regs[r as usize].remove(&s);
+        }
+    }
+}
+
+/// What the scan needs besides liveness: coalescing hints and spill weights.
+struct Costs {
+    /// Registers each one is copied from or to (a few).
+    hints: SecondaryMap<VReg, Vec<VReg>>,
+    /// Spill weight; infinite for registers that must not be spilled.
+    weight: SecondaryMap<VReg, f64>,
+    /// The single definition of each rematerializable register.
+    remat: SecondaryMap<VReg, Option<Inst>>,
+}
+
+impl Costs {
+    fn new(f: &Func, live: &Live, spiller: &Spiller) -> Costs {
+        let mut hints: SecondaryMap<VReg, Vec<VReg>> = SecondaryMap::new();
+        for &b in &f.layout {
+            for inst in &f.blocks[b].insts {
+                if let Some((d, s)) = copy_of(f, inst) {
+                    for (x, y) in [(d, s), (s, d)] {
+                        if hints[x].len() < 4 && !hints[x].contains(&y) {
+                            hints[x].push(y);
+                        }
                     }
-                } else if !get(&defs[i], r) {
-                    set(&mut uses[i], r);
                 }
             }
         }
-    }
-    // Backward dataflow to a fixed point.
-    let mut live_in = vec![vec![0u64; words]; nblocks];
-    let mut live_out = vec![vec![0u64; words]; nblocks];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..nblocks).rev() {
-            let mut out = vec![0u64; words];
-            for &s in &succs[i] {
-                for w in 0..words {
-                    out[w] |= live_in[s][w];
-                }
+        let remat = rematerializable(f);
+        let mut weight: SecondaryMap<VReg, f64> = SecondaryMap::new();
+        for (v, segs) in live.segs.iter() {
+            if segs.is_empty() {
+                continue;
             }
-            let mut inn = vec![0u64; words];
-            for w in 0..words {
-                inn[w] = uses[i][w] | (out[w] & !defs[i][w]);
-            }
-            if inn != live_in[i] || out != live_out[i] {
-                live_in[i] = inn;
-                live_out[i] = out;
-                changed = true;
-            }
-        }
-    }
-    for i in 0..nblocks {
-        let end = start[i] + f.blocks[f.layout[i]].insts.len();
-        for (set, at) in [(&live_in[i], start[i]), (&live_out[i], end)] {
-            for r in set_bits(set) {
-                lo[r] = lo[r].min(at);
-                hi[r] = hi[r].max(at);
-            }
-        }
-    }
-    // Linear scan.
-    let mut order: Vec<usize> = (0..nv).filter(|&r| lo[r] != usize::MAX).collect();
-    order.sort_by_key(|&r| (lo[r], r));
-    let mut assigned: Vec<Option<u16>> = vec![None; nv];
-    let mut busy_until_s = vec![None::<usize>; SGPR_BUDGET as usize];
-    let mut busy_until_v = vec![None::<usize>; VGPR_BUDGET as usize];
-    let (mut max_s, mut max_v) = (RESERVED_SGPRS, RESERVED_VGPRS);
-    for r in order {
-        let class = f.vregs[VReg::new(r)];
-        let (busy, first, budget) = match class.file {
-            File::S => (&mut busy_until_s, RESERVED_SGPRS, SGPR_BUDGET),
-            File::V => (&mut busy_until_v, RESERVED_VGPRS, VGPR_BUDGET),
-        };
-        let n = class.dwords as u16;
-        let align = if n >= 2 { 2 } else { 1 };
-        let mut base = first.next_multiple_of(align);
-        let mut found = None;
-        while base + n <= budget {
-            let free = (base..base + n).all(|x| busy[x as usize].is_none_or(|e| e < lo[r]));
-            if free {
-                found = Some(base);
-                break;
-            }
-            base += align;
-        }
-        let Some(b) = found else {
-            return Err(AllocError(format!(
-                "kernel `{}` needs more than the {} {} gfx942 provides (kc does not spill yet)",
-                f.name,
-                budget,
-                if class.file == File::S {
-                    "SGPRs"
+            weight[v] = if spiller.temps.contains(&v) {
+                f64::INFINITY
+            } else {
+                let len: u64 = segs.iter().map(|&(s, e)| (e - s + 1) as u64).sum();
+                let w = live.refs[v] as f64 / len as f64;
+                if remat[v].is_some() {
+                    w / 4.0
                 } else {
-                    "VGPRs"
+                    w
                 }
-            )));
-        };
-        for x in b..b + n {
-            busy[x as usize] = Some(hi[r]);
+            };
         }
-        assigned[r] = Some(b);
-        match class.file {
-            File::S => max_s = max_s.max(b + n),
-            File::V => max_v = max_v.max(b + n),
+        Costs {
+            hints,
+            weight,
+            remat,
         }
     }
-    // Rewrite.
+}
+
+/// `d = s` between two whole virtual registers of the same class.
+fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
+    if !liveness::is_move(inst.op) {
+        return None;
+    }
+    let whole = |o: &Operand| match *o {
+        Operand::Reg {
+            reg: Reg::Virt(v),
+            sub: 0,
+            n,
+        } if n == 0 || n == f.vregs[v].dwords => Some(v),
+        _ => None,
+    };
+    let (d, s) = (whole(&inst.ops[0])?, whole(&inst.ops[1])?);
+    (d != s && f.vregs[d] == f.vregs[s]).then_some((d, s))
+}
+
+/// The defining instruction of every SGPR that can be recomputed anywhere: defined once, by
+/// a move of a constant or of an ABI SGPR nothing writes, or by a load from the kernarg
+/// segment at a constant offset.
+fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
+    let mut defs: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    let mut def: SecondaryMap<VReg, Option<Inst>> = SecondaryMap::new();
+    let mut abi_written = false;
     for &b in &f.layout {
-        for inst in &mut f.blocks[b].insts {
-            for o in &mut inst.ops {
+        for inst in &f.blocks[b].insts {
+            let d = inst.op.desc();
+            for o in inst.ops.iter().take(d.defs as usize) {
+                match *o {
+                    Operand::Reg {
+                        reg: Reg::Virt(v), ..
+                    } => {
+                        defs[v] += 1;
+                        def[v] = None;
+                        let whole = matches!(o, Operand::Reg { sub: 0, n, .. }
+                            if *n == 0 || *n == f.vregs[v].dwords);
+                        if defs[v] == 1 && whole && d.defs == 1 && remat_shape(inst) {
+                            def[v] = Some(inst.clone());
+                        }
+                    }
+                    Operand::Reg {
+                        reg: Reg::Phys(PReg::S(r, _)),
+                        ..
+                    } if r < RESERVED_SGPRS => abi_written = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    if abi_written {
+        return SecondaryMap::new();
+    }
+    def
+}
+
+fn remat_shape(inst: &Inst) -> bool {
+    let abi = |o: &Operand| matches!(o, Operand::Reg { reg: Reg::Phys(PReg::S(r, _)), .. } if *r < RESERVED_SGPRS);
+    match inst.op {
+        Opc::S_MOV_B32 | Opc::S_MOV_B64 => {
+            matches!(inst.ops[1], Operand::Imm(_)) || abi(&inst.ops[1])
+        }
+        Opc::S_LOAD_DWORD | Opc::S_LOAD_DWORDX2 | Opc::S_LOAD_DWORDX4 => {
+            inst.ops[1] == mir::p(PReg::S(0, 2)) && matches!(inst.ops[2], Operand::Imm(_))
+        }
+        _ => false,
+    }
+}
+
+enum Scan {
+    Done(SecondaryMap<VReg, Option<u16>>),
+    /// SGPRs to take out of the register file before trying again.
+    Spill(Vec<VReg>),
+}
+
+/// Linear scan of the registers of `file`.
+fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocError> {
+    let (first, budget) = match file {
+        File::S => (RESERVED_SGPRS, SGPR_BUDGET),
+        File::V => (RESERVED_VGPRS, VGPR_BUDGET),
+    };
+    let mut order: Vec<VReg> = live
+        .segs
+        .iter()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(v, _)| v)
+        .collect();
+    order.sort_by_key(|&v| (live.segs[v][0].0, v));
+    let mut occ = Occupancy::new(budget);
+    let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
+    let mut spilled = Vec::new();
+    for v in order {
+        let n = f.vregs[v].dwords as u16;
+        let align = if n >= 2 { 2 } else { 1 };
+        let segs = &live.segs[v];
+        let fits = |occ: &Occupancy, b: u16| (b..b + n).all(|r| occ.free(r, segs));
+        let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
+        let hinted = costs.hints[v]
+            .iter()
+            .filter_map(|&h| assigned[h])
+            .find(|&b| usable(b) && fits(&occ, b));
+        let bases = || (first.next_multiple_of(align)..=budget - n).step_by(align as usize);
+        let pick = hinted.or_else(|| bases().find(|&b| fits(&occ, b)));
+        if let Some(b) = pick {
+            occ.insert_all(b, n, segs, v);
+            assigned[v] = Some(b);
+            continue;
+        }
+        if file == File::V {
+            return Err(out_of(f, file));
+        }
+        // Out of SGPRs: evict the cheapest registers in the way, or take this one out.
+        let mut best: Option<(f64, u16, Vec<VReg>)> = None;
+        let mut victims = Vec::new();
+        for b in bases() {
+            victims.clear();
+            for r in b..b + n {
+                occ.owners(r, segs, &mut victims);
+            }
+            victims.sort_unstable();
+            victims.dedup();
+            let cost: f64 = victims.iter().map(|&w| costs.weight[w]).sum();
+            if cost.is_finite() && best.as_ref().is_none_or(|x| cost < x.0) {
+                best = Some((cost, b, victims.clone()));
+            }
+        }
+        match best {
+            Some((cost, b, victims)) if cost < costs.weight[v] => {
+                for w in victims {
+                    let wb = assigned[w].take().expect("an owner is assigned");
+                    for r in wb..wb + f.vregs[w].dwords as u16 {
+                        occ.remove(r, &live.segs[w]);
+                    }
+                    spilled.push(w);
+                }
+                occ.insert_all(b, n, segs, v);
+                assigned[v] = Some(b);
+            }
+            _ if costs.weight[v].is_finite() => spilled.push(v),
+            _ => return Err(out_of(f, file)),
+        }
+    }
+    Ok(if spilled.is_empty() {
+        Scan::Done(assigned)
+    } else {
+        Scan::Spill(spilled)
+    })
+}
+
+impl Occupancy {
+    fn insert_all(&mut self, b: u16, n: u16, segs: &[Seg], v: VReg) {
+        for r in b..b + n {
+            self.insert(r, segs, v);
+        }
+    }
+}
+
+/// Spill state kept across allocation rounds.
+#[derive(Default)]
+struct Spiller {
+    /// Spill VGPRs, 64 lanes each.
+    vgprs: Vec<VReg>,
+    lanes: u32,
+    /// Reload and spill temporaries (never spilled).
+    temps: std::collections::HashSet<VReg>,
+    /// Spilled dwords written (`.sgpr_spill_count`).
+    count: u32,
+}
+
+/// How a spilled register is brought back.
+#[derive(Clone)]
+enum Plan {
+    Remat(Inst),
+    /// Dword `i` lives in lane `first + i` of the spill VGPRs.
+    Lanes(u32),
+}
+
+impl Spiller {
+    /// Rewrites every reference to `victims`: rematerialized before each read, or kept in
+    /// spill-VGPR lanes around each read and write.
+    fn spill(&mut self, f: &mut Func, victims: &[VReg], costs: &Costs) {
+        let mut plan: SecondaryMap<VReg, Option<Plan>> = SecondaryMap::new();
+        for &v in victims {
+            plan[v] = Some(match &costs.remat[v] {
+                Some(def) => Plan::Remat(def.clone()),
+                None => {
+                    let first = self.lanes;
+                    self.lanes += f.vregs[v].dwords as u32;
+                    while self.vgprs.len() * 64 < self.lanes as usize {
+                        let s = f.new_vreg(mir::Class::V32);
+                        self.vgprs.push(s);
+                    }
+                    Plan::Lanes(first)
+                }
+            });
+        }
+        for bi in 0..f.layout.len() {
+            let b = f.layout[bi];
+            self.spill_block(f, b, &plan);
+        }
+    }
+
+    fn spill_block(&mut self, f: &mut Func, b: MBlock, plan: &SecondaryMap<VReg, Option<Plan>>) {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        for mut inst in insts {
+            // Which spilled registers this instruction reads and writes (dword masks; a
+            // destination the instruction also reads, `s_bitset0_b64`'s, is both).
+            let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
+            let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
+                if plan[v].is_none() {
+                    return;
+                }
+                let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
+                let k = match refs.iter().position(|r| r.0 == v) {
+                    Some(k) => k,
+                    None => {
+                        refs.push((v, 0, 0));
+                        refs.len() - 1
+                    }
+                };
+                if write {
+                    refs[k].2 |= bits;
+                } else {
+                    refs[k].1 |= bits;
+                }
+            };
+            liveness::accesses(f, &inst, |v, lo, hi, a| {
+                if a == liveness::Access::Read {
+                    note(v, lo, hi, false);
+                }
+            });
+            for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
                 if let Operand::Reg {
                     reg: Reg::Virt(v),
                     sub,
                     n,
                 } = *o
                 {
-                    let class = f.vregs[v];
-                    let base = assigned[v.index()].unwrap_or(0) + sub as u16;
-                    let width = if n == 0 { class.dwords } else { n };
-                    let preg = match class.file {
-                        File::S => PReg::S(base, width),
-                        File::V => PReg::V(base, width),
-                    };
-                    *o = Operand::Reg {
-                        reg: Reg::Phys(preg),
-                        sub: 0,
-                        n: 0,
-                    };
+                    let w = f.vregs[v].dwords;
+                    note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
                 }
             }
-        }
-    }
-    Ok(Usage {
-        sgprs: max_s,
-        vgprs: max_v,
-    })
-}
-
-/// Indices of the set bits of a bit vector.
-fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut b = bits;
-        std::iter::from_fn(move || {
-            (b != 0).then(|| {
-                let i = b.trailing_zeros() as usize;
-                b &= b - 1;
-                w * 64 + i
-            })
-        })
-    })
-}
-
-/// Wave-level successors of each layout position.
-pub fn successors(f: &Func, index: &SecondaryMap<crate::mir::MBlock, usize>) -> Vec<Vec<usize>> {
-    let n = f.layout.len();
-    let mut out = vec![Vec::new(); n];
-    for (i, &b) in f.layout.iter().enumerate() {
-        let mut falls = true;
-        for inst in &f.blocks[b].insts {
-            if inst.op.desc().is_branch() {
-                if let Some(Operand::Label(t)) = inst.ops.first() {
-                    let j = index[*t];
-                    if !out[i].contains(&j) {
-                        out[i].push(j);
+            if refs.is_empty() {
+                out.push(inst);
+                continue;
+            }
+            let mut after = Vec::new();
+            let mut dropped = false;
+            for (v, reads, writes) in refs {
+                let plan = plan[v].as_ref().expect("a spilled register");
+                if let Plan::Remat(_) = plan {
+                    if writes != 0 {
+                        // The definition itself: re-emitted at each use instead.
+                        dropped = true;
+                        continue;
                     }
                 }
-                if inst.op == crate::isa::Opc::S_BRANCH {
-                    falls = false;
+                let t = f.new_vreg(f.vregs[v]);
+                self.temps.insert(t);
+                match plan {
+                    Plan::Remat(def) => {
+                        let mut d = def.clone();
+                        d.ops[0] = mir::r(t);
+                        d.loc = inst.loc;
+                        d.comment = None;
+                        out.push(d);
+                    }
+                    Plan::Lanes(first) => {
+                        for i in 0..8u8 {
+                            let lane = first + i as u32;
+                            let vg = mir::r(self.vgprs[lane as usize / 64]);
+                            let l = Operand::Imm((lane % 64) as i64);
+                            if reads >> i & 1 != 0 {
+                                out.push(lane_op(
+                                    Opc::V_READLANE_B32,
+                                    vec![mir::rsub(t, i, 1), vg.clone(), l.clone()],
+                                    &inst,
+                                ));
+                            }
+                            if writes >> i & 1 != 0 {
+                                self.count += 1;
+                                after.push(lane_op(
+                                    Opc::V_WRITELANE_B32,
+                                    vec![vg, mir::rsub(t, i, 1), l],
+                                    &inst,
+                                ));
+                            }
+                        }
+                    }
+                }
+                for o in &mut inst.ops {
+                    if let Operand::Reg { reg, .. } = o {
+                        if *reg == Reg::Virt(v) {
+                            *reg = Reg::Virt(t);
+                        }
+                    }
                 }
             }
-            if inst.op == crate::isa::Opc::S_ENDPGM {
-                falls = false;
+            if !dropped {
+                out.push(inst);
+            }
+            out.extend(after);
+        }
+        f.blocks[b].insts = out;
+    }
+}
+
+fn lane_op(op: Opc, ops: Vec<Operand>, at: &Inst) -> Inst {
+    Inst {
+        op,
+        ops,
+        offset: 0,
+        sc0: false,
+        loc: at.loc,
+        comment: None,
+    }
+}
+
+/// Replaces virtual registers by their physical ones and deletes the moves that became
+/// no-ops.
+fn rewrite(
+    f: &mut Func,
+    sgprs: &SecondaryMap<VReg, Option<u16>>,
+    vgprs: &SecondaryMap<VReg, Option<u16>>,
+    sgpr_spills: u32,
+) -> Usage {
+    let mut usage = Usage {
+        sgprs: RESERVED_SGPRS,
+        vgprs: RESERVED_VGPRS,
+        sgpr_spills,
+    };
+    for &b in &f.layout {
+        for inst in &mut f.blocks[b].insts {
+            for o in &mut inst.ops {
+                let Operand::Reg {
+                    reg: Reg::Virt(v),
+                    sub,
+                    n,
+                } = *o
+                else {
+                    continue;
+                };
+                let class = f.vregs[v];
+                let width = if n == 0 { class.dwords } else { n };
+                let preg = match class.file {
+                    File::S => {
+                        // Every register an operand names has a live segment, so is assigned.
+                        let base = sgprs[v].unwrap_or(RESERVED_SGPRS) + sub as u16;
+                        usage.sgprs = usage.sgprs.max(base + width as u16);
+                        PReg::S(base, width)
+                    }
+                    File::V => {
+                        let base = vgprs[v].unwrap_or(RESERVED_VGPRS) + sub as u16;
+                        usage.vgprs = usage.vgprs.max(base + width as u16);
+                        PReg::V(base, width)
+                    }
+                };
+                *o = mir::p(preg);
             }
         }
-        if falls && i + 1 < n && !out[i].contains(&(i + 1)) {
-            out[i].push(i + 1);
+        f.blocks[b]
+            .insts
+            .retain(|i| !(liveness::is_move(i.op) && i.ops[0] == i.ops[1]));
+    }
+    usage
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::Class;
+    use Opc::*;
+
+    fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
+        Inst {
+            op,
+            ops,
+            offset: 0,
+            sc0: false,
+            loc: kc_dialect::Loc::UNKNOWN,
+            comment: None,
         }
     }
-    out
+
+    fn ops(f: &Func) -> Vec<Opc> {
+        f.layout
+            .iter()
+            .flat_map(|&b| f.blocks[b].insts.iter().map(|i| i.op))
+            .collect()
+    }
+
+    fn spill(f: &mut Func, victims: &[VReg]) -> Spiller {
+        let cfg = Cfg::new(f);
+        let live = liveness::live(f, &cfg, File::S);
+        let mut sp = Spiller::default();
+        let costs = Costs::new(f, &live, &sp);
+        sp.spill(f, victims, &costs);
+        sp
+    }
+
+    /// A spilled register that an instruction reads and writes in place (`s_bitset0_b64`)
+    /// is reloaded before it and stored again after it.
+    #[test]
+    fn spill_around_read_write() {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout = vec![b];
+        let m = f.new_vreg(Class::S64);
+        let l = f.new_vreg(Class::S32);
+        f.blocks[b].insts = vec![
+            inst(S_MOV_B64, vec![mir::r(m), mir::p(PReg::Exec)]),
+            inst(S_MOV_B32, vec![mir::r(l), Operand::Imm(3)]),
+            inst(S_BITSET0_B64, vec![mir::r(m), mir::r(l)]),
+            inst(S_CMP_LG_U64, vec![mir::r(m), Operand::Imm(0)]),
+        ];
+        let sp = spill(&mut f, &[m]);
+        let w = V_WRITELANE_B32;
+        let r = V_READLANE_B32;
+        assert_eq!(
+            ops(&f),
+            [
+                S_MOV_B64,
+                w,
+                w,
+                S_MOV_B32,
+                r,
+                r,
+                S_BITSET0_B64,
+                w,
+                w,
+                r,
+                r,
+                S_CMP_LG_U64
+            ]
+        );
+        assert_eq!(sp.count, 4);
+        assert!(f.blocks[b]
+            .insts
+            .iter()
+            .all(|i| !i.ops.contains(&mir::r(m))));
+    }
+
+    /// A kernel-argument load taken out of the SGPRs is re-emitted before each use and its
+    /// definition deleted: no spill.
+    #[test]
+    fn kernarg_load_rematerialized() {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout = vec![b];
+        let a = f.new_vreg(Class::S32);
+        let (x, y) = (f.new_vreg(Class::S32), f.new_vreg(Class::S32));
+        let kernarg = mir::p(PReg::S(0, 2));
+        f.blocks[b].insts = vec![
+            inst(
+                S_LOAD_DWORD,
+                vec![mir::r(a), kernarg.clone(), Operand::Imm(8)],
+            ),
+            inst(S_ADD_I32, vec![mir::r(x), mir::r(a), Operand::Imm(1)]),
+            inst(S_ADD_I32, vec![mir::r(y), mir::r(a), mir::r(x)]),
+        ];
+        let sp = spill(&mut f, &[a]);
+        assert_eq!(ops(&f), [S_LOAD_DWORD, S_ADD_I32, S_LOAD_DWORD, S_ADD_I32]);
+        assert_eq!(sp.count, 0);
+        let loads: Vec<&Inst> = f.blocks[b].insts.iter().step_by(2).collect();
+        assert_ne!(loads[0].ops[0], loads[1].ops[0]);
+        assert!(loads
+            .iter()
+            .all(|l| l.ops[1] == kernarg && l.ops[2] == Operand::Imm(8)));
+    }
+
+    /// The spill VGPR keeps its register across a then side that per-lane liveness would
+    /// let other VGPRs use (its lanes are spill slots, whatever EXEC holds).
+    #[test]
+    fn spill_vgpr_reserved() {
+        let mut f = Func::default();
+        let (b0, then_, else_) = (f.new_block(), f.new_block(), f.new_block());
+        f.layout = vec![b0, then_, else_];
+        let vals: Vec<VReg> = (0..110).map(|_| f.new_vreg(Class::S32)).collect();
+        let sum = f.new_vreg(Class::S32);
+        let t = f.new_vreg(Class::V32);
+        for (i, &v) in vals.iter().enumerate() {
+            let def = vec![mir::r(v), mir::p(PReg::S(2, 1)), Operand::Imm(i as i64)];
+            f.blocks[b0].insts.push(inst(S_ADD_I32, def));
+        }
+        f.blocks[b0].lanes_to.push(else_);
+        f.blocks[then_].insts = vec![
+            inst(V_MOV_B32, vec![mir::r(t), Operand::Imm(1)]),
+            inst(V_NOT_B32, vec![mir::r(t), mir::r(t)]),
+        ];
+        f.blocks[then_].lanes_stop = true;
+        f.blocks[else_].insts = vec![inst(S_MOV_B32, vec![mir::r(sum), Operand::Imm(0)])];
+        for &v in vals.iter().rev() {
+            let add = vec![mir::r(sum), mir::r(sum), mir::r(v)];
+            f.blocks[else_].insts.push(inst(S_ADD_I32, add));
+        }
+        let usage = allocate(&mut f).expect("spilling makes it fit");
+        assert!(usage.sgpr_spills > 0);
+        let spill_vgpr = f.blocks[b0]
+            .insts
+            .iter()
+            .find(|i| i.op == V_WRITELANE_B32)
+            .map(|i| i.ops[0].clone())
+            .unwrap();
+        assert_ne!(f.blocks[then_].insts[0].ops[0], spill_vgpr);
+    }
+
+    /// 120 SGPRs live at once: allocation spills the cheapest to VGPR lanes and succeeds,
+    /// with every virtual register replaced.
+    #[test]
+    fn over_budget_spills() {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout = vec![b];
+        let vals: Vec<VReg> = (0..120).map(|_| f.new_vreg(Class::S32)).collect();
+        let sum = f.new_vreg(Class::S32);
+        let mut insts = Vec::new();
+        for (i, &v) in vals.iter().enumerate() {
+            insts.push(inst(
+                S_ADD_I32,
+                vec![mir::r(v), mir::p(PReg::S(2, 1)), Operand::Imm(i as i64)],
+            ));
+        }
+        insts.push(inst(S_MOV_B32, vec![mir::r(sum), Operand::Imm(0)]));
+        for &v in vals.iter().rev() {
+            insts.push(inst(S_ADD_I32, vec![mir::r(sum), mir::r(sum), mir::r(v)]));
+        }
+        f.blocks[b].insts = insts;
+        let usage = allocate(&mut f).expect("spilling makes it fit");
+        assert!(usage.sgprs <= SGPR_BUDGET && usage.sgpr_spills > 0);
+        assert!(f.blocks[b]
+            .insts
+            .iter()
+            .all(|i| i.ops.iter().all(|o| !matches!(
+                o,
+                Operand::Reg {
+                    reg: Reg::Virt(_),
+                    ..
+                }
+            ))));
+    }
 }

@@ -500,10 +500,13 @@ impl Parser {
                 }
             }
         }
-        // Constant bus: distinct SGPR operands read, literals and implicit VCC reads.
+        // Constant bus: distinct SGPR operands read, literals and implicit VCC reads. The
+        // lane select of `v_writelane_b32` may be M0 besides an SGPR value (llvm-mc accepts
+        // `v_writelane_b32 v1, s2, m0`: M0 is not read over the constant bus there).
         let mut sgprs: Vec<Op> = Vec::new();
-        for op in inst.ops.iter().skip(defs) {
-            if matches!(op, Op::S(..)) && !sgprs.contains(op) {
+        for (j, op) in inst.ops.iter().enumerate().skip(defs) {
+            let m0_lane = inst.opc == Opc::V_WRITELANE_B32 && j == 2 && *op == Op::S(M0, 1);
+            if matches!(op, Op::S(..)) && !sgprs.contains(op) && !m0_lane {
                 sgprs.push(*op);
             }
         }

@@ -475,6 +475,7 @@ fn parse_errors_name_line_and_text() {
         ("v_cndmask_b32_e64 v0, s0, v1, s[2:3]", "constant bus"),
         ("v_mul_lo_u32 v0, s1, s2", "constant bus"),
         ("v_div_fmas_f32 v0, s1, v2, v3", "constant bus"),
+        ("v_writelane_b32 v0, s1, s2", "constant bus"),
         ("s_mov_b32 s102, 0", "out of range"),
         ("s_mov_b64 s[1:2], 0", "misaligned"),
         ("v_lshlrev_b64 v[1:2], 1, v[2:3]", "misaligned"),
@@ -878,6 +879,34 @@ fn carries_and_64_bit_vector_ops() {
     exec1(&p, &mut w).unwrap();
     let got = w.v[0][0] as u64 | (w.v[1][0] as u64) << 32;
     assert_eq!(got, (0x1_8000_0001u64 << 3) + 0xffff_ffff);
+}
+
+/// The SGPR spill sequence regalloc emits: `v_writelane_b32` into a lane of a spill VGPR and
+/// `v_readlane_b32` back, with immediate and register lane indices (a writelane with an SGPR
+/// value takes its lane from M0: one SGPR on the constant bus), under an empty EXEC (both
+/// ignore it), leaving the other lanes alone.
+#[test]
+fn sgpr_spill_lanes() {
+    let mut w = wave();
+    for l in 0..64 {
+        w.v[7][l] = 1000 + l as u32;
+    }
+    w.s[EXEC as usize] = 0;
+    w.s[EXEC as usize + 1] = 0;
+    w.s[10] = 0xdead_beef;
+    w.s[11] = 0x0123_4567;
+    w.s[4] = 63;
+    exec1(&one("s_mov_b32 m0, 63"), &mut w).unwrap();
+    exec1(&one("v_writelane_b32 v7, s10, 5"), &mut w).unwrap();
+    exec1(&one("v_writelane_b32 v7, s11, m0"), &mut w).unwrap();
+    w.s[10] = 0;
+    w.s[11] = 0;
+    exec1(&one("v_readlane_b32 s11, v7, 5"), &mut w).unwrap();
+    exec1(&one("v_readlane_b32 s10, v7, s4"), &mut w).unwrap();
+    assert_eq!((w.s[10], w.s[11]), (0x0123_4567, 0xdead_beef));
+    for l in (0..64).filter(|&l| l != 5 && l != 63) {
+        assert_eq!(w.v[7][l], 1000 + l as u32, "lane {l}");
+    }
 }
 
 #[test]
