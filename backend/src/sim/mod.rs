@@ -36,6 +36,8 @@ mod parse;
 mod run;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ops;
 
 pub use parse::parse;
 pub use run::run;
