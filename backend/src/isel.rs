@@ -389,7 +389,7 @@ impl<'a> Isel<'a> {
 
     /// A VALU source: VGPR, SGPR or inline constant (literal constants go to a VGPR first
     /// when `literal_ok` is false, i.e. in VOP3 encodings).
-    fn vop(&mut self, x: Val, dw: u8, literal_ok: bool) -> Result<Operand, IselError> {
+    pub(crate) fn vop(&mut self, x: Val, dw: u8, literal_ok: bool) -> Result<Operand, IselError> {
         Ok(match x {
             Val::V(v) => mir::r(v),
             Val::Const(c) if is_inline_int(c) => Operand::Imm(c),
@@ -657,7 +657,7 @@ impl<'a> Isel<'a> {
         self.assign(dst(sh), x, ty)
     }
 
-    fn def(&mut self, op: Op, x: Val) {
+    pub(crate) fn def(&mut self, op: Op, x: Val) {
         let r = self.ir.ops[op].results[0];
         self.vals.insert(r, x);
     }
@@ -1561,10 +1561,7 @@ impl<'a> Isel<'a> {
             }
             DivSI | DivUI | RemSI | RemUI => {
                 if rty.bits() == 64 {
-                    return err(
-                        self.loc,
-                        "64-bit division is not supported by the gfx942 backend yet",
-                    );
+                    return self.divrem64(op, opc, xs[0], xs[1], div);
                 }
                 let r = self.divide(opc, xs[0], xs[1])?;
                 if !div {
@@ -2185,6 +2182,9 @@ impl<'a> Isel<'a> {
         vector: bool,
     ) -> Result<(), IselError> {
         use Opcode::*;
+        if matches!(opc, MinSI | MaxSI | MinUI | MaxUI) {
+            return self.minmax64(op, opc, a, b, vector);
+        }
         if !vector {
             let sa = self.sop(a, 2)?;
             let r = self.s64();
@@ -2396,7 +2396,7 @@ fn low_dword(o: Operand) -> Operand {
 }
 
 /// The two dwords of a 64-bit scalar operand.
-fn split_pair(o: Operand) -> (Operand, Operand) {
+pub(crate) fn split_pair(o: Operand) -> (Operand, Operand) {
     match o {
         Operand::Reg {
             reg: mir::Reg::Phys(PReg::S(b, _)),
@@ -2419,7 +2419,7 @@ fn split_pair(o: Operand) -> (Operand, Operand) {
 }
 
 /// Where a memory access goes.
-enum Addr {
+pub(crate) enum Addr {
     Global {
         sbase: Operand,
         voff: VReg,
@@ -2434,7 +2434,7 @@ enum Addr {
 
 impl Addr {
     /// (VGPR address, scalar base or `off`, byte offset) of a global access; `None` for LDS.
-    fn global(&self) -> Option<(VReg, Operand, u32)> {
+    pub(crate) fn global(&self) -> Option<(VReg, Operand, u32)> {
         match self {
             Addr::Global {
                 sbase,

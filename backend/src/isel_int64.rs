@@ -1,0 +1,396 @@
+//! Instruction selection for the 64-bit integer operations gfx942 has no instruction for:
+//! division and remainder (signed and unsigned) and minimum / maximum.
+//!
+//! Guarantees (checked bit-exact against Rust's `/`, `%`, `min`, `max` on i64 / u64 through the
+//! simulator, `tests/ops_exact.rs`):
+//! - `divrem64` is LLVM's `AMDGPUTargetLowering::LowerUDIVREM64` expansion on the vector unit:
+//!   an f32 estimate of 2^64 / y (`v_rcp_f32` of y's two halves combined), two unsigned
+//!   Newton-Raphson rounds on the 64-bit reciprocal, the quotient estimate `mulhi(x, rcp)` and
+//!   two correction steps (`r >= y`: `q += 1`, `r -= y`). Signed operands divide their
+//!   absolute values, and the quotient takes the sign `sx ^ sy`, the remainder `sx` (C / Rust
+//!   truncating division), as LLVM's `LowerSDIVREM`. Division by zero and `MIN / -1` are
+//!   undefined in the language: whatever the sequence gives. Uniform operands run the same
+//!   sequence (gfx942 has no 64-bit scalar multiply-high) and are read back with
+//!   `v_readfirstlane_b32`, as LLVM reads back its VALU reciprocal estimate. LLVM in front of
+//!   this expansion tests whether both operands fit 32 bits and branches to the 32-bit
+//!   division (BypassSlowDivision); kc does not branch.
+//! - `minmax64`: divergent or VGPR operands: `v_cmp_{lt,gt}_{i,u}64` and two `v_cndmask_b32`;
+//!   uniform ones stay on the scalar unit: `s_sub_u32` + `s_subb_u32` leave `a < b` (unsigned)
+//!   in SCC, signed operands compare with their sign bits flipped, then `s_cselect_b64`.
+//!
+//! The 64-bit multiply helpers use `v_mad_u64_u32` (32 x 32 + 64 -> 64 with the carry out in
+//! an SGPR pair), as LLVM does on gfx942.
+
+use crate::isa::Opc;
+use crate::isel::{split_pair, Isel, IselError, Operand2, Val};
+use crate::mir::{self, Operand, VReg};
+use kc_dialect::{Op, Opcode};
+
+impl Isel<'_> {
+    /// `a OPC b` for a 64-bit `arith.{div,rem}{s,u}i`; uniform results (`!div`) are read back
+    /// into an SGPR pair.
+    pub(crate) fn divrem64(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        a: Val,
+        b: Val,
+        div: bool,
+    ) -> Result<(), IselError> {
+        let signed = matches!(opc, Opcode::DivSI | Opcode::RemSI);
+        let rem = matches!(opc, Opcode::RemSI | Opcode::RemUI);
+        let mut x = self.vreg(a, 2)?;
+        let mut y = self.vreg(b, 2)?;
+        let (mut sx, mut sy) = (None, None);
+        if signed {
+            for (v, s) in [(&mut x, &mut sx), (&mut y, &mut sy)] {
+                let (abs, sign) = self.abs64(*v);
+                *v = abs;
+                *s = Some(sign);
+            }
+        }
+        let (q, r) = self.udivrem64(x, y);
+        let mut out = if rem { r } else { q };
+        if let (Some(sx), Some(sy)) = (sx, sy) {
+            // Quotient sign sx ^ sy, remainder sign sx: (v ^ s) - s.
+            let s = if rem {
+                sx
+            } else {
+                let s = self.v32();
+                self.emit(Opc::V_XOR_B32, vec![mir::r(s), mir::r(sx), mir::r(sy)]);
+                s
+            };
+            out = self.negate_if64(out, s);
+        }
+        if div {
+            self.def(op, Val::V(out));
+        } else {
+            let s = self.s64();
+            for i in 0..2 {
+                self.emit(
+                    Opc::V_READFIRSTLANE_B32,
+                    vec![mir::rsub(s, i, 1), mir::rsub(out, i, 1)],
+                );
+            }
+            self.def(op, Val::S(Operand2::Virt(s)));
+        }
+        Ok(())
+    }
+
+    /// (|v|, sign mask of v as 0 / -1) for a signed 64-bit VGPR pair: (v + s) ^ s.
+    fn abs64(&mut self, v: VReg) -> (VReg, VReg) {
+        let s = self.v32();
+        self.emit(
+            Opc::V_ASHRREV_I32,
+            vec![mir::r(s), Operand::Imm(31), mir::rsub(v, 1, 1)],
+        );
+        let (c, c2) = (self.s64(), self.s64());
+        let t = self.v64();
+        self.emit(
+            Opc::V_ADD_CO_U32,
+            vec![mir::rsub(t, 0, 1), mir::r(c), mir::rsub(v, 0, 1), mir::r(s)],
+        );
+        self.emit(
+            Opc::V_ADDC_CO_U32,
+            vec![
+                mir::rsub(t, 1, 1),
+                mir::r(c2),
+                mir::rsub(v, 1, 1),
+                mir::r(s),
+                mir::r(c),
+            ],
+        );
+        let r = self.v64();
+        for i in 0..2 {
+            self.emit(
+                Opc::V_XOR_B32,
+                vec![mir::rsub(r, i, 1), mir::r(s), mir::rsub(t, i, 1)],
+            );
+        }
+        (r, s)
+    }
+
+    /// (v ^ s) - s with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
+    fn negate_if64(&mut self, v: VReg, s: VReg) -> VReg {
+        let t = self.v64();
+        for i in 0..2 {
+            self.emit(
+                Opc::V_XOR_B32,
+                vec![mir::rsub(t, i, 1), mir::r(s), mir::rsub(v, i, 1)],
+            );
+        }
+        let r = self.v64();
+        let (c, c2) = (self.s64(), self.s64());
+        self.emit(
+            Opc::V_SUB_CO_U32,
+            vec![mir::rsub(r, 0, 1), mir::r(c), mir::rsub(t, 0, 1), mir::r(s)],
+        );
+        self.emit(
+            Opc::V_SUBB_CO_U32,
+            vec![
+                mir::rsub(r, 1, 1),
+                mir::r(c2),
+                mir::rsub(t, 1, 1),
+                mir::r(s),
+                mir::r(c),
+            ],
+        );
+        r
+    }
+
+    /// Unsigned 64-bit (quotient, remainder) of VGPR pairs (LLVM's `LowerUDIVREM64`).
+    fn udivrem64(&mut self, x: VReg, y: VReg) -> (VReg, VReg) {
+        let rcp = self.recip64_estimate(y);
+        // -y, then two Newton-Raphson rounds: rcp += mulhi(rcp, -y * rcp).
+        let zero = self.v64();
+        self.emit(Opc::V_MOV_B32, vec![mir::rsub(zero, 0, 1), Operand::Imm(0)]);
+        self.emit(Opc::V_MOV_B32, vec![mir::rsub(zero, 1, 1), Operand::Imm(0)]);
+        let ny = self.sub64(zero, y);
+        let mut rcp = rcp;
+        for _ in 0..2 {
+            let e = self.mul_lo64(ny, rcp);
+            let h = self.mul_hi64(rcp, e);
+            rcp = self.add64(rcp, mir::r(h));
+        }
+        let mut q = self.mul_hi64(x, rcp);
+        let qy = self.mul_lo64(y, q);
+        let mut r = self.sub64(x, qy);
+        // The estimate is at most two below the quotient.
+        for _ in 0..2 {
+            let ge = self.s64();
+            self.emit(Opc::V_CMP_GE_U64, vec![mir::r(ge), mir::r(r), mir::r(y)]);
+            let q1 = self.add64(q, Operand::Imm(1));
+            let r1 = self.sub64(r, y);
+            q = self.select64(ge, q1, q);
+            r = self.select64(ge, r1, r);
+        }
+        (q, r)
+    }
+
+    /// LLVM's f32 estimate of 2^64 / y as a 64-bit integer: rcp(y_hi * 2^32 + y_lo) scaled by
+    /// 2^64 - 2^42, split into high and low words with trunc and fma.
+    fn recip64_estimate(&mut self, y: VReg) -> VReg {
+        let fl = self.v32();
+        let fh = self.v32();
+        self.emit(Opc::V_CVT_F32_U32, vec![mir::r(fl), mir::rsub(y, 0, 1)]);
+        self.emit(Opc::V_CVT_F32_U32, vec![mir::r(fh), mir::rsub(y, 1, 1)]);
+        // fl = fh * 2^32 + fl
+        self.emit(
+            Opc::V_FMAC_F32,
+            vec![mir::r(fl), Operand::Imm(0x4f80_0000), mir::r(fh)],
+        );
+        let rc = self.v32();
+        self.emit(Opc::V_RCP_F32, vec![mir::r(rc), mir::r(fl)]);
+        let m1 = self.v32();
+        self.emit(
+            Opc::V_MUL_F32,
+            vec![mir::r(m1), Operand::Imm(0x5f7f_fffc), mir::r(rc)],
+        );
+        let m2 = self.v32();
+        self.emit(
+            Opc::V_MUL_F32,
+            vec![mir::r(m2), Operand::Imm(0x2f80_0000), mir::r(m1)],
+        );
+        let hi = self.v32();
+        self.emit(Opc::V_TRUNC_F32, vec![mir::r(hi), mir::r(m2)]);
+        // m1 = hi * -2^32 + m1: the low word's part.
+        self.emit(
+            Opc::V_FMAC_F32,
+            vec![mir::r(m1), Operand::Imm(0xcf80_0000), mir::r(hi)],
+        );
+        let r = self.v64();
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 0, 1), mir::r(m1)]);
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 1, 1), mir::r(hi)]);
+        r
+    }
+
+    /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0).
+    fn add64(&mut self, a: VReg, b: Operand) -> VReg {
+        let r = self.v64();
+        self.emit(
+            Opc::V_LSHL_ADD_U64,
+            vec![mir::r(r), mir::r(a), Operand::Imm(0), b],
+        );
+        r
+    }
+
+    /// a - b on VGPR pairs.
+    fn sub64(&mut self, a: VReg, b: VReg) -> VReg {
+        let r = self.v64();
+        let (c, c2) = (self.s64(), self.s64());
+        self.emit(
+            Opc::V_SUB_CO_U32,
+            vec![
+                mir::rsub(r, 0, 1),
+                mir::r(c),
+                mir::rsub(a, 0, 1),
+                mir::rsub(b, 0, 1),
+            ],
+        );
+        self.emit(
+            Opc::V_SUBB_CO_U32,
+            vec![
+                mir::rsub(r, 1, 1),
+                mir::r(c2),
+                mir::rsub(a, 1, 1),
+                mir::rsub(b, 1, 1),
+                mir::r(c),
+            ],
+        );
+        r
+    }
+
+    /// m ? a : b per lane, on VGPR pairs.
+    fn select64(&mut self, m: VReg, a: VReg, b: VReg) -> VReg {
+        let r = self.v64();
+        for i in 0..2 {
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![
+                    mir::rsub(r, i, 1),
+                    mir::rsub(b, i, 1),
+                    mir::rsub(a, i, 1),
+                    mir::r(m),
+                ],
+            );
+        }
+        r
+    }
+
+    /// The low 64 bits of a * b: a_lo * b_lo as 64 bits, the cross products added to the high
+    /// word (`v_mad_u64_u32`, `v_mul_lo_u32` x2, `v_add3_u32`).
+    fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
+        let r = self.v64();
+        let c = self.s64();
+        self.emit(
+            Opc::V_MAD_U64_U32,
+            vec![
+                mir::r(r),
+                mir::r(c),
+                mir::rsub(a, 0, 1),
+                mir::rsub(b, 0, 1),
+                Operand::Imm(0),
+            ],
+        );
+        let (t1, t2) = (self.v32(), self.v32());
+        self.emit(
+            Opc::V_MUL_LO_U32,
+            vec![mir::r(t1), mir::rsub(a, 0, 1), mir::rsub(b, 1, 1)],
+        );
+        self.emit(
+            Opc::V_MUL_LO_U32,
+            vec![mir::r(t2), mir::rsub(a, 1, 1), mir::rsub(b, 0, 1)],
+        );
+        self.emit(
+            Opc::V_ADD3_U32,
+            vec![
+                mir::rsub(r, 1, 1),
+                mir::rsub(r, 1, 1),
+                mir::r(t1),
+                mir::r(t2),
+            ],
+        );
+        r
+    }
+
+    /// The high 64 bits of the unsigned 128-bit product a * b:
+    /// t = a_lo * b_hi + hi(a_lo * b_lo); (u, c) = a_hi * b_lo + t (65 bits: c is the carry);
+    /// result = a_hi * b_hi + {hi(u), c}.
+    fn mul_hi64(&mut self, a: VReg, b: VReg) -> VReg {
+        let (alo, ahi) = (mir::rsub(a, 0, 1), mir::rsub(a, 1, 1));
+        let (blo, bhi) = (mir::rsub(b, 0, 1), mir::rsub(b, 1, 1));
+        let p = self.v64();
+        self.emit(
+            Opc::V_MUL_HI_U32,
+            vec![mir::rsub(p, 0, 1), alo.clone(), blo.clone()],
+        );
+        self.emit(Opc::V_MOV_B32, vec![mir::rsub(p, 1, 1), Operand::Imm(0)]);
+        let t = self.v64();
+        let c0 = self.s64();
+        self.emit(
+            Opc::V_MAD_U64_U32,
+            vec![mir::r(t), mir::r(c0), alo, bhi.clone(), mir::r(p)],
+        );
+        let u = self.v64();
+        let c = self.s64();
+        self.emit(
+            Opc::V_MAD_U64_U32,
+            vec![mir::r(u), mir::r(c), ahi.clone(), blo, mir::r(t)],
+        );
+        let w = self.v64();
+        self.emit(Opc::V_MOV_B32, vec![mir::rsub(w, 0, 1), mir::rsub(u, 1, 1)]);
+        self.emit(
+            Opc::V_CNDMASK_B32,
+            vec![
+                mir::rsub(w, 1, 1),
+                Operand::Imm(0),
+                Operand::Imm(1),
+                mir::r(c),
+            ],
+        );
+        let r = self.v64();
+        let c1 = self.s64();
+        self.emit(
+            Opc::V_MAD_U64_U32,
+            vec![mir::r(r), mir::r(c1), ahi, bhi, mir::r(w)],
+        );
+        r
+    }
+
+    /// 64-bit `arith.{min,max}{s,u}i`.
+    pub(crate) fn minmax64(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        a: Val,
+        b: Val,
+        vector: bool,
+    ) -> Result<(), IselError> {
+        let signed = matches!(opc, Opcode::MinSI | Opcode::MaxSI);
+        let min = matches!(opc, Opcode::MinSI | Opcode::MinUI);
+        if !vector {
+            let sa = self.sop(a, 2)?;
+            let sb = self.sop(b, 2)?;
+            let (alo, ahi) = split_pair(sa.clone());
+            let (blo, bhi) = split_pair(sb.clone());
+            // SCC = a < b, unsigned; for signed operands with both sign bits flipped.
+            let flip = |s: &mut Self, hi: Operand| {
+                if !signed {
+                    return hi;
+                }
+                if let Operand::Imm(c) = hi {
+                    return Operand::Imm((c as u32 ^ 0x8000_0000) as i32 as i64);
+                }
+                let t = s.s32();
+                s.emit(
+                    Opc::S_XOR_B32,
+                    vec![mir::r(t), hi, Operand::Imm(0x8000_0000)],
+                );
+                mir::r(t)
+            };
+            let ahi = flip(self, ahi);
+            let bhi = flip(self, bhi);
+            let (t0, t1) = (self.s32(), self.s32());
+            self.emit(Opc::S_SUB_U32, vec![mir::r(t0), alo, blo]);
+            self.emit(Opc::S_SUBB_U32, vec![mir::r(t1), ahi, bhi]);
+            let r = self.s64();
+            let (x, y) = if min { (sa, sb) } else { (sb, sa) };
+            self.emit(Opc::S_CSELECT_B64, vec![mir::r(r), x, y]);
+            self.def(op, Val::S(Operand2::Virt(r)));
+            return Ok(());
+        }
+        let va = self.vreg(a, 2)?;
+        let vb = self.vreg(b, 2)?;
+        let o = match (signed, min) {
+            (true, true) => Opc::V_CMP_LT_I64,
+            (true, false) => Opc::V_CMP_GT_I64,
+            (false, true) => Opc::V_CMP_LT_U64,
+            (false, false) => Opc::V_CMP_GT_U64,
+        };
+        let m = self.s64();
+        self.emit(o, vec![mir::r(m), mir::r(va), mir::r(vb)]);
+        let r = self.select64(m, va, vb);
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+}
