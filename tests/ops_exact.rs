@@ -288,3 +288,88 @@ fn div_rem_min_max_64_divergent() {
 fn div_rem_min_max_64_uniform() {
     div64_case(true);
 }
+
+/// f32 pairs: every special operand against every other, then random pairs.
+fn f32_pairs(rng: &mut Rng) -> Vec<(f32, f32)> {
+    let ops = f32_operands(rng, 40);
+    let mut v = Vec::new();
+    for &a in &ops {
+        for &b in &ops {
+            v.push((a, b));
+        }
+    }
+    for _ in 0..8192 {
+        let r = rng.next();
+        v.push((f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32)));
+    }
+    v
+}
+
+/// `out[i] = a[i] OP b[i]` (divergent) and `outu[w] = a[w] OP b[w]` (uniform, one lane per
+/// workgroup) for an f32 operator, as structured IR (`arith.remf` has no `.k` spelling).
+fn float_binop_ir(name: &str, op: &str, uniform: bool) -> String {
+    let idx = if uniform {
+        "%i = kernel.workgroup_id x : i32"
+    } else {
+        "%0 = kernel.workgroup_id x : i32
+    %1 = kernel.workgroup_size x : i32
+    %2 = arith.muli %0, %1 : i32
+    %3 = kernel.workitem_id x : i32
+    %i = arith.addi %2, %3 : i32"
+    };
+    format!(
+        "builtin.module {{
+  kernel.func @{name} {{
+  ^entry(%out: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>):
+    {idx}
+    %x = kernel.load %a, %i : f32
+    %y = kernel.load %b, %i : f32
+    %r = {op} %x, %y : f32
+    kernel.store %r, %out, %i
+    kernel.return
+  }}
+}}"
+    )
+}
+
+fn float_binop_case(name: &str, op: &str, uniform: bool, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut pairs = f32_pairs(&mut rng);
+    if uniform {
+        pairs.truncate(4096);
+    }
+    let m = pairs.len().next_multiple_of(64);
+    pairs.resize(m, (1.0, 1.0));
+    let args = format!(
+        "{{\"out\": {}, \"a\": {}, \"b\": {}}}",
+        zeros("f32", m),
+        buffer("f32", list(&pairs, |p| json_f32(p.0))),
+        buffer("f32", list(&pairs, |p| json_f32(p.1))),
+    );
+    let launch = if uniform {
+        (m as u32, 1)
+    } else {
+        (m as u32 / 64, 64)
+    };
+    compare(
+        name,
+        &float_binop_ir(name, op, uniform),
+        true,
+        args,
+        launch,
+        &["out"],
+        &|_, i| format!("{:e} {op} {:e}", pairs[i].0, pairs[i].1),
+    );
+}
+
+#[test]
+fn f32_division() {
+    float_binop_case("fdiv", "arith.divf", false, 0xf32d);
+    float_binop_case("fdiv_uniform", "arith.divf", true, 0xf32e);
+}
+
+#[test]
+fn f32_remainder() {
+    float_binop_case("frem", "arith.remf", false, 0xf32f);
+    float_binop_case("frem_uniform", "arith.remf", true, 0xf330);
+}

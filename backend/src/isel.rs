@@ -1553,12 +1553,8 @@ impl<'a> Isel<'a> {
                 self.def(op, Val::V(r));
                 return Ok(());
             }
-            DivF | RemF => {
-                return err(
-                    self.loc,
-                    "f32 division is not supported by the gfx942 backend yet",
-                );
-            }
+            DivF => return self.divf(op, xs[0], xs[1]),
+            RemF => return self.remf(op, xs[0], xs[1]),
             DivSI | DivUI | RemSI | RemUI => {
                 if rty.bits() == 64 {
                     return self.divrem64(op, opc, xs[0], xs[1], div);
