@@ -373,3 +373,107 @@ fn f32_remainder() {
     float_binop_case("frem", "arith.remf", false, 0xf32f);
     float_binop_case("frem_uniform", "arith.remf", true, 0xf330);
 }
+
+const TO_INT: &str = "
+kernel to_int(fi: ptr<global, i64>, fu: ptr<global, u64>, wi: ptr<global, i32>,
+              wu: ptr<global, u32>, src: ptr<global, f32>) {
+    let i = workgroup_id(x) * workgroup_size(x) + workitem_id(x);
+    let x = src[{IDX}];
+    fi[i] = x as i64;
+    fu[i] = x as u64;
+    wi[i] = x as i32;
+    wu[i] = x as u32;
+}";
+
+const TO_FLOAT: &str = "
+kernel to_float(out: ptr<global, f32>, src: ptr<global, i64>) {
+    let i = workgroup_id(x) * workgroup_size(x) + workitem_id(x);
+    let v = src[{IDX}];
+    out[4 * i] = v as f32;
+    out[4 * i + 1] = v as u64 as f32;
+    out[4 * i + 2] = v as i32 as f32;
+    out[4 * i + 3] = v as u32 as f32;
+}";
+
+/// Integers around f32 rounding ties at every magnitude (2^k + 2^(k-24) is halfway between
+/// two floats, rounding to the even one), their negations, the 64-bit edges, random widths.
+fn int_operands(rng: &mut Rng) -> Vec<u64> {
+    let mut v = edges64();
+    for k in 24..64 {
+        let (p, h) = (1u64 << k, 1u64 << (k - 24));
+        for x in [
+            p + h,
+            p + 3 * h,
+            p + h - 1,
+            p + h + 1,
+            p - h / 2,
+            (p - 1) & !(h - 1),
+        ] {
+            v.extend([x, x.wrapping_neg(), x >> 32 | x << 32]);
+        }
+    }
+    for _ in 0..4096 {
+        let w = rng.wide();
+        v.extend([w, w.wrapping_neg()]);
+    }
+    v
+}
+
+fn casts_case(uniform: bool) {
+    let mut rng = Rng(0xca57 + uniform as u64);
+    let mut floats = f32_operands(&mut rng, 4096);
+    let mut ints = int_operands(&mut rng);
+    let m = floats.len().next_multiple_of(64);
+    floats.resize(m, 0.0);
+    let idx = if uniform { "workgroup_id(x)" } else { "i" };
+    let launch = |m: usize| {
+        if uniform {
+            (m as u32, 1)
+        } else {
+            (m as u32 / 64, 64)
+        }
+    };
+    let args = format!(
+        "{{\"fi\": {}, \"fu\": {}, \"wi\": {}, \"wu\": {}, \"src\": {}}}",
+        zeros("i64", m),
+        zeros("u64", m),
+        zeros("i32", m),
+        zeros("u32", m),
+        buffer("f32", list(&floats, |x| json_f32(*x))),
+    );
+    compare(
+        "to_int",
+        &TO_INT.replace("{IDX}", idx),
+        false,
+        args,
+        launch(m),
+        &["fi", "fu", "wi", "wu"],
+        &|_, i| format!("{:e}", floats[i]),
+    );
+    let m = ints.len().next_multiple_of(64);
+    ints.resize(m, 0);
+    let args = format!(
+        "{{\"out\": {}, \"src\": {}}}",
+        zeros("f32", 4 * m),
+        buffer("i64", list(&ints, |x| (*x as i64).to_string())),
+    );
+    compare(
+        "to_float",
+        &TO_FLOAT.replace("{IDX}", idx),
+        false,
+        args,
+        launch(m),
+        &["out"],
+        &|_, i| format!("{:#x}", ints[i / 4]),
+    );
+}
+
+#[test]
+fn casts_between_f32_and_integers_divergent() {
+    casts_case(false);
+}
+
+#[test]
+fn casts_between_f32_and_integers_uniform() {
+    casts_case(true);
+}

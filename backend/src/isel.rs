@@ -1526,10 +1526,7 @@ impl<'a> Isel<'a> {
             }
             SIToFP | UIToFP | FPToSI | FPToUI => {
                 if oty.bits() == 64 || rty.bits() == 64 {
-                    return err(
-                        self.loc,
-                        "64-bit int/float conversions are not supported by the gfx942 backend yet",
-                    );
+                    return self.convert64(op, opc, xs[0]);
                 }
                 let o = match opc {
                     SIToFP => Opc::V_CVT_F32_I32,

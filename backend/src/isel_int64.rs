@@ -111,7 +111,7 @@ impl Isel<'_> {
     }
 
     /// (v ^ s) - s with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
-    fn negate_if64(&mut self, v: VReg, s: VReg) -> VReg {
+    pub(crate) fn negate_if64(&mut self, v: VReg, s: VReg) -> VReg {
         let t = self.v64();
         for i in 0..2 {
             self.emit(
