@@ -1361,12 +1361,6 @@ impl<'a> Isel<'a> {
         let ir = self.ir;
         let d = &ir.ops[op];
         let ty = ir.value_type(d.results[0]);
-        if ty.bits() == 64 {
-            return err(
-                self.loc,
-                "64-bit atomics are not supported by the gfx942 backend yet",
-            );
-        }
         let p = d.operands[0];
         // Atomics take a pointer (`&p[i]`): element 0 of it.
         let a = {
@@ -1401,6 +1395,9 @@ impl<'a> Isel<'a> {
                 _ => return err(self.loc, "internal: atomic address"),
             }
         };
+        if ty.bits() == 64 {
+            return self.atomic64(op, a);
+        }
         let r = self.v32();
         if d.opcode == Opcode::AtomicCmpxchg {
             let cmp = self.use_val(d.operands[1], op)?;

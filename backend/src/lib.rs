@@ -10,6 +10,7 @@ pub mod asm_printer;
 pub mod branch_folding;
 pub mod isa;
 pub mod isel;
+mod isel_atomic64;
 mod isel_convert;
 mod isel_float;
 mod isel_int64;
