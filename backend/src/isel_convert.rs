@@ -118,8 +118,9 @@ impl Isel<'_> {
             Opc::V_FMAC_F32,
             vec![mir::r(a), Operand::Imm(0xcf80_0000), mir::r(hf)],
         );
-        let mut r = self.v64();
-        self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 0, 1), mir::r(a)]);
+        let lo = self.v32();
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::r(lo), mir::r(a)]);
+        let r = self.pair_from_lo(lo);
         self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 1, 1), mir::r(hf)]);
         // Below the range (or NaN, for signed) and above it: the range ends; NaN: 0.
         let (min_hi, max_lo, max_hi, below, above) = if signed {
@@ -128,7 +129,7 @@ impl Isel<'_> {
                 Opc::V_ASHRREV_I32,
                 vec![mir::r(s), Operand::Imm(31), mir::r(t)],
             );
-            r = self.negate_if64(r, s);
+            self.negate_if64(r, mir::r(s));
             (
                 0x8000_0000u32,
                 -1i64,
@@ -157,12 +158,12 @@ impl Isel<'_> {
         let ends = [(low, 0i64, min_hi), (high, max_lo, max_hi)];
         for (m, lo, hi) in ends {
             let hv = self.word(hi);
-            r = self.select_words(m, Operand::Imm(lo), hv, r);
+            self.select_words(m, Operand::Imm(lo), hv, r);
         }
         if signed {
             let nan = self.s64();
             self.emit(Opc::V_CMP_U_F32, vec![mir::r(nan), mir::r(x), mir::r(x)]);
-            r = self.select_words(nan, Operand::Imm(0), Operand::Imm(0), r);
+            self.select_words(nan, Operand::Imm(0), Operand::Imm(0), r);
         }
         r
     }
@@ -178,16 +179,14 @@ impl Isel<'_> {
         mir::r(t)
     }
 
-    /// m ? {lo, hi} : v per lane.
-    fn select_words(&mut self, m: VReg, lo: Operand, hi: Operand, v: VReg) -> VReg {
-        let r = self.v64();
+    /// v = m ? {lo, hi} : v per lane, in place.
+    fn select_words(&mut self, m: VReg, lo: Operand, hi: Operand, v: VReg) {
         for (i, k) in [lo, hi].into_iter().enumerate() {
             let i = i as u8;
             self.emit(
                 Opc::V_CNDMASK_B32,
-                vec![mir::rsub(r, i, 1), mir::rsub(v, i, 1), k, mir::r(m)],
+                vec![mir::rsub(v, i, 1), mir::rsub(v, i, 1), k, mir::r(m)],
             );
         }
-        r
     }
 }

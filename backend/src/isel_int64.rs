@@ -49,18 +49,17 @@ impl Isel<'_> {
                 *s = Some(sign);
             }
         }
-        let (q, r) = self.udivrem64(x, y);
-        let mut out = if rem { r } else { q };
+        let out = self.udivrem64(x, y, rem);
         if let (Some(sx), Some(sy)) = (sx, sy) {
-            // Quotient sign sx ^ sy, remainder sign sx: (v ^ s) - s.
+            // Quotient sign sx ^ sy, remainder sign sx.
             let s = if rem {
                 sx
             } else {
                 let s = self.v32();
-                self.emit(Opc::V_XOR_B32, vec![mir::r(s), mir::r(sx), mir::r(sy)]);
-                s
+                self.emit(Opc::V_XOR_B32, vec![mir::r(s), sx, sy]);
+                mir::r(s)
             };
-            out = self.negate_if64(out, s);
+            self.negate_if64(out, s);
         }
         if div {
             self.def(op, Val::V(out));
@@ -77,94 +76,125 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// (|v|, sign mask of v as 0 / -1) for a signed 64-bit VGPR pair: (v + s) ^ s.
-    fn abs64(&mut self, v: VReg) -> (VReg, VReg) {
-        let s = self.v32();
+    // The pairs below are first written whole (a 64-bit instruction) and only then updated a
+    // dword at a time: regalloc treats a pair written only by halves as live from the kernel
+    // entry (a partial write is not a definition), which would hold its registers through
+    // the whole kernel.
+
+    /// (|v|, sign of v as 0 / -1) for a signed 64-bit VGPR pair: (v + s) ^ s.
+    fn abs64(&mut self, v: VReg) -> (VReg, Operand) {
+        let ss = self.v64();
         self.emit(
-            Opc::V_ASHRREV_I32,
-            vec![mir::r(s), Operand::Imm(31), mir::rsub(v, 1, 1)],
+            Opc::V_ASHRREV_I64,
+            vec![mir::r(ss), Operand::Imm(63), mir::r(v)],
         );
-        let (c, c2) = (self.s64(), self.s64());
-        let t = self.v64();
-        self.emit(
-            Opc::V_ADD_CO_U32,
-            vec![mir::rsub(t, 0, 1), mir::r(c), mir::rsub(v, 0, 1), mir::r(s)],
-        );
-        self.emit(
-            Opc::V_ADDC_CO_U32,
-            vec![
-                mir::rsub(t, 1, 1),
-                mir::r(c2),
-                mir::rsub(v, 1, 1),
-                mir::r(s),
-                mir::r(c),
-            ],
-        );
-        let r = self.v64();
+        let r = self.add64(v, mir::r(ss));
+        let s = mir::rsub(ss, 0, 1);
         for i in 0..2 {
             self.emit(
                 Opc::V_XOR_B32,
-                vec![mir::rsub(r, i, 1), mir::r(s), mir::rsub(t, i, 1)],
+                vec![mir::rsub(r, i, 1), s.clone(), mir::rsub(r, i, 1)],
             );
         }
         (r, s)
     }
 
-    /// (v ^ s) - s with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
-    pub(crate) fn negate_if64(&mut self, v: VReg, s: VReg) -> VReg {
-        let t = self.v64();
+    /// v = (v ^ s) - s in place, with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
+    pub(crate) fn negate_if64(&mut self, v: VReg, s: Operand) {
         for i in 0..2 {
             self.emit(
                 Opc::V_XOR_B32,
-                vec![mir::rsub(t, i, 1), mir::r(s), mir::rsub(v, i, 1)],
+                vec![mir::rsub(v, i, 1), s.clone(), mir::rsub(v, i, 1)],
             );
         }
-        let r = self.v64();
         let (c, c2) = (self.s64(), self.s64());
         self.emit(
             Opc::V_SUB_CO_U32,
-            vec![mir::rsub(r, 0, 1), mir::r(c), mir::rsub(t, 0, 1), mir::r(s)],
+            vec![mir::rsub(v, 0, 1), mir::r(c), mir::rsub(v, 0, 1), s.clone()],
         );
         self.emit(
             Opc::V_SUBB_CO_U32,
             vec![
-                mir::rsub(r, 1, 1),
+                mir::rsub(v, 1, 1),
                 mir::r(c2),
-                mir::rsub(t, 1, 1),
-                mir::r(s),
+                mir::rsub(v, 1, 1),
+                s,
                 mir::r(c),
             ],
         );
-        r
     }
 
-    /// Unsigned 64-bit (quotient, remainder) of VGPR pairs (LLVM's `LowerUDIVREM64`).
-    fn udivrem64(&mut self, x: VReg, y: VReg) -> (VReg, VReg) {
-        let rcp = self.recip64_estimate(y);
+    /// The unsigned 64-bit quotient (or remainder, with `rem`) of VGPR pairs (LLVM's
+    /// `LowerUDIVREM64`), in a new pair.
+    fn udivrem64(&mut self, x: VReg, y: VReg, rem: bool) -> VReg {
+        let mut rcp = self.recip64_estimate(y);
         // -y, then two Newton-Raphson rounds: rcp += mulhi(rcp, -y * rcp).
-        let zero = self.v64();
-        self.emit(Opc::V_MOV_B32, vec![mir::rsub(zero, 0, 1), Operand::Imm(0)]);
-        self.emit(Opc::V_MOV_B32, vec![mir::rsub(zero, 1, 1), Operand::Imm(0)]);
-        let ny = self.sub64(zero, y);
-        let mut rcp = rcp;
+        let ny = self.add64(y, Operand::Imm(0));
+        let (c, c2) = (self.s64(), self.s64());
+        self.emit(
+            Opc::V_SUB_CO_U32,
+            vec![
+                mir::rsub(ny, 0, 1),
+                mir::r(c),
+                Operand::Imm(0),
+                mir::rsub(ny, 0, 1),
+            ],
+        );
+        self.emit(
+            Opc::V_SUBB_CO_U32,
+            vec![
+                mir::rsub(ny, 1, 1),
+                mir::r(c2),
+                Operand::Imm(0),
+                mir::rsub(ny, 1, 1),
+                mir::r(c),
+            ],
+        );
         for _ in 0..2 {
             let e = self.mul_lo64(ny, rcp);
             let h = self.mul_hi64(rcp, e);
             rcp = self.add64(rcp, mir::r(h));
         }
-        let mut q = self.mul_hi64(x, rcp);
-        let qy = self.mul_lo64(y, q);
-        let mut r = self.sub64(x, qy);
-        // The estimate is at most two below the quotient.
-        for _ in 0..2 {
+        let q = self.mul_hi64(x, rcp);
+        let nqy = self.mul_lo64(ny, q);
+        let r = self.add64(x, mir::r(nqy));
+        // The estimate is at most two below the quotient: where r >= y, q += 1 and r -= y.
+        for step in 0..2 {
             let ge = self.s64();
             self.emit(Opc::V_CMP_GE_U64, vec![mir::r(ge), mir::r(r), mir::r(y)]);
-            let q1 = self.add64(q, Operand::Imm(1));
-            let r1 = self.sub64(r, y);
-            q = self.select64(ge, q1, q);
-            r = self.select64(ge, r1, r);
+            if !rem {
+                let (c, c2) = (self.s64(), self.s64());
+                self.emit(
+                    Opc::V_ADDC_CO_U32,
+                    vec![
+                        mir::rsub(q, 0, 1),
+                        mir::r(c),
+                        mir::rsub(q, 0, 1),
+                        Operand::Imm(0),
+                        mir::r(ge),
+                    ],
+                );
+                self.emit(
+                    Opc::V_ADDC_CO_U32,
+                    vec![
+                        mir::rsub(q, 1, 1),
+                        mir::r(c2),
+                        mir::rsub(q, 1, 1),
+                        Operand::Imm(0),
+                        mir::r(c),
+                    ],
+                );
+            }
+            if rem || step == 0 {
+                let r1 = self.add64(r, mir::r(ny));
+                self.select64_into(ge, r1, r);
+            }
         }
-        (q, r)
+        if rem {
+            r
+        } else {
+            q
+        }
     }
 
     /// LLVM's f32 estimate of 2^64 / y as a 64-bit integer: rcp(y_hi * 2^32 + y_lo) scaled by
@@ -198,14 +228,33 @@ impl Isel<'_> {
             Opc::V_FMAC_F32,
             vec![mir::r(m1), Operand::Imm(0xcf80_0000), mir::r(hi)],
         );
-        let r = self.v64();
-        self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 0, 1), mir::r(m1)]);
+        let lo = self.v32();
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::r(lo), mir::r(m1)]);
+        let r = self.pair_from_lo(lo);
         self.emit(Opc::V_CVT_U32_F32, vec![mir::rsub(r, 1, 1), mir::r(hi)]);
         r
     }
 
-    /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0).
-    fn add64(&mut self, a: VReg, b: Operand) -> VReg {
+    /// A new pair {lo, 0}, written whole (`v_mad_u64_u32 lo, 1, 0`).
+    pub(crate) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
+        let r = self.v64();
+        let c = self.s64();
+        self.emit(
+            Opc::V_MAD_U64_U32,
+            vec![
+                mir::r(r),
+                mir::r(c),
+                mir::r(lo),
+                Operand::Imm(1),
+                Operand::Imm(0),
+            ],
+        );
+        r
+    }
+
+    /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0); with
+    /// `b` = 0, a copy written whole.
+    pub(crate) fn add64(&mut self, a: VReg, b: Operand) -> VReg {
         let r = self.v64();
         self.emit(
             Opc::V_LSHL_ADD_U64,
@@ -214,47 +263,19 @@ impl Isel<'_> {
         r
     }
 
-    /// a - b on VGPR pairs.
-    fn sub64(&mut self, a: VReg, b: VReg) -> VReg {
-        let r = self.v64();
-        let (c, c2) = (self.s64(), self.s64());
-        self.emit(
-            Opc::V_SUB_CO_U32,
-            vec![
-                mir::rsub(r, 0, 1),
-                mir::r(c),
-                mir::rsub(a, 0, 1),
-                mir::rsub(b, 0, 1),
-            ],
-        );
-        self.emit(
-            Opc::V_SUBB_CO_U32,
-            vec![
-                mir::rsub(r, 1, 1),
-                mir::r(c2),
-                mir::rsub(a, 1, 1),
-                mir::rsub(b, 1, 1),
-                mir::r(c),
-            ],
-        );
-        r
-    }
-
-    /// m ? a : b per lane, on VGPR pairs.
-    fn select64(&mut self, m: VReg, a: VReg, b: VReg) -> VReg {
-        let r = self.v64();
+    /// dst = m ? a : dst per lane, a dword at a time (`dst` already written whole).
+    pub(crate) fn select64_into(&mut self, m: VReg, a: VReg, dst: VReg) {
         for i in 0..2 {
             self.emit(
                 Opc::V_CNDMASK_B32,
                 vec![
-                    mir::rsub(r, i, 1),
-                    mir::rsub(b, i, 1),
+                    mir::rsub(dst, i, 1),
+                    mir::rsub(dst, i, 1),
                     mir::rsub(a, i, 1),
                     mir::r(m),
                 ],
             );
         }
-        r
     }
 
     /// The low 64 bits of a * b: a_lo * b_lo as 64 bits, the cross products added to the high
@@ -299,40 +320,40 @@ impl Isel<'_> {
     fn mul_hi64(&mut self, a: VReg, b: VReg) -> VReg {
         let (alo, ahi) = (mir::rsub(a, 0, 1), mir::rsub(a, 1, 1));
         let (blo, bhi) = (mir::rsub(b, 0, 1), mir::rsub(b, 1, 1));
-        let p = self.v64();
+        let p = self.mad64(alo.clone(), blo.clone(), Operand::Imm(0)).0;
+        let p = self.shr32(p);
+        let t = self.mad64(alo, bhi.clone(), mir::r(p)).0;
+        let (u, c) = self.mad64(ahi.clone(), blo, mir::r(t));
+        let w = self.shr32(u);
+        let r = self.mad64(ahi, bhi, mir::r(w)).0;
+        let c2 = self.s64();
         self.emit(
-            Opc::V_MUL_HI_U32,
-            vec![mir::rsub(p, 0, 1), alo.clone(), blo.clone()],
-        );
-        self.emit(Opc::V_MOV_B32, vec![mir::rsub(p, 1, 1), Operand::Imm(0)]);
-        let t = self.v64();
-        let c0 = self.s64();
-        self.emit(
-            Opc::V_MAD_U64_U32,
-            vec![mir::r(t), mir::r(c0), alo, bhi.clone(), mir::r(p)],
-        );
-        let u = self.v64();
-        let c = self.s64();
-        self.emit(
-            Opc::V_MAD_U64_U32,
-            vec![mir::r(u), mir::r(c), ahi.clone(), blo, mir::r(t)],
-        );
-        let w = self.v64();
-        self.emit(Opc::V_MOV_B32, vec![mir::rsub(w, 0, 1), mir::rsub(u, 1, 1)]);
-        self.emit(
-            Opc::V_CNDMASK_B32,
+            Opc::V_ADDC_CO_U32,
             vec![
-                mir::rsub(w, 1, 1),
+                mir::rsub(r, 1, 1),
+                mir::r(c2),
+                mir::rsub(r, 1, 1),
                 Operand::Imm(0),
-                Operand::Imm(1),
                 mir::r(c),
             ],
         );
+        r
+    }
+
+    /// (a * b + c, carry out) with `v_mad_u64_u32`.
+    fn mad64(&mut self, a: Operand, b: Operand, c: Operand) -> (VReg, VReg) {
         let r = self.v64();
-        let c1 = self.s64();
+        let carry = self.s64();
+        self.emit(Opc::V_MAD_U64_U32, vec![mir::r(r), mir::r(carry), a, b, c]);
+        (r, carry)
+    }
+
+    /// v >> 32 as a new pair {v_hi, 0}.
+    fn shr32(&mut self, v: VReg) -> VReg {
+        let r = self.v64();
         self.emit(
-            Opc::V_MAD_U64_U32,
-            vec![mir::r(r), mir::r(c1), ahi, bhi, mir::r(w)],
+            Opc::V_LSHRREV_B64,
+            vec![mir::r(r), Operand::Imm(32), mir::r(v)],
         );
         r
     }
@@ -389,7 +410,8 @@ impl Isel<'_> {
         };
         let m = self.s64();
         self.emit(o, vec![mir::r(m), mir::r(va), mir::r(vb)]);
-        let r = self.select64(m, va, vb);
+        let r = self.add64(vb, Operand::Imm(0));
+        self.select64_into(m, va, r);
         self.def(op, Val::V(r));
         Ok(())
     }
