@@ -899,10 +899,7 @@ impl<'a> Isel<'a> {
         let ty = ir.value_type(d.results[0]);
         let x = self.use_val(d.operands[0], op)?;
         if ty.bits() == 64 {
-            return err(
-                self.loc,
-                "64-bit wave reductions are not supported by the gfx942 backend yet",
-            );
+            return self.reduce64(op, &kind, x);
         }
         let float = ty == Type::F32;
         if !float && !matches!(x, Val::V(_)) {
@@ -930,8 +927,10 @@ impl<'a> Isel<'a> {
             "umin" => u32::MAX as i64,
             "umax" => 0,
             "fadd" => 0x8000_0000, // -0.0 so that a sum of -0.0 stays -0.0
-            "fmin" => 0x7f80_0000,
-            "fmax" => 0xff80_0000,
+            // A quiet NaN: v_min/v_max_f32 return the other operand, so the result is the
+            // first lane's value folded with the rest, NaN only if every lane is NaN (as the
+            // reference's fold; +-inf would turn an all-NaN reduction into an infinity).
+            "fmin" | "fmax" => 0x7fc0_0000,
             _ => 0,
         };
         let acc_s = self.s32();

@@ -14,6 +14,7 @@ mod isel_atomic64;
 mod isel_convert;
 mod isel_float;
 mod isel_int64;
+mod isel_reduce64;
 pub mod lower_control_flow;
 pub mod mir;
 pub mod regalloc;
