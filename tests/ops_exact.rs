@@ -1,5 +1,6 @@
 //! Exactness of the gfx942 lowerings that take more than one instruction per operation
-//! (issue #16): 64-bit division, remainder, minimum and maximum, f32 division and remainder,
+//! (issue #16): 64-bit division, remainder, minimum, maximum (and add, subtract, multiply),
+//! f32 division and remainder,
 //! and the casts between f32 and every integer type. Each kernel runs on the reference
 //! interpreter and, compiled by the backend, on the wave64 simulator over thousands of
 //! operands (edge values and pseudo-random ones); every output element must be identical
@@ -217,7 +218,7 @@ fn div_pairs(rng: &mut Rng, n: usize) -> Vec<(u64, u64)> {
 const DIV64: &str = "
 kernel div64(q: ptr<global, u64>, r: ptr<global, u64>, sq: ptr<global, i64>,
              sr: ptr<global, i64>, mn: ptr<global, i64>, mx: ptr<global, u64>,
-             a: ptr<global, u64>, b: ptr<global, u64>) {
+             ar: ptr<global, u64>, a: ptr<global, u64>, b: ptr<global, u64>) {
     let i = workgroup_id(x) * workgroup_size(x) + workitem_id(x);
     let x = a[{IDX}];
     let y = b[{IDX}];
@@ -229,14 +230,17 @@ kernel div64(q: ptr<global, u64>, r: ptr<global, u64>, sq: ptr<global, i64>,
     mn[2 * i + 1] = max(x as i64, y as i64);
     mx[2 * i] = min(x, y);
     mx[2 * i + 1] = max(x, y);
+    ar[3 * i] = x + y;
+    ar[3 * i + 1] = x - y;
+    ar[3 * i + 2] = x * y;
 }";
 
-/// Element `i` of output `o`: which operand pair it came from (`per` outputs per pair).
+/// Element `i` of output `o`: which operand pair it came from.
 fn pair_index(o: &str, i: usize) -> usize {
-    if o == "mn" || o == "mx" {
-        i / 2
-    } else {
-        i
+    match o {
+        "mn" | "mx" => i / 2,
+        "ar" => i / 3,
+        _ => i,
     }
 }
 
@@ -250,13 +254,14 @@ fn div64_case(uniform: bool) {
     let idx = if uniform { "workgroup_id(x)" } else { "i" };
     let text = DIV64.replace("{IDX}", idx);
     let args = format!(
-        "{{\"q\": {}, \"r\": {}, \"sq\": {}, \"sr\": {}, \"mn\": {}, \"mx\": {}, \"a\": {}, \"b\": {}}}",
+        "{{\"q\": {}, \"r\": {}, \"sq\": {}, \"sr\": {}, \"mn\": {}, \"mx\": {}, \"ar\": {}, \"a\": {}, \"b\": {}}}",
         zeros("u64", m),
         zeros("u64", m),
         zeros("i64", m),
         zeros("i64", m),
         zeros("i64", 2 * m),
         zeros("u64", 2 * m),
+        zeros("u64", 3 * m),
         buffer("u64", list(&pairs, |p| p.0.to_string())),
         buffer("u64", list(&pairs, |p| p.1.to_string())),
     );
@@ -271,7 +276,7 @@ fn div64_case(uniform: bool) {
         false,
         args,
         launch,
-        &["q", "r", "sq", "sr", "mn", "mx"],
+        &["q", "r", "sq", "sr", "mn", "mx", "ar"],
         &|o, i| {
             let (a, b) = pairs[pair_index(o, i)];
             format!("a {a:#x}, b {b:#x}")

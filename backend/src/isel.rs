@@ -2259,11 +2259,11 @@ impl<'a> Isel<'a> {
             self.def(op, Val::S(Operand2::Virt(r)));
             return Ok(());
         }
-        let va = self.vreg(a, 2)?;
+        let va = self.vpair(a)?;
         let r = self.v64();
         match opc {
             AndI | OrI | XOrI => {
-                let vb = self.vreg(b, 2)?;
+                let vb = self.vpair(b)?;
                 let o = match opc {
                     AndI => Opc::V_AND_B32,
                     OrI => Opc::V_OR_B32,
@@ -2277,7 +2277,7 @@ impl<'a> Isel<'a> {
                 }
             }
             ShLI | ShRSI | ShRUI => {
-                let vb = self.vreg(b, 2)?;
+                let vb = self.vpair(b)?;
                 let o = match opc {
                     ShLI => Opc::V_LSHLREV_B64,
                     ShRSI => Opc::V_ASHRREV_I64,
@@ -2285,15 +2285,19 @@ impl<'a> Isel<'a> {
                 };
                 self.emit(o, vec![mir::r(r), mir::rsub(vb, 0, 1), mir::r(va)]);
             }
-            AddI | SubI => {
-                let vb = self.vreg(b, 2)?;
+            AddI => {
+                // One v_lshl_add_u64 (shift 0), as LLVM on gfx942.
+                let vb = self.vpair(b)?;
+                self.emit(
+                    Opc::V_LSHL_ADD_U64,
+                    vec![mir::r(r), mir::r(va), Operand::Imm(0), mir::r(vb)],
+                );
+            }
+            SubI => {
+                let vb = self.vpair(b)?;
                 let c = self.s64();
                 let c2 = self.s64();
-                let (o1, o2) = if opc == AddI {
-                    (Opc::V_ADD_CO_U32, Opc::V_ADDC_CO_U32)
-                } else {
-                    (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32)
-                };
+                let (o1, o2) = (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32);
                 self.emit(
                     o1,
                     vec![
@@ -2315,32 +2319,10 @@ impl<'a> Isel<'a> {
                 );
             }
             MulI => {
-                let vb = self.vreg(b, 2)?;
-                let h = self.v32();
-                let t1 = self.v32();
-                let t2 = self.v32();
-                let h2 = self.v32();
-                self.emit(
-                    Opc::V_MUL_HI_U32,
-                    vec![mir::r(h), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::r(t1), mir::rsub(va, 0, 1), mir::rsub(vb, 1, 1)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::r(t2), mir::rsub(va, 1, 1), mir::rsub(vb, 0, 1)],
-                );
-                self.emit(Opc::V_ADD_U32, vec![mir::r(h2), mir::r(h), mir::r(t1)]);
-                self.emit(
-                    Opc::V_ADD_U32,
-                    vec![mir::rsub(r, 1, 1), mir::r(h2), mir::r(t2)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::rsub(r, 0, 1), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
-                );
+                let vb = self.vpair(b)?;
+                let p = self.mul_lo64(va, vb);
+                self.def(op, Val::V(p));
+                return Ok(());
             }
             _ => {
                 return err(

@@ -23,8 +23,8 @@ impl Isel<'_> {
             let cmp = self.use_val(d.operands[1], op)?;
             let new = self.use_val(d.operands[2], op)?;
             if let Addr::Lds { addr, offset } = a {
-                let c = self.vreg(cmp, 2)?;
-                let n = self.vreg(new, 2)?;
+                let c = self.vpair(cmp)?;
+                let n = self.vpair(new)?;
                 let ops = vec![mir::r(r), mir::r(addr), mir::r(c), mir::r(n)];
                 self.emit(Opc::DS_CMPST_RTN_B64, ops).offset = offset;
             } else {
@@ -43,7 +43,7 @@ impl Isel<'_> {
         } else {
             let kind = ir.attr(op, "kind").and_then(Attr::as_str).unwrap_or("add");
             let x = self.use_val(d.operands[1], op)?;
-            let data = self.vreg(x, 2)?;
+            let data = self.vpair(x)?;
             let (ds, global) = match kind {
                 "add" => (Opc::DS_ADD_RTN_U64, Opc::GLOBAL_ATOMIC_ADD_X2),
                 "min" => (Opc::DS_MIN_RTN_I64, Opc::GLOBAL_ATOMIC_SMIN_X2),

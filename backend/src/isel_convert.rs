@@ -24,7 +24,7 @@ impl Isel<'_> {
     pub(crate) fn convert64(&mut self, op: Op, opc: Opcode, x: Val) -> Result<(), IselError> {
         let r = match opc {
             Opcode::SIToFP | Opcode::UIToFP => {
-                let v = self.vreg(x, 2)?;
+                let v = self.vpair(x)?;
                 self.int64_to_f32(v, opc == Opcode::SIToFP)
             }
             _ => {

@@ -21,7 +21,7 @@
 //! The 64-bit multiply helpers use `v_mad_u64_u32` (32 x 32 + 64 -> 64 with the carry out in
 //! an SGPR pair), as LLVM does on gfx942.
 
-use crate::isa::Opc;
+use crate::isa::{is_inline_int, Opc};
 use crate::isel::{split_pair, Isel, IselError, Operand2, Val};
 use crate::mir::{self, Operand, VReg};
 use kc_dialect::{Op, Opcode};
@@ -39,8 +39,8 @@ impl Isel<'_> {
     ) -> Result<(), IselError> {
         let signed = matches!(opc, Opcode::DivSI | Opcode::RemSI);
         let rem = matches!(opc, Opcode::RemSI | Opcode::RemUI);
-        let mut x = self.vreg(a, 2)?;
-        let mut y = self.vreg(b, 2)?;
+        let mut x = self.vpair(a)?;
+        let mut y = self.vpair(b)?;
         let (mut sx, mut sy) = (None, None);
         if signed {
             for (v, s) in [(&mut x, &mut sx), (&mut y, &mut sy)] {
@@ -235,6 +235,38 @@ impl Isel<'_> {
         r
     }
 
+    /// A 64-bit value in a VGPR pair written whole: an SGPR pair or inline constant is copied
+    /// with one `v_lshl_add_u64 d, x, 0, 0`, another constant as {lo, 0} plus its high word
+    /// (`vreg`'s two `v_mov_b32` would leave a pair regalloc keeps live from the entry).
+    pub(crate) fn vpair(&mut self, x: Val) -> Result<VReg, IselError> {
+        match x {
+            Val::V(v) => Ok(v),
+            Val::S(o) => Ok(self.add64_op(o.op(), Operand::Imm(0))),
+            Val::Const(c) if is_inline_int(c) => {
+                Ok(self.add64_op(Operand::Imm(c), Operand::Imm(0)))
+            }
+            Val::Const(c) => {
+                let lo = self.v32();
+                self.emit(
+                    Opc::V_MOV_B32,
+                    vec![mir::r(lo), Operand::Imm(c as u32 as i64)],
+                );
+                let r = self.pair_from_lo(lo);
+                if c >> 32 != 0 {
+                    let hi = (c >> 32) as u32 as i32 as i64;
+                    let hi = if is_inline_int(hi) {
+                        hi
+                    } else {
+                        hi as u32 as i64
+                    };
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(r, 1, 1), Operand::Imm(hi)]);
+                }
+                Ok(r)
+            }
+            other => self.vreg(other, 2),
+        }
+    }
+
     /// A new pair {lo, 0}, written whole (`v_mad_u64_u32 lo, 1, 0`).
     pub(crate) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
         let r = self.v64();
@@ -255,11 +287,12 @@ impl Isel<'_> {
     /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0); with
     /// `b` = 0, a copy written whole.
     pub(crate) fn add64(&mut self, a: VReg, b: Operand) -> VReg {
+        self.add64_op(mir::r(a), b)
+    }
+
+    fn add64_op(&mut self, a: Operand, b: Operand) -> VReg {
         let r = self.v64();
-        self.emit(
-            Opc::V_LSHL_ADD_U64,
-            vec![mir::r(r), mir::r(a), Operand::Imm(0), b],
-        );
+        self.emit(Opc::V_LSHL_ADD_U64, vec![mir::r(r), a, Operand::Imm(0), b]);
         r
     }
 
@@ -280,7 +313,7 @@ impl Isel<'_> {
 
     /// The low 64 bits of a * b: a_lo * b_lo as 64 bits, the cross products added to the high
     /// word (`v_mad_u64_u32`, `v_mul_lo_u32` x2, `v_add3_u32`).
-    fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
+    pub(crate) fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
         let r = self.v64();
         let c = self.s64();
         self.emit(
@@ -400,8 +433,8 @@ impl Isel<'_> {
             self.def(op, Val::S(Operand2::Virt(r)));
             return Ok(());
         }
-        let va = self.vreg(a, 2)?;
-        let vb = self.vreg(b, 2)?;
+        let va = self.vpair(a)?;
+        let vb = self.vpair(b)?;
         let o = match (signed, min) {
             (true, true) => Opc::V_CMP_LT_I64,
             (true, false) => Opc::V_CMP_GT_I64,
