@@ -414,7 +414,7 @@ fn int_operands(rng: &mut Rng) -> Vec<u64> {
             p - h / 2,
             (p - 1) & !(h - 1),
         ] {
-            v.extend([x, x.wrapping_neg(), x >> 32 | x << 32]);
+            v.extend([x, x.wrapping_neg(), x.rotate_left(32)]);
         }
     }
     for _ in 0..4096 {

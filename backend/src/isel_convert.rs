@@ -12,6 +12,7 @@
 //!   `fptosi.sat` / `fptoui.sat` sequences): `v_trunc_f32`, the high word `floor(t * 2^-32)`
 //!   and the low word `fma(high, -2^32, t)` (both exact) converted with `v_cvt_u32_f32`, the
 //!   sign applied as (v ^ s) - s; then `v_cndmask_b32` to the range ends beyond them, 0 for NaN.
+//!
 //! Results live in VGPRs, uniform ones included (as the 32-bit conversions).
 
 use crate::isa::Opc;

@@ -925,7 +925,7 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
             for l in lanes {
                 let a = addrs[l].wrapping_add(off);
                 let fault = |m| lane_fault(l, a, m);
-                if a % 8 != 0 {
+                if !a.is_multiple_of(8) {
                     return Err(fault("misaligned 64-bit atomic".into()));
                 }
                 let old = sh.mem.load32(a).map_err(fault)? as u64

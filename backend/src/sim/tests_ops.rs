@@ -146,7 +146,7 @@ fn ldexp_fmac_add3_and_mad_u64_u32() {
         254,
         i32::MIN,
     ] {
-        let p = one(&format!("v_ldexp_f32 v0, v1, v2"));
+        let p = one("v_ldexp_f32 v0, v1, v2");
         let mut w = wave();
         for l in 0..64 {
             w.v[1][l] = lanes_value(l);
