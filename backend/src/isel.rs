@@ -389,7 +389,7 @@ impl<'a> Isel<'a> {
 
     /// A VALU source: VGPR, SGPR or inline constant (literal constants go to a VGPR first
     /// when `literal_ok` is false, i.e. in VOP3 encodings).
-    pub(crate) fn vop(&mut self, x: Val, dw: u8, literal_ok: bool) -> Result<Operand, IselError> {
+    fn vop(&mut self, x: Val, dw: u8, literal_ok: bool) -> Result<Operand, IselError> {
         Ok(match x {
             Val::V(v) => mir::r(v),
             Val::Const(c) if is_inline_int(c) => Operand::Imm(c),
