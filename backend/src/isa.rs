@@ -257,6 +257,15 @@ isa! {
     V_CVT_U32_F32 = "v_cvt_u32_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
     V_RCP_F32 = "v_rcp_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
     V_RCP_IFLAG_F32 = "v_rcp_iflag_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    V_TRUNC_F32 = "v_trunc_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    V_FLOOR_F32 = "v_floor_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    V_RNDNE_F32 = "v_rndne_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    // Leading zeros / leading sign bits from the MSB; -1 when there is no such bit.
+    V_FFBH_U32 = "v_ffbh_u32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    V_FFBH_I32 = "v_ffbh_i32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    // x = mant * 2^exp with |mant| in [0.5, 1) (denormals included; 0, inf, NaN: see alu).
+    V_FREXP_MANT_F32 = "v_frexp_mant_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    V_FREXP_EXP_I32_F32 = "v_frexp_exp_i32_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
 
     // ---- VOP2 (src0 any, src1 VGPR) ----
     V_ADD_U32 = "v_add_u32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
@@ -277,6 +286,8 @@ isa! {
     V_MUL_F32 = "v_mul_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_MIN_F32 = "v_min_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_MAX_F32 = "v_max_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    // vdst = src0 * src1 + vdst (one rounding); src0 may be a literal.
+    V_FMAC_F32 = "v_fmac_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX + reads_dst;
 
     // ---- VOP3 (two scalar-bus sources at most one SGPR; no literals) ----
     V_MUL_LO_U32 = "v_mul_lo_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
@@ -303,6 +314,11 @@ isa! {
     V_DIV_SCALE_F32 = "v_div_scale_f32" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), VSrc(1)] defs 2 EX;
     V_DIV_FMAS_F32 = "v_div_fmas_f32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
     V_DIV_FIXUP_F32 = "v_div_fixup_f32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // vdst[2] = src0 * src1 + src2[2] (unsigned 32 x 32 + 64); sdst = the carry out of bit 63.
+    V_MAD_U64_U32 = "v_mad_u64_u32" Vop3 Valu [VReg(2), SReg(2), VSrc(1), VSrc(1), VSrc(2)] defs 2 EX;
+    V_ADD3_U32 = "v_add3_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // vdst = src0 * 2^src1 (src1 a signed integer), rounded once.
+    V_LDEXP_F32 = "v_ldexp_f32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
 
     // ---- VOPC, VOP3 encoding: lane mask into an SGPR pair (inactive lanes get 0) ----
     V_CMP_EQ_U32 = "v_cmp_eq_u32_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
@@ -355,6 +371,14 @@ isa! {
     // ds_cmpst_rtn_b32 vdst, addr, cmp, new
     DS_CMPST_RTN_B32 = "ds_cmpst_rtn_b32" Ds Lds [VReg(1), VReg(1), VReg(1), VReg(1)] defs 1 EX + mem;
     // ds_bpermute_b32 vdst, byte-lane-address, data: vdst = data of lane (addr / 4) % 64
+    // 64-bit returning atomics: vdst pair, address, data pair(s) (cmpst: compare, then new).
+    DS_ADD_RTN_U64 = "ds_add_rtn_u64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_MIN_RTN_I64 = "ds_min_rtn_i64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_MAX_RTN_I64 = "ds_max_rtn_i64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_MIN_RTN_U64 = "ds_min_rtn_u64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_MAX_RTN_U64 = "ds_max_rtn_u64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_WRXCHG_RTN_B64 = "ds_wrxchg_rtn_b64" Ds Lds [VReg(2), VReg(1), VReg(2)] defs 1 EX + mem;
+    DS_CMPST_RTN_B64 = "ds_cmpst_rtn_b64" Ds Lds [VReg(2), VReg(1), VReg(2), VReg(2)] defs 1 EX + mem;
     DS_BPERMUTE_B32 = "ds_bpermute_b32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 1 EX + mem;
 
     // ---- global: vaddr is a 32-bit byte offset from an SGPR-pair base (or a 64-bit address
@@ -373,6 +397,14 @@ isa! {
     GLOBAL_ATOMIC_ADD_F32 = "global_atomic_add_f32" Global Vmem [VReg(1), VReg(1), VReg(1), SAddr] defs 1 EX + mem;
     // vdata is the pair {new, cmp}.
     GLOBAL_ATOMIC_CMPSWAP = "global_atomic_cmpswap" Global Vmem [VReg(1), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    // 64-bit forms: vdst and vdata pairs; cmpswap's vdata is the quad {new, cmp}.
+    GLOBAL_ATOMIC_ADD_X2 = "global_atomic_add_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_SMIN_X2 = "global_atomic_smin_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_SMAX_X2 = "global_atomic_smax_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_UMIN_X2 = "global_atomic_umin_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_UMAX_X2 = "global_atomic_umax_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_SWAP_X2 = "global_atomic_swap_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
+    GLOBAL_ATOMIC_CMPSWAP_X2 = "global_atomic_cmpswap_x2" Global Vmem [VReg(2), VReg(1), VReg(4), SAddr] defs 1 EX + mem;
 }
 
 impl fmt::Display for Opc {

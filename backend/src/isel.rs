@@ -753,7 +753,7 @@ impl<'a> Isel<'a> {
         self.assign(dst(sh), x, ty)
     }
 
-    fn def(&mut self, op: Op, x: Val) {
+    pub(crate) fn def(&mut self, op: Op, x: Val) {
         let r = self.ir.ops[op].results[0];
         self.vals.insert(r, x);
     }
@@ -995,10 +995,7 @@ impl<'a> Isel<'a> {
         let ty = ir.value_type(d.results[0]);
         let x = self.use_val(d.operands[0], op)?;
         if ty.bits() == 64 {
-            return err(
-                self.loc,
-                "64-bit wave reductions are not supported by the gfx942 backend yet",
-            );
+            return self.reduce64(op, &kind, x);
         }
         let float = ty == Type::F32;
         if !float && !matches!(x, Val::V(_)) {
@@ -1026,8 +1023,10 @@ impl<'a> Isel<'a> {
             "umin" => u32::MAX as i64,
             "umax" => 0,
             "fadd" => 0x8000_0000, // -0.0 so that a sum of -0.0 stays -0.0
-            "fmin" => 0x7f80_0000,
-            "fmax" => 0xff80_0000,
+            // A quiet NaN: v_min/v_max_f32 return the other operand, so the result is the
+            // first lane's value folded with the rest, NaN only if every lane is NaN (as the
+            // reference's fold; +-inf would turn an all-NaN reduction into an infinity).
+            "fmin" | "fmax" => 0x7fc0_0000,
             _ => 0,
         };
         let acc_s = self.s32();
@@ -1457,12 +1456,6 @@ impl<'a> Isel<'a> {
         let ir = self.ir;
         let d = &ir.ops[op];
         let ty = ir.value_type(d.results[0]);
-        if ty.bits() == 64 {
-            return err(
-                self.loc,
-                "64-bit atomics are not supported by the gfx942 backend yet",
-            );
-        }
         let p = d.operands[0];
         // Atomics take a pointer (`&p[i]`): element 0 of it.
         let a = {
@@ -1497,6 +1490,9 @@ impl<'a> Isel<'a> {
                 _ => return err(self.loc, "internal: atomic address"),
             }
         };
+        if ty.bits() == 64 {
+            return self.atomic64(op, a);
+        }
         let r = self.v32();
         if d.opcode == Opcode::AtomicCmpxchg {
             let cmp = self.use_val(d.operands[1], op)?;
@@ -1622,10 +1618,7 @@ impl<'a> Isel<'a> {
             }
             SIToFP | UIToFP | FPToSI | FPToUI => {
                 if oty.bits() == 64 || rty.bits() == 64 {
-                    return err(
-                        self.loc,
-                        "64-bit int/float conversions are not supported by the gfx942 backend yet",
-                    );
+                    return self.convert64(op, opc, xs[0]);
                 }
                 let o = match opc {
                     SIToFP => Opc::V_CVT_F32_I32,
@@ -1649,18 +1642,11 @@ impl<'a> Isel<'a> {
                 self.def(op, Val::V(r));
                 return Ok(());
             }
-            DivF | RemF => {
-                return err(
-                    self.loc,
-                    "f32 division is not supported by the gfx942 backend yet",
-                );
-            }
+            DivF => return self.divf(op, xs[0], xs[1]),
+            RemF => return self.remf(op, xs[0], xs[1]),
             DivSI | DivUI | RemSI | RemUI => {
                 if rty.bits() == 64 {
-                    return err(
-                        self.loc,
-                        "64-bit division is not supported by the gfx942 backend yet",
-                    );
+                    return self.divrem64(op, opc, xs[0], xs[1], div);
                 }
                 let r = self.divide(opc, xs[0], xs[1])?;
                 if !div {
@@ -2281,6 +2267,9 @@ impl<'a> Isel<'a> {
         vector: bool,
     ) -> Result<(), IselError> {
         use Opcode::*;
+        if matches!(opc, MinSI | MaxSI | MinUI | MaxUI) {
+            return self.minmax64(op, opc, a, b, vector);
+        }
         if !vector {
             let sa = self.sop(a, 2)?;
             let r = self.s64();
@@ -2366,11 +2355,11 @@ impl<'a> Isel<'a> {
             self.def(op, Val::S(Operand2::Virt(r)));
             return Ok(());
         }
-        let va = self.vreg(a, 2)?;
+        let va = self.vpair(a)?;
         let r = self.v64();
         match opc {
             AndI | OrI | XOrI => {
-                let vb = self.vreg(b, 2)?;
+                let vb = self.vpair(b)?;
                 let o = match opc {
                     AndI => Opc::V_AND_B32,
                     OrI => Opc::V_OR_B32,
@@ -2384,7 +2373,7 @@ impl<'a> Isel<'a> {
                 }
             }
             ShLI | ShRSI | ShRUI => {
-                let vb = self.vreg(b, 2)?;
+                let vb = self.vpair(b)?;
                 let o = match opc {
                     ShLI => Opc::V_LSHLREV_B64,
                     ShRSI => Opc::V_ASHRREV_I64,
@@ -2392,15 +2381,19 @@ impl<'a> Isel<'a> {
                 };
                 self.emit(o, vec![mir::r(r), mir::rsub(vb, 0, 1), mir::r(va)]);
             }
-            AddI | SubI => {
-                let vb = self.vreg(b, 2)?;
+            AddI => {
+                // One v_lshl_add_u64 (shift 0), as LLVM on gfx942.
+                let vb = self.vpair(b)?;
+                self.emit(
+                    Opc::V_LSHL_ADD_U64,
+                    vec![mir::r(r), mir::r(va), Operand::Imm(0), mir::r(vb)],
+                );
+            }
+            SubI => {
+                let vb = self.vpair(b)?;
                 let c = self.s64();
                 let c2 = self.s64();
-                let (o1, o2) = if opc == AddI {
-                    (Opc::V_ADD_CO_U32, Opc::V_ADDC_CO_U32)
-                } else {
-                    (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32)
-                };
+                let (o1, o2) = (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32);
                 self.emit(
                     o1,
                     vec![
@@ -2422,32 +2415,10 @@ impl<'a> Isel<'a> {
                 );
             }
             MulI => {
-                let vb = self.vreg(b, 2)?;
-                let h = self.v32();
-                let t1 = self.v32();
-                let t2 = self.v32();
-                let h2 = self.v32();
-                self.emit(
-                    Opc::V_MUL_HI_U32,
-                    vec![mir::r(h), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::r(t1), mir::rsub(va, 0, 1), mir::rsub(vb, 1, 1)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::r(t2), mir::rsub(va, 1, 1), mir::rsub(vb, 0, 1)],
-                );
-                self.emit(Opc::V_ADD_U32, vec![mir::r(h2), mir::r(h), mir::r(t1)]);
-                self.emit(
-                    Opc::V_ADD_U32,
-                    vec![mir::rsub(r, 1, 1), mir::r(h2), mir::r(t2)],
-                );
-                self.emit(
-                    Opc::V_MUL_LO_U32,
-                    vec![mir::rsub(r, 0, 1), mir::rsub(va, 0, 1), mir::rsub(vb, 0, 1)],
-                );
+                let vb = self.vpair(b)?;
+                let p = self.mul_lo64(va, vb);
+                self.def(op, Val::V(p));
+                return Ok(());
             }
             _ => {
                 return err(
@@ -2492,7 +2463,7 @@ fn low_dword(o: Operand) -> Operand {
 }
 
 /// The two dwords of a 64-bit scalar operand.
-fn split_pair(o: Operand) -> (Operand, Operand) {
+pub(crate) fn split_pair(o: Operand) -> (Operand, Operand) {
     match o {
         Operand::Reg {
             reg: mir::Reg::Phys(PReg::S(b, _)),
@@ -2515,7 +2486,7 @@ fn split_pair(o: Operand) -> (Operand, Operand) {
 }
 
 /// Where a memory access goes.
-enum Addr {
+pub(crate) enum Addr {
     Global {
         sbase: Operand,
         voff: VReg,
@@ -2530,7 +2501,7 @@ enum Addr {
 
 impl Addr {
     /// (VGPR address, scalar base or `off`, byte offset) of a global access; `None` for LDS.
-    fn global(&self) -> Option<(VReg, Operand, u32)> {
+    pub(crate) fn global(&self) -> Option<(VReg, Operand, u32)> {
         match self {
             Addr::Global {
                 sbase,

@@ -3,6 +3,12 @@
 //! s_waitcnt and hazard insertion, and the asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
 //!
+//! Instruction selection is `isel` (control flow, memory, the one-instruction ops) plus one
+//! file per family of multi-instruction lowerings, called from `isel`'s dispatch:
+//! `isel_int64` (64-bit division, remainder, min / max, multiply), `isel_float` (f32 division
+//! and remainder), `isel_convert` (f32 <-> 64-bit integer casts), `isel_atomic64` and
+//! `isel_reduce64`; each states in its header what it guarantees.
+//!
 //! `compile` takes a module in CF form whose kernels are structurizable (reducible, one exit
 //! per loop: `transforms::make_structurizable`) and returns the listing.
 
@@ -10,6 +16,11 @@ pub mod asm_printer;
 pub mod branch_folding;
 pub mod isa;
 pub mod isel;
+mod isel_atomic64;
+mod isel_convert;
+mod isel_float;
+mod isel_int64;
+mod isel_reduce64;
 pub mod liveness;
 pub mod lower_control_flow;
 pub mod mir;

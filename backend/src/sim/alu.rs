@@ -390,3 +390,87 @@ pub fn div_fixup(q: f32, den: f32, num: f32) -> f32 {
     }
     signed(q)
 }
+
+/// `v_frexp_mant_f32`: the significand of `x` scaled into [0.5, 1) with `x`'s sign
+/// (denormals are normalized); ±0, ±inf and NaN are returned unchanged.
+pub fn frexp_mant(x: f32) -> f32 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let e = frexp_exp(x);
+    ldexp_f32(x, -e)
+}
+
+/// `v_frexp_exp_i32_f32`: the `e` with `x = mant * 2^e`, `|mant|` in [0.5, 1) (denormals
+/// included); 0 for ±0, ±inf and NaN.
+pub fn frexp_exp(x: f32) -> i32 {
+    if x == 0.0 || !x.is_finite() {
+        return 0;
+    }
+    let b = x.to_bits() & 0x7fff_ffff;
+    if b < 0x0080_0000 {
+        // Denormal: the value is frac * 2^-149; its leading bit decides the exponent.
+        return -149 + (32 - b.leading_zeros() as i32);
+    }
+    bexp(x) - 126
+}
+
+/// `v_ldexp_f32`: `x * 2^n` rounded once (to nearest even, denormal results kept); NaN in,
+/// quiet NaN out; ±0 and ±inf unchanged.
+pub fn ldexp_f32(x: f32, n: i32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    // Any |n| beyond 400 already over- or underflows; f64 holds x * 2^n exactly below that.
+    let n = n.clamp(-400, 400);
+    (x as f64 * 2f64.powi(n)) as f32
+}
+
+/// `v_ffbh_u32`: the number of leading zero bits, or -1 (all ones) for 0.
+pub fn ffbh_u32(x: u32) -> u32 {
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.leading_zeros()
+    }
+}
+
+/// `v_ffbh_i32`: the number of leading bits equal to the sign bit (the sign bit included), or
+/// -1 (all ones) for 0 and -1.
+pub fn ffbh_i32(x: u32) -> u32 {
+    let y = if (x as i32) < 0 { !x } else { x };
+    if y == 0 {
+        u32::MAX
+    } else {
+        y.leading_zeros()
+    }
+}
+
+/// `v_rndne_f32`: round to the nearest integer, ties to even; NaN in, quiet NaN out.
+pub fn rndne(x: f32) -> f32 {
+    if x.is_nan() {
+        return quiet(x);
+    }
+    x.round_ties_even()
+}
+
+/// `v_trunc_f32` and `v_floor_f32`: NaN in, quiet NaN out.
+pub fn trunc(x: f32) -> f32 {
+    if x.is_nan() {
+        quiet(x)
+    } else {
+        x.trunc()
+    }
+}
+
+/// See `trunc`.
+pub fn floor(x: f32) -> f32 {
+    if x.is_nan() {
+        quiet(x)
+    } else {
+        x.floor()
+    }
+}

@@ -551,6 +551,13 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_CVT_I32_F32 => map1!(w, inst, exec, |a| alu::cvt_i32_f32(f(a))),
         V_CVT_U32_F32 => map1!(w, inst, exec, |a| alu::cvt_u32_f32(f(a))),
         V_RCP_F32 | V_RCP_IFLAG_F32 => map1!(w, inst, exec, |a| (1.0 / f(a)).to_bits()),
+        V_TRUNC_F32 => map1!(w, inst, exec, |a| alu::trunc(f(a)).to_bits()),
+        V_FLOOR_F32 => map1!(w, inst, exec, |a| alu::floor(f(a)).to_bits()),
+        V_RNDNE_F32 => map1!(w, inst, exec, |a| alu::rndne(f(a)).to_bits()),
+        V_FFBH_U32 => map1!(w, inst, exec, alu::ffbh_u32),
+        V_FFBH_I32 => map1!(w, inst, exec, alu::ffbh_i32),
+        V_FREXP_MANT_F32 => map1!(w, inst, exec, |a| alu::frexp_mant(f(a)).to_bits()),
+        V_FREXP_EXP_I32_F32 => map1!(w, inst, exec, |a| alu::frexp_exp(f(a)) as u32),
         V_READFIRSTLANE_B32 => {
             let Op::V(r, _) = ops[1] else { unreachable!() };
             let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
@@ -578,6 +585,15 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_MIN_F32 => map2!(w, inst, exec, |a, b| alu::min_f32(f(a), f(b)).to_bits()),
         V_MAX_F32 => map2!(w, inst, exec, |a, b| alu::max_f32(f(a), f(b)).to_bits()),
         V_MUL_LO_U32 => map2!(w, inst, exec, |a: u32, b| a.wrapping_mul(b)),
+        V_LDEXP_F32 => map2!(w, inst, exec, |a, n: u32| alu::ldexp_f32(f(a), n as i32)
+            .to_bits()),
+        V_FMAC_F32 => {
+            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let Op::V(r, _) = ops[0] else { unreachable!() };
+            let c = w.v[r as usize];
+            let d: [u32; 64] = std::array::from_fn(|l| f(a[l]).mul_add(f(b[l]), f(c[l])).to_bits());
+            w.vwrite(ops[0], &d, exec);
+        }
         V_MUL_HI_U32 => map2!(w, inst, exec, |a: u32, b: u32| {
             ((a as u64 * b as u64) >> 32) as u32
         }),
@@ -615,6 +631,20 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             (a >> (o & 31)) & ((1u64 << width) - 1) as u32
         }),
         V_FMA_F32 => map3!(w, inst, exec, |a, b, c| f(a).mul_add(f(b), f(c)).to_bits()),
+        V_ADD3_U32 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| a
+            .wrapping_add(b)
+            .wrapping_add(c)),
+        V_MAD_U64_U32 => {
+            let (a, b, c) = (w.vsrc(ops[2]), w.vsrc(ops[3]), w.vsrc64(ops[4]));
+            let mut carry = 0u64;
+            let d: [u64; 64] = std::array::from_fn(|l| {
+                let (r, o) = (a[l] as u64 * b[l] as u64).overflowing_add(c[l]);
+                carry |= (o as u64) << l;
+                r
+            });
+            w.vwrite64(ops[0], &d, exec);
+            w.set_s(ops[1], carry & exec);
+        }
         V_DIV_FIXUP_F32 => map3!(w, inst, exec, |q, d, n| alu::div_fixup(f(q), f(d), f(n))
             .to_bits()),
         V_DIV_FMAS_F32 => {
@@ -753,6 +783,29 @@ fn ds(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Result<
             }
             p.dst = ops[0];
         }
+        DS_ADD_RTN_U64 | DS_MIN_RTN_I64 | DS_MAX_RTN_I64 | DS_MIN_RTN_U64 | DS_MAX_RTN_U64
+        | DS_WRXCHG_RTN_B64 | DS_CMPST_RTN_B64 => {
+            // 64-bit returning atomics (8-byte aligned), lane by lane in lane order.
+            let addr = w.vsrc(ops[1]);
+            let x = w.vsrc64(ops[2]);
+            let y = if inst.opc == DS_CMPST_RTN_B64 {
+                w.vsrc64(ops[3])
+            } else {
+                [0; 64]
+            };
+            for l in lanes {
+                let a = addr[l].wrapping_add(off);
+                let fault = |m| lane_fault(l, a, m);
+                let old = sh.lds.load32(a, 0, 2).map_err(fault)? as u64
+                    | (sh.lds.load32(a, 1, 2).map_err(fault)? as u64) << 32;
+                let new = atomic64(inst.opc, old, x[l], y[l]);
+                sh.lds.store32(a, 0, 2, new as u32).map_err(fault)?;
+                sh.lds.store32(a, 1, 2, (new >> 32) as u32).map_err(fault)?;
+                p.data[0][l] = old as u32;
+                p.data[1][l] = (old >> 32) as u32;
+            }
+            p.dst = ops[0];
+        }
         opc => {
             // Returning atomics, lane by lane in lane order.
             let addr = w.vsrc(ops[1]);
@@ -855,6 +908,53 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
                 }
             }
         }
+        GLOBAL_ATOMIC_ADD_X2
+        | GLOBAL_ATOMIC_SMIN_X2
+        | GLOBAL_ATOMIC_SMAX_X2
+        | GLOBAL_ATOMIC_UMIN_X2
+        | GLOBAL_ATOMIC_UMAX_X2
+        | GLOBAL_ATOMIC_SWAP_X2
+        | GLOBAL_ATOMIC_CMPSWAP_X2 => {
+            // vdata: the operand pair; for cmpswap the quad {new, cmp}.
+            let Op::V(r, _) = ops[di.unwrap()] else {
+                unreachable!()
+            };
+            let r = r as usize;
+            let pair =
+                |w: &Wave, k: usize, l: usize| w.v[k][l] as u64 | (w.v[k + 1][l] as u64) << 32;
+            for l in lanes {
+                let a = addrs[l].wrapping_add(off);
+                let fault = |m| lane_fault(l, a, m);
+                if !a.is_multiple_of(8) {
+                    return Err(fault("misaligned 64-bit atomic".into()));
+                }
+                let old = sh.mem.load32(a).map_err(fault)? as u64
+                    | (sh.mem.load32(a + 4).map_err(fault)? as u64) << 32;
+                let (x, y) = (pair(w, r, l), pair(w, r + 2, l));
+                let opc = match inst.opc {
+                    GLOBAL_ATOMIC_ADD_X2 => DS_ADD_RTN_U64,
+                    GLOBAL_ATOMIC_SMIN_X2 => DS_MIN_RTN_I64,
+                    GLOBAL_ATOMIC_SMAX_X2 => DS_MAX_RTN_I64,
+                    GLOBAL_ATOMIC_UMIN_X2 => DS_MIN_RTN_U64,
+                    GLOBAL_ATOMIC_UMAX_X2 => DS_MAX_RTN_U64,
+                    GLOBAL_ATOMIC_SWAP_X2 => DS_WRXCHG_RTN_B64,
+                    // Global cmpswap holds {new, cmp}; ds_cmpst takes (cmp, new).
+                    _ => {
+                        let new = atomic64(DS_CMPST_RTN_B64, old, y, x);
+                        store64(sh, a, new).map_err(fault)?;
+                        p.data[0][l] = old as u32;
+                        p.data[1][l] = (old >> 32) as u32;
+                        continue;
+                    }
+                };
+                store64(sh, a, atomic64(opc, old, x, 0)).map_err(fault)?;
+                p.data[0][l] = old as u32;
+                p.data[1][l] = (old >> 32) as u32;
+            }
+            if inst.ret {
+                p.dst = ops[0];
+            }
+        }
         opc => {
             let Op::V(r, _) = ops[di.unwrap()] else {
                 unreachable!()
@@ -891,4 +991,31 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
     }
     w.issue(p, false);
     Ok(())
+}
+
+fn store64(sh: &mut Shared, a: u64, v: u64) -> Result<(), String> {
+    sh.mem.store32(a, v as u32)?;
+    sh.mem.store32(a + 4, (v >> 32) as u32)
+}
+
+/// The new value of a 64-bit atomic (named by its LDS opcode) on `old` with data `x` (and,
+/// for compare-and-store, the new value `y` stored when `old == x`).
+fn atomic64(opc: Opc, old: u64, x: u64, y: u64) -> u64 {
+    use Opc::*;
+    match opc {
+        DS_ADD_RTN_U64 => old.wrapping_add(x),
+        DS_MIN_RTN_I64 => (old as i64).min(x as i64) as u64,
+        DS_MAX_RTN_I64 => (old as i64).max(x as i64) as u64,
+        DS_MIN_RTN_U64 => old.min(x),
+        DS_MAX_RTN_U64 => old.max(x),
+        DS_WRXCHG_RTN_B64 => x,
+        DS_CMPST_RTN_B64 => {
+            if old == x {
+                y
+            } else {
+                old
+            }
+        }
+        o => unreachable!("{o} is not a 64-bit atomic"),
+    }
 }

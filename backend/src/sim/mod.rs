@@ -27,7 +27,11 @@
 //!
 //! Floating point: f32 ops are IEEE with denormals preserved (the mode clang sets,
 //! `.amdhsa_float_denorm_mode_32 3`), round to nearest even; `v_min/max_f32` follow IEEE
-//! mode (a NaN operand yields the other one). `v_rcp_f32` is the correctly rounded 1/x.
+//! mode (a NaN operand yields the other one). `v_rcp_f32` is the correctly rounded 1/x (the
+//! hardware's is within 1 ulp: sequences built on it, such as the 64-bit division, are tested
+//! here with the exact one). `v_ldexp_f32` rounds once and keeps denormal results;
+//! `v_frexp_mant/exp_f32` normalize denormal inputs. 64-bit atomics (global `*_x2`, LDS
+//! `*_{u,i,b}64`) need 8-byte aligned addresses and run lane by lane like the 32-bit ones.
 
 mod alu;
 mod exec;
@@ -36,6 +40,8 @@ mod parse;
 mod run;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ops;
 
 pub use parse::parse;
 pub use run::run;

@@ -14,7 +14,7 @@ const BARRIER_LDS: &str = include_str!("testdata/barrier_lds.s");
 const FDIV: &str = include_str!("testdata/fdiv.s");
 const SPIN: &str = include_str!("testdata/spin.s");
 
-const OUT: u64 = 0x1000;
+pub(super) const OUT: u64 = 0x1000;
 
 fn launch(kernel: &str, grid: u32, block: u32, kernarg: &[u64]) -> Launch {
     Launch {
@@ -25,7 +25,7 @@ fn launch(kernel: &str, grid: u32, block: u32, kernarg: &[u64]) -> Launch {
     }
 }
 
-fn words(v: &[u32]) -> Vec<u8> {
+pub(super) fn words(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
@@ -523,14 +523,14 @@ fn accepted_syntax() {
 
 // ---- single instructions against Rust references ----
 
-fn wave() -> Wave {
+pub(super) fn wave() -> Wave {
     let mut w = Wave::new(16);
     w.s[EXEC as usize] = u32::MAX;
     w.s[EXEC as usize + 1] = u32::MAX;
     w
 }
 
-fn exec1(p: &Program, w: &mut Wave) -> Result<Flow, Stop> {
+pub(super) fn exec1(p: &Program, w: &mut Wave) -> Result<Flow, Stop> {
     let mut allocs = vec![(OUT, vec![0u8; 1024])];
     let mut view = MemView::new(&mut allocs, 1);
     let mut lds = Lds {
@@ -546,11 +546,11 @@ fn exec1(p: &Program, w: &mut Wave) -> Result<Flow, Stop> {
     step(w, &p.insts, &mut sh)
 }
 
-fn one(body: &str) -> Program {
+pub(super) fn one(body: &str) -> Program {
     parse(&format!("k:\n\t{body}\n")).unwrap_or_else(|e| panic!("{body}: {e}"))
 }
 
-const EDGE: [u32; 16] = [
+pub(super) const EDGE: [u32; 16] = [
     0,
     1,
     2,
@@ -1338,7 +1338,7 @@ k:
 
 /// Runs one instruction with memory at `OUT` (256 dwords) and LDS (256 dwords), retires
 /// everything, and returns the memory and LDS dwords.
-fn exec_mem(body: &str, w: &mut Wave, mem: &mut [u32], lds: &mut [u32]) {
+pub(super) fn exec_mem(body: &str, w: &mut Wave, mem: &mut [u32], lds: &mut [u32]) {
     let p = one(body);
     let mut allocs = vec![(OUT, words(mem))];
     let mut view = MemView::new(&mut allocs, 1);
