@@ -22,7 +22,7 @@
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
 
-use crate::isa::{is_inline_int, Opc};
+use crate::isa::{self, is_inline_int, Opc, Unit};
 use crate::lower_control_flow::Ctx;
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
 use crate::structurize::{Node, Target};
@@ -333,9 +333,12 @@ impl<'a> Isel<'a> {
         }
     }
 
-    pub(crate) fn emit(&mut self, op: Opc, ops: Vec<Operand>) -> &mut Inst {
+    pub(crate) fn emit(&mut self, op: Opc, mut ops: Vec<Operand>) -> &mut Inst {
         // A lane mask is known to lie within EXEC only until EXEC changes.
         let d = op.desc();
+        if d.unit == Unit::Salu {
+            self.one_literal(d, &mut ops);
+        }
         if d.implicit.writes_exec || ops.iter().take(d.defs as usize).any(|o| *o == Self::exec()) {
             self.masked.clear();
         }
@@ -349,6 +352,36 @@ impl<'a> Isel<'a> {
             comment: None,
         });
         self.mf.blocks[b].insts.last_mut().unwrap()
+    }
+
+    /// A SALU encoding holds one 32-bit literal (llvm-mc: "only one unique literal operand is
+    /// allowed"): any other distinct literal source is moved into SGPRs first.
+    fn one_literal(&mut self, d: &isa::Desc, ops: &mut [Operand]) {
+        let mut first: Option<i64> = None;
+        for i in d.defs as usize..ops.len() {
+            let (Operand::Imm(c), Some(&isa::Kind::SSrc(n))) = (&ops[i], d.operands.get(i)) else {
+                continue;
+            };
+            let c = *c;
+            if is_inline_int(c) || first.is_none_or(|f| f == c) {
+                first = first.or(Some(c).filter(|&c| !is_inline_int(c)));
+                continue;
+            }
+            let t = if n == 2 { self.s64() } else { self.s32() };
+            for k in 0..n {
+                let part = if k == 0 { c as u32 } else { (c >> 32) as u32 };
+                let b = self.cur;
+                self.mf.blocks[b].insts.push(Inst {
+                    op: Opc::S_MOV_B32,
+                    ops: vec![mir::rsub(t, k, 1), Operand::Imm(part as i32 as i64)],
+                    offset: 0,
+                    sc0: false,
+                    loc: self.loc,
+                    comment: None,
+                });
+            }
+            ops[i] = mir::r(t);
+        }
     }
 
     /// Starts block `b` at the end of the layout. Control can arrive with another EXEC.
