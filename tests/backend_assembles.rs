@@ -9,7 +9,8 @@
 //! and fails the test: the generators only use what the backend claims to support. A panic
 //! or an llvm-mc complaint fails it too.
 //!
-//! Environment: `KC_ASM_SEED` (decimal or 0x-hex), `KC_ASM_COUNT` (kernels, default 400).
+//! Environment: `KC_ASM_SEED` (decimal or 0x-hex), `KC_ASM_COUNT` (kernels, default 400),
+//! `KC_ASM_VERBOSE=1` (the first line of every failure, not only of the first five).
 //! Skips, with a message, when llvm-mc-22 is missing.
 
 use kc_compiler::pipeline::{self, Failure, Input, Options, Stage};
@@ -56,7 +57,7 @@ fn main() -> ExitCode {
             2 => (cfg::kernel(&name, s, cfg::CfTokens::None), true),
             3 => (cfg::kernel(&name, s, cfg::CfTokens::Entry), true),
             _ => (
-                source::race_free_kernel(&name, s, source::Tokens::Explicit),
+                source::race_free_kernel(&name, s, source::Tokens::Explicit).text,
                 false,
             ),
         };
@@ -111,8 +112,13 @@ fn main() -> ExitCode {
     if failures.is_empty() {
         return ExitCode::SUCCESS;
     }
-    for f in failures.iter().take(5) {
-        println!("---- {f}");
+    let all = std::env::var("KC_ASM_VERBOSE").is_ok();
+    for (k, f) in failures.iter().enumerate() {
+        if k < 5 {
+            println!("---- {f}");
+        } else if all {
+            println!("---- {}", f.lines().next().unwrap_or(""));
+        }
     }
     println!("{} failures", failures.len());
     ExitCode::FAILURE

@@ -21,7 +21,8 @@
 
 use kc_compiler::pipeline::{Failure, Input};
 use kc_compiler::run::{self, Engine, Request};
-use kc_tests::gen::{source, Rng};
+use kc_tests::gen::source::{self, Kernel, ParamKind, Ty};
+use kc_tests::gen::Rng;
 use std::process::ExitCode;
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -34,22 +35,57 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The args file of a generated kernel (its signature is fixed by the generator).
-fn args(rng: &mut Rng) -> String {
-    let data = |rng: &mut Rng| {
-        (0..1024)
-            .map(|_| (rng.below(41) as i64 - 20).to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "{{\"out\": {{\"type\": \"i32\", \"data\": [{}], \"len\": 4096}}, \"buf\": {{\"type\": \"i32\", \"data\": [{}]}}, \"n\": {}, \"m\": {}, \"flag\": {}}}",
-        data(rng),
-        data(rng),
-        rng.below(12),
-        rng.below(6),
-        rng.chance(50)
-    )
+/// A random value of type `t` as JSON: small ones mostly, and sometimes the type's extremes
+/// (and, for `f32`, an infinity or a NaN).
+fn value(rng: &mut Rng, t: Ty) -> String {
+    let small = rng.below(41) as i64 - 20;
+    match t {
+        Ty::Bool => rng.chance(50).to_string(),
+        Ty::I32 if rng.chance(5) => rng.pick(&["2147483647", "-2147483648"]).to_string(),
+        Ty::I32 => small.to_string(),
+        Ty::U32 if rng.chance(5) => "4294967295".into(),
+        Ty::U32 => small.unsigned_abs().to_string(),
+        Ty::I64 if rng.chance(5) => rng
+            .pick(&[
+                "9223372036854775807",
+                "-9223372036854775808",
+                "1099511627776",
+            ])
+            .to_string(),
+        Ty::I64 => small.to_string(),
+        Ty::U64 if rng.chance(5) => rng
+            .pick(&["18446744073709551615", "9223372036854775808", "4294967296"])
+            .to_string(),
+        Ty::U64 => small.unsigned_abs().to_string(),
+        Ty::F32 if rng.chance(2) => rng.pick(&["\"nan\"", "\"inf\"", "\"-inf\""]).to_string(),
+        Ty::F32 => format!("{:?}", small as f32 / 4.0),
+    }
+}
+
+/// The args file of a generated kernel: every buffer filled with random values of its
+/// type, `n` in 0..12 and `m` in 0..6 (loop bounds), the other scalars random.
+fn args(k: &Kernel, rng: &mut Rng) -> String {
+    let mut fields = Vec::new();
+    for p in &k.params {
+        let v = match p.kind {
+            ParamKind::Buffer { elem, len, .. } => {
+                // Fill the first 1024 elements; the rest start as 0.
+                let data: Vec<String> = (0..len.min(1024)).map(|_| value(rng, elem)).collect();
+                format!(
+                    "{{\"type\": \"{}\", \"data\": [{}], \"len\": {len}}}",
+                    elem.name(),
+                    data.join(", ")
+                )
+            }
+            ParamKind::Scalar(t) => match p.name.as_str() {
+                "n" => rng.below(12).to_string(),
+                "m" => rng.below(6).to_string(),
+                _ => value(rng, t),
+            },
+        };
+        fields.push(format!("{:?}: {v}", p.name));
+    }
+    format!("{{{}}}", fields.join(", "))
 }
 
 fn buffers(json: &str) -> String {
@@ -73,7 +109,8 @@ fn main() -> ExitCode {
         } else {
             source::Tokens::Explicit
         };
-        let text = source::race_free_kernel(&format!("k{i}"), s, tokens);
+        let kernel = source::race_free_kernel(&format!("k{i}"), s, tokens);
+        let text = kernel.text.clone();
         let block = *rng.pick(&[1u32, 17, 33, 64, 65, 128]);
         let grid = 1 + rng.below(2) as u32;
         let input = Input {
@@ -85,7 +122,7 @@ fn main() -> ExitCode {
             kernel: None,
             grid: Some([grid, 1, 1]),
             block: Some([block, 1, 1]),
-            args: Some(("args.json".to_string(), args(&mut Rng::new(s)))),
+            args: Some(("args.json".to_string(), args(&kernel, &mut Rng::new(s)))),
             engine,
             // The reference counts ops per wave, the simulator wave-instructions per
             // workgroup (several per op, several waves): the simulator gets the room to finish
@@ -130,7 +167,7 @@ fn main() -> ExitCode {
             }
         }
         if let (Some(dir), true) = (&keep, failures.len() > failed_before) {
-            let args = args(&mut Rng::new(s));
+            let args = args(&kernel, &mut Rng::new(s));
             let args = format!("{{\"grid\": {grid}, \"block\": {block}, {}", &args[1..]);
             let _ = std::fs::create_dir_all(dir);
             let _ = std::fs::write(format!("{dir}/k{i}.k"), &text);

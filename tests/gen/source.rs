@@ -1,19 +1,34 @@
-//! Random structured `.k` kernels.
+//! Random structured `.k` kernels covering the whole language.
 //!
-//! A kernel is a random statement tree: `let`/`var` declarations, assignments and compound
-//! assignments to `var`s (in branches and loops, so joins and loop exits get block
-//! arguments), stores and atomics, `if`/`else if`/`else`, `while` (counted or on an arbitrary
-//! condition), `for` over uniform or divergent ranges, `loop` (always with a guarded
-//! `break`), and `break`/`continue`/`return` at any depth, often right after assigning a
-//! constant to a `var` (so different exits carry different constants). Expressions mix
-//! uniform values (parameters, constants, `workgroup_id`, `readfirstlane`, `ballot`,
-//! `reduce_*`, loads at uniform indices) with divergent ones (`workitem_id`, `lane_id`,
-//! `shuffle`, atomics, loads at divergent indices); conditions are biased towards one or the
-//! other so both uniform and divergent branches are common.
+//! A kernel is a random statement tree: `let`/`var` declarations of every scalar type
+//! (`bool i32 u32 i64 u64 f32`), assignments and compound assignments to `var`s (in branches
+//! and loops, so joins and loop exits get block arguments), stores and atomics to typed
+//! buffers and shared arrays, `if`/`else if`/`else`, `while` (counted or on an arbitrary
+//! condition), `for` over uniform or divergent ranges of any integer type, `loop` (always
+//! with a guarded `break`), and `break`/`continue`/`return` at any depth, often right after
+//! assigning a constant to a `var` (so different exits carry different constants).
+//!
+//! Expressions are typed: arithmetic, bitwise, shift and comparison operators on every type
+//! they accept, unary `-`/`!`/`~`, casts in every direction `as` allows, integer literals
+//! typed by context (up to the type's limits) and float literals, `select`, `min`/`max`,
+//! loads with indices of every integer type, every atomic (`add min max xchg cmpxchg`, and
+//! `atomic_add` on `f32`) on global and shared memory, every cross-lane builtin
+//! (`ballot readfirstlane shuffle reduce_add/min/max`) on every type they take, and the
+//! work-item and grid queries. Leaves mix uniform values (parameters, constants, workgroup
+//! queries, cross-lane results, loads at uniform indices) with divergent ones (`workitem_id`,
+//! `lane_id`, `shuffle`, atomics, loads at divergent indices); conditions are biased towards
+//! one or the other so both uniform and divergent branches are common. Barriers are placed
+//! in (what the generator believes is) uniform control flow.
+//!
+//! Kernel and parameter names are sometimes words YAML reads as numbers or booleans (`inf`,
+//! `NaN`, `y`) or assembler words (`s0`, `vcc`, `exec`, `off`), and some kernels have a
+//! wide shape: a long `else if` chain, many parameters, or a deep nest of `if`s.
 //!
 //! With [`Tokens::Explicit`] the kernel starts with `convergence_entry()`, loops get
 //! `heart`s (or, without one, anchors inside the body), and every convergent call carries
 //! `@ token` following the rules of LANGUAGE.md §7; otherwise kc inserts the tokens.
+//!
+//! A generated [`Kernel`] lists its parameters, so a test can bind arguments to them.
 
 use super::Rng;
 use std::fmt::Write;
@@ -27,22 +42,143 @@ pub enum Tokens {
     Explicit,
 }
 
+/// A scalar type of the language.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+}
+
+impl Ty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Bool => "bool",
+            Ty::I32 => "i32",
+            Ty::U32 => "u32",
+            Ty::I64 => "i64",
+            Ty::U64 => "u64",
+            Ty::F32 => "f32",
+        }
+    }
+    fn is_int(self) -> bool {
+        matches!(self, Ty::I32 | Ty::U32 | Ty::I64 | Ty::U64)
+    }
+    fn is_signed(self) -> bool {
+        matches!(self, Ty::I32 | Ty::I64 | Ty::F32)
+    }
+    const INTS: [Ty; 4] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64];
+    const NUMS: [Ty; 5] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32];
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    Scalar(Ty),
+    /// A `ptr<global, elem>` of `len` elements; only `writable` ones are stored to.
+    Buffer {
+        elem: Ty,
+        len: usize,
+        writable: bool,
+    },
+}
+
+/// A generated kernel: its source and its parameters in order.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub text: String,
+    pub params: Vec<Param>,
+}
+
+/// Elements of every writable buffer of a race-free kernel: 16 per work-item of up to 256.
+pub const RACE_FREE_OUT_LEN: usize = 4096;
+/// Elements of every read-only buffer (race-free loads stay within them).
+pub const READ_ONLY_LEN: usize = 1024;
+
 /// A random kernel named `name`, a function of `seed` alone.
 pub fn kernel(name: &str, seed: u64, tokens: Tokens) -> String {
-    generate(name, seed, tokens, false)
+    generate(name, seed, tokens, false).text
 }
 
 /// A random kernel without data races, for differential execution: every store and atomic
-/// goes to the executing work-item's own 16 slots of `out` (`out` needs 16 elements per
-/// work-item of the grid), `buf` is only read, and shared memory is used only at the
-/// work-item's own index (workgroups of at most 128); loads of `buf` stay within its first
-/// 1024 elements. Its result is then the same on every
-/// interleaving of lanes and waves.
-pub fn race_free_kernel(name: &str, seed: u64, tokens: Tokens) -> String {
+/// goes to the executing work-item's own 16 slots of a writable buffer (each needs 16
+/// elements per work-item of the grid: [`RACE_FREE_OUT_LEN`] for grids of up to 256
+/// work-items), read-only buffers are only read, within their first [`READ_ONLY_LEN`]
+/// elements, and shared memory is used only at the work-item's own index (workgroups of at
+/// most 128). Its result is then the same on every interleaving of lanes and waves.
+pub fn race_free_kernel(name: &str, seed: u64, tokens: Tokens) -> Kernel {
     generate(name, seed, tokens, true)
 }
 
-fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> String {
+/// Names YAML reads as floats or booleans, and words the AMDGPU assembler knows: kernel and
+/// parameter names that must survive into the listing and its metadata.
+const SPECIAL_NAMES: &[&str] = &[
+    "inf",
+    "nan",
+    "Inf",
+    "NaN",
+    "INF",
+    "Infinity",
+    "NAN",
+    "y",
+    "n",
+    "on",
+    "off",
+    "yes",
+    "no",
+    "null",
+    "True",
+    "False",
+    "s0",
+    "s1",
+    "v0",
+    "v255",
+    "vcc",
+    "exec",
+    "m0",
+    "scc",
+    "vccz",
+    "execz",
+    "ttmp0",
+    "flat_scratch",
+    "src_scc",
+    "lds_direct",
+    "sc0",
+    "sc1",
+    "nt",
+    "offset",
+    "abs",
+    "neg",
+    "sext",
+    "off_",
+    "kernel_",
+    "_",
+    "__",
+    "L",
+    "LBB0_1",
+    "end_amdgpu_metadata",
+    "amdhsa_kernel",
+    "text",
+    "section",
+    "ballot",
+    "min",
+    "shuffle",
+];
+
+/// Plain names of the extra parameters, by role.
+const PLAIN_NAMES: &[&str] = &["p", "q", "r", "s", "t", "u", "w", "k", "src", "dst"];
+
+fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> Kernel {
     let mut g = Gen {
         race_free,
         rng: Rng::new(seed),
@@ -53,23 +189,46 @@ fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> String {
         explicit: tokens == Tokens::Explicit,
         next_id: 0,
         budget: 0,
-        shared: false,
+        shared: Vec::new(),
         no_convergent: false,
+        params: Vec::new(),
+        used_names: Vec::new(),
     };
     g.budget = g.rng.range(8, 30);
-    g.shared = g.rng.chance(30);
-    let _ = writeln!(
-        g.out,
-        "kernel {name}(out: ptr<global, i32>, buf: ptr<global, i32>, n: i32, m: i32, flag: bool) {{"
-    );
+    let shape = g.rng.weighted(&[88, 4, 4, 4]);
+    // Special kernel names only for kernels compiled alone (the uniformity differential
+    // batches `kernel`s into one module, where names must stay unique).
+    let kname = if race_free && g.rng.chance(10) {
+        g.special_name(name)
+    } else {
+        name.to_string()
+    };
+    g.declare_params(shape == 2);
     g.scopes.push(Scope::default());
-    if g.shared {
-        // Race-free kernels give each work-item of a workgroup (up to 128) its own element.
-        g.line(if race_free {
-            "shared sh: [i32; 128];"
-        } else {
-            "shared sh: [i32; 64];"
-        });
+    let sig: Vec<String> = g
+        .params
+        .iter()
+        .map(|p| match &p.kind {
+            ParamKind::Scalar(t) => format!("{}: {}", p.name, t.name()),
+            ParamKind::Buffer { elem, .. } => format!("{}: ptr<global, {}>", p.name, elem.name()),
+        })
+        .collect();
+    let _ = writeln!(g.out, "kernel {kname}({}) {{", sig.join(", "));
+    for p in g.params.clone() {
+        if let ParamKind::Scalar(t) = p.kind {
+            g.bind(&p.name, t, false, false);
+        }
+    }
+    // Shared arrays: race-free kernels give each work-item of a workgroup (up to 128) its
+    // own element.
+    if g.rng.chance(40) {
+        for _ in 0..g.rng.range(1, 2) {
+            let t = *g.rng.pick(&Ty::NUMS);
+            let sh = g.fresh("sh");
+            let len = if race_free { 128 } else { 64 };
+            g.line(&format!("shared {sh}: [{}; {len}];", t.name()));
+            g.shared.push((sh, t));
+        }
     }
     if g.explicit {
         g.line("let e = convergence_entry();");
@@ -77,24 +236,31 @@ fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> String {
     }
     // A few values to start from, so expressions have bindings to refer to.
     g.line("let tid = workitem_id(x);");
-    g.bind("tid", false, true);
+    g.bind("tid", Ty::I32, false, true);
     if g.rng.chance(50) {
         g.line("let wg = workgroup_id(x);");
-        g.bind("wg", false, false);
+        g.bind("wg", Ty::I32, false, false);
+    }
+    match shape {
+        1 => g.else_if_chain(),
+        3 => g.deep_nest(),
+        _ => {}
     }
     g.body(0, false);
     // Keep every variable alive to the end.
-    let vars: Vec<String> = g
-        .visible()
-        .filter(|b| b.mutable)
-        .map(|b| b.name.clone())
-        .collect();
+    let vars: Vec<Binding> = g.visible().filter(|b| b.mutable).cloned().collect();
     for (i, v) in vars.iter().enumerate() {
-        let place = g.place("out", &format!("{}", 100 + i));
-        g.line(&format!("{place} = {v};"));
+        let (buf, elem) = g.out_buffer_for(v.ty);
+        let place = g.place(&buf, &format!("{}", 100 + i), elem);
+        let val = g.convert(&v.name, v.ty, elem);
+        g.line(&format!("{place} = {val};"));
     }
     g.out.push_str("}\n");
-    g.out
+    Kernel {
+        name: kname,
+        text: g.out,
+        params: g.params,
+    }
 }
 
 #[derive(Default)]
@@ -111,6 +277,7 @@ struct Scope {
 #[derive(Clone)]
 struct Binding {
     name: String,
+    ty: Ty,
     mutable: bool,
     /// Rough guess (the generator does not track divergence precisely): derived from a
     /// divergent expression or assigned under divergent control.
@@ -128,32 +295,184 @@ struct Gen {
     next_id: usize,
     /// Statements left to generate.
     budget: usize,
-    shared: bool,
+    /// Shared arrays: (name, element type).
+    shared: Vec<(String, Ty)>,
     /// Inside an expression where a convergent call cannot get a token.
     no_convergent: bool,
     /// See [`race_free_kernel`].
     race_free: bool,
+    params: Vec<Param>,
+    /// Parameter names taken (they must be unique).
+    used_names: Vec<String>,
 }
 
 impl Gen {
+    // --- parameters and names -----------------------------------------------------------
+
+    /// A special name not yet used (or `fallback` with a suffix if all are).
+    fn special_name(&mut self, fallback: &str) -> String {
+        for _ in 0..8 {
+            let n = self.rng.pick(SPECIAL_NAMES).to_string();
+            if !self.used_names.contains(&n) && !RESERVED.contains(&n.as_str()) {
+                self.used_names.push(n.clone());
+                return n;
+            }
+        }
+        let n = format!("{fallback}_{}", self.used_names.len());
+        self.used_names.push(n.clone());
+        n
+    }
+
+    fn param_name(&mut self, plain: &str) -> String {
+        if self.rng.chance(12) {
+            return self.special_name(plain);
+        }
+        // Generated local names (`a1`, `v2`, ...) never contain `_`.
+        let mut n = plain.to_string();
+        while self.used_names.contains(&n) {
+            n = format!("{plain}_{}", self.used_names.len());
+        }
+        self.used_names.push(n.clone());
+        n
+    }
+
+    /// `out` and `buf` (i32, as before), `n`, `m` (i32), `flag` (bool), and a random
+    /// selection of typed buffers and scalars; `many` adds dozens of scalars.
+    fn declare_params(&mut self, many: bool) {
+        let out_len = if self.race_free {
+            RACE_FREE_OUT_LEN
+        } else {
+            READ_ONLY_LEN
+        };
+        for n in ["out", "buf", "n", "m", "flag", "tid", "wg", "e"] {
+            self.used_names.push(n.into());
+        }
+        let buffer = |name: &str, elem, writable| Param {
+            name: name.into(),
+            kind: ParamKind::Buffer {
+                elem,
+                len: if writable { out_len } else { READ_ONLY_LEN },
+                writable,
+            },
+        };
+        self.params.push(buffer("out", Ty::I32, true));
+        self.params.push(buffer("buf", Ty::I32, false));
+        for _ in 0..self.rng.range(0, 3) {
+            let elem = *self
+                .rng
+                .pick(&[Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::I32]);
+            let writable = self.rng.chance(60);
+            let name = self.param_name(if writable { "dst" } else { "src" });
+            self.params.push(buffer(&name, elem, writable));
+        }
+        let scalar = |name: &str, t| Param {
+            name: name.into(),
+            kind: ParamKind::Scalar(t),
+        };
+        self.params.push(scalar("n", Ty::I32));
+        self.params.push(scalar("m", Ty::I32));
+        self.params.push(scalar("flag", Ty::Bool));
+        let extra = if many {
+            self.rng.range(20, 110)
+        } else {
+            self.rng.range(0, 4)
+        };
+        for _ in 0..extra {
+            let t = *self
+                .rng
+                .pick(&[Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::Bool]);
+            let plain = self.rng.pick(PLAIN_NAMES).to_string();
+            let name = self.param_name(&plain);
+            self.params.push(scalar(&name, t));
+        }
+    }
+
+    /// Writable buffers of element type `t`.
+    fn out_buffers(&self, t: Ty) -> Vec<String> {
+        self.params
+            .iter()
+            .filter_map(|p| match p.kind {
+                ParamKind::Buffer {
+                    elem,
+                    writable: true,
+                    ..
+                } if elem == t => Some(p.name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn buffers(&self, writable_only: bool) -> Vec<(String, Ty)> {
+        self.params
+            .iter()
+            .filter_map(|p| match p.kind {
+                ParamKind::Buffer { elem, writable, .. } if writable || !writable_only => {
+                    Some((p.name.clone(), elem))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A writable buffer for a value of type `t`: one of that element type if there is one,
+    /// else `out` (the value is then converted).
+    fn out_buffer_for(&mut self, t: Ty) -> (String, Ty) {
+        let same = self.out_buffers(t);
+        if !same.is_empty() {
+            return (self.rng.pick(&same).clone(), t);
+        }
+        ("out".into(), Ty::I32)
+    }
+
+    /// `e` of type `from` as a value of type `to` (`bool` becomes 0/1, never the reverse).
+    fn convert(&mut self, e: &str, from: Ty, to: Ty) -> String {
+        if from == to {
+            e.to_string()
+        } else if to == Ty::Bool {
+            let zero = if from == Ty::F32 { "0.0" } else { "0" };
+            format!("(({e}) != {zero})")
+        } else {
+            format!("(({e}) as {})", to.name())
+        }
+    }
+
+    // --- places -------------------------------------------------------------------------
+
     /// The element `buffer[i]` a store or atomic writes: with `race_free`, one of the work
-    /// item's own slots of `out` instead.
-    fn place(&self, buffer: &str, i: &str) -> String {
+    /// item's own slots instead. `i` is an expression of any integer type (`elem` unused
+    /// but for symmetry with loads).
+    fn place(&self, buffer: &str, i: &str, _elem: Ty) -> String {
         if self.race_free {
-            format!("out[(workgroup_id(x) * workgroup_size(x) + tid) * 16 + (({i}) & 15)]")
+            format!("{buffer}[(workgroup_id(x) * workgroup_size(x) + tid) * 16 + ((({i}) & 15) as i32)]")
         } else {
             format!("{buffer}[{i}]")
         }
     }
 
     /// A shared-memory element: with `race_free`, the work-item's own.
-    fn shared_place(&self, i: &str) -> String {
+    fn shared_place(&self, sh: &str, i: &str) -> String {
         if self.race_free {
-            "sh[tid & 127]".to_string()
+            format!("{sh}[tid & 127]")
         } else {
-            format!("sh[({i}) & 63]")
+            format!("{sh}[({i}) & 63]")
         }
     }
+
+    /// An index expression of a random integer type; `bounded` keeps it within a read-only
+    /// buffer (race-free loads).
+    fn index(&mut self, depth: u32, div: Option<bool>, bounded: bool) -> String {
+        let t = *self
+            .rng
+            .pick(&[Ty::I32, Ty::I32, Ty::U32, Ty::I64, Ty::U64]);
+        let i = self.expr(t, depth, div);
+        if bounded {
+            format!("({i}) & {}", READ_ONLY_LEN - 1)
+        } else {
+            i
+        }
+    }
+
+    // --- output -------------------------------------------------------------------------
 
     fn line(&mut self, s: &str) {
         for _ in 0..self.indent {
@@ -168,9 +487,10 @@ impl Gen {
         format!("{prefix}{}", self.next_id)
     }
 
-    fn bind(&mut self, name: &str, mutable: bool, divergent: bool) {
+    fn bind(&mut self, name: &str, ty: Ty, mutable: bool, divergent: bool) {
         self.scopes.last_mut().expect("scope").vals.push(Binding {
             name: name.into(),
+            ty,
             mutable,
             divergent,
         });
@@ -217,91 +537,219 @@ impl Gen {
 
     // --- expressions ------------------------------------------------------------------
 
-    /// An `i32` expression; `div` biases towards divergent (`Some(true)`) or uniform
+    /// An expression of type `ty`; `div` biases towards divergent (`Some(true)`) or uniform
     /// (`Some(false)`) leaves.
-    fn expr(&mut self, depth: u32, div: Option<bool>) -> String {
+    fn expr(&mut self, ty: Ty, depth: u32, div: Option<bool>) -> String {
+        if ty == Ty::Bool {
+            return self.cond(depth, div);
+        }
         let leafy = depth == 0 || self.rng.chance(35 + 15 * (3u32.saturating_sub(depth)));
         if leafy {
-            return self.leaf(div);
+            return self.leaf(ty, div);
         }
         let conv = self.convergent_ok();
+        let loadable = !self.loads_of(ty).is_empty();
+        let atomics = !self.atomic_places(ty).is_empty();
         let w = [
-            30,                                     // binary
-            8,                                      // load
-            if div == Some(false) { 1 } else { 5 }, // atomic
-            if conv { 10 } else { 0 },              // cross-lane
-            5,                                      // select
-            5,                                      // min/max
+            30,                                                // 0 binary
+            if loadable { 8 } else { 0 },                      // 1 load
+            if atomics && div != Some(false) { 4 } else { 0 }, // 2 atomic
+            if conv { 10 } else { 0 },                         // 3 cross-lane
+            5,                                                 // 4 select
+            5,                                                 // 5 min/max
+            8,                                                 // 6 cast
+            if ty == Ty::F32 || ty.is_int() { 4 } else { 0 },  // 7 unary
         ];
         match self.rng.weighted(&w) {
-            0 => {
-                let op = *self
-                    .rng
-                    .pick(&["+", "-", "*", "&", "|", "^", "<<", ">>", "+", "-", "/", "%"]);
-                let a = self.expr(depth - 1, div);
-                let b = self.expr(depth - 1, div);
-                format!("({a} {op} {b})")
-            }
+            0 => self.binary(ty, depth, div),
             1 => {
-                let i = self.expr(depth - 1, div);
-                if self.shared && self.rng.chance(40) {
-                    self.shared_place(&i)
-                } else if self.race_free {
-                    // In bounds of the 1024-element `buf` of the differential execution test.
-                    format!("buf[({i}) & 1023]")
+                let loads = self.loads_of(ty);
+                let (src, shared) = self.rng.pick(&loads).clone();
+                if shared {
+                    let i = self.index(depth - 1, div, false);
+                    self.shared_place(&src, &i)
                 } else {
-                    format!("buf[{i}]")
+                    let i = self.index(depth - 1, div, self.race_free);
+                    format!("{src}[{i}]")
                 }
             }
-            2 => {
-                let i = self.expr(depth - 1, None);
-                let v = self.expr(depth - 1, None);
-                let p = if self.shared && self.rng.chance(30) {
-                    format!("&{}", self.shared_place(&i))
-                } else {
-                    format!("&{}", self.place("buf", &i))
-                };
-                match self.rng.below(4) {
-                    0 => format!("atomic_add({p}, {v})"),
-                    1 => format!("atomic_max({p}, {v})"),
-                    2 => format!("atomic_xchg({p}, {v})"),
-                    _ => {
-                        let c = self.expr(depth - 1, None);
-                        format!("atomic_cmpxchg({p}, {c}, {v})")
-                    }
-                }
-            }
-            3 => {
-                let at = self.at();
-                match self.rng.below(6) {
-                    0 => format!("readfirstlane({}){at}", self.expr(depth - 1, None)),
-                    1 => format!("reduce_add({}){at}", self.expr(depth - 1, None)),
-                    2 => format!("reduce_min({}){at}", self.expr(depth - 1, None)),
-                    3 => format!("reduce_max({}){at}", self.expr(depth - 1, None)),
-                    4 => {
-                        let v = self.expr(depth - 1, None);
-                        let l = self.expr(depth - 1, None);
-                        format!("shuffle({v}, {l}){at}")
-                    }
-                    _ => format!("(ballot({}){at} as i32)", self.cond(depth - 1, None)),
-                }
-            }
+            2 => self.atomic(ty, depth),
+            3 => self.cross_lane(ty, depth),
             4 => {
                 let c = self.cond(depth - 1, div);
-                let a = self.expr(depth - 1, div);
-                let b = self.expr(depth - 1, div);
+                let a = self.expr(ty, depth - 1, div);
+                let b = self.expr(ty, depth - 1, div);
                 format!("select({c}, {a}, {b})")
             }
-            _ => {
+            5 => {
                 let f = *self.rng.pick(&["min", "max"]);
-                let a = self.expr(depth - 1, div);
-                let b = self.expr(depth - 1, div);
+                let a = self.expr(ty, depth - 1, div);
+                let b = self.expr(ty, depth - 1, div);
                 format!("{f}({a}, {b})")
+            }
+            6 => {
+                // From any numeric type, or from bool to an integer.
+                let from = if ty.is_int() && self.rng.chance(15) {
+                    Ty::Bool
+                } else {
+                    *self.rng.pick(&Ty::NUMS)
+                };
+                let e = self.expr(from, depth - 1, div);
+                format!("(({e}) as {})", ty.name())
+            }
+            _ => {
+                let a = self.expr(ty, depth - 1, div);
+                if ty.is_signed() && (ty == Ty::F32 || self.rng.chance(50)) {
+                    format!("(-{a})")
+                } else {
+                    format!("(~{a})")
+                }
             }
         }
     }
 
-    fn leaf(&mut self, div: Option<bool>) -> String {
+    fn binary(&mut self, ty: Ty, depth: u32, div: Option<bool>) -> String {
+        let ops: &[&str] = if ty == Ty::F32 {
+            &["+", "-", "*", "/", "+", "*"]
+        } else {
+            &["+", "-", "*", "&", "|", "^", "<<", ">>", "+", "-", "/", "%"]
+        };
+        let op = *self.rng.pick(ops);
+        let a = self.expr(ty, depth - 1, div);
+        // A literal right operand takes its type from the left one (LANGUAGE.md §4.1),
+        // up to the type's limits.
+        let b = if ty.is_int() && self.rng.chance(20) {
+            self.int_literal(ty, true)
+        } else {
+            self.expr(ty, depth - 1, div)
+        };
+        if matches!(op, "/" | "%") && ty.is_int() && self.rng.chance(70) {
+            // Mostly a divisor that cannot be 0 (or -1), so the reference run has a meaning.
+            return format!("({a} {op} (({b}) & 7 | 1))");
+        }
+        format!("({a} {op} {b})")
+    }
+
+    /// An integer literal of type `t` (without a cast: the context types it), sometimes at
+    /// the limits of the type.
+    fn int_literal(&mut self, t: Ty, typed_by_context: bool) -> String {
+        let small = self.rng.below(16).to_string();
+        if !typed_by_context || self.rng.chance(60) {
+            return small;
+        }
+        match t {
+            Ty::I32 => self
+                .rng
+                .pick(&["2147483647", "-2147483648", "0x7fff_ffff", "65536"]),
+            Ty::U32 => self
+                .rng
+                .pick(&["4294967295", "0xffff_ffff", "2147483648", "65536"]),
+            Ty::I64 => self.rng.pick(&[
+                "9223372036854775807",
+                "-9223372036854775808",
+                "4294967296",
+                "0x1_0000_0001",
+            ]),
+            _ => self.rng.pick(&[
+                "18446744073709551615",
+                "0xffff_ffff_ffff_ffff",
+                "4294967296",
+                "9223372036854775808",
+            ]),
+        }
+        .to_string()
+    }
+
+    fn float_literal(&mut self) -> String {
+        self.rng
+            .pick(&[
+                "0.0", "1.0", "0.5", "2.5", "1.5e3", "1e-3", "3.0", "1e30", "1e-40", "100.25",
+            ])
+            .to_string()
+    }
+
+    /// Read-only and writable buffers and shared arrays of element type `t`: (name, shared).
+    fn loads_of(&self, t: Ty) -> Vec<(String, bool)> {
+        let mut v: Vec<(String, bool)> = self
+            .buffers(false)
+            .into_iter()
+            .filter(|b| b.1 == t)
+            .map(|b| (b.0, false))
+            .collect();
+        v.extend(
+            self.shared
+                .iter()
+                .filter(|s| s.1 == t)
+                .map(|s| (s.0.clone(), true)),
+        );
+        v
+    }
+
+    /// Places atomics of result type `t` can use: writable buffers and shared arrays of
+    /// element type `t` (integers, or `f32` for `atomic_add`).
+    fn atomic_places(&self, t: Ty) -> Vec<(String, bool)> {
+        if t == Ty::Bool {
+            return Vec::new();
+        }
+        let mut v: Vec<(String, bool)> = self
+            .out_buffers(t)
+            .into_iter()
+            .map(|b| (b, false))
+            .collect();
+        v.extend(
+            self.shared
+                .iter()
+                .filter(|s| s.1 == t)
+                .map(|s| (s.0.clone(), true)),
+        );
+        v
+    }
+
+    fn atomic(&mut self, ty: Ty, depth: u32) -> String {
+        let places = self.atomic_places(ty);
+        let (target, shared) = self.rng.pick(&places).clone();
+        let i = self.index(depth - 1, None, false);
+        let p = if shared {
+            format!("&{}", self.shared_place(&target, &i))
+        } else {
+            format!("&{}", self.place(&target, &i, ty))
+        };
+        let v = self.expr(ty, depth - 1, None);
+        if ty == Ty::F32 {
+            return format!("atomic_add({p}, {v})");
+        }
+        match self.rng.below(6) {
+            0 => format!("atomic_add({p}, {v})"),
+            1 => format!("atomic_min({p}, {v})"),
+            2 => format!("atomic_max({p}, {v})"),
+            3 => format!("atomic_xchg({p}, {v})"),
+            _ => {
+                let c = self.expr(ty, depth - 1, None);
+                format!("atomic_cmpxchg({p}, {c}, {v})")
+            }
+        }
+    }
+
+    fn cross_lane(&mut self, ty: Ty, depth: u32) -> String {
+        let at = self.at();
+        match self.rng.below(6) {
+            0 => format!("readfirstlane({}){at}", self.expr(ty, depth - 1, None)),
+            1 => format!("reduce_add({}){at}", self.expr(ty, depth - 1, None)),
+            2 => format!("reduce_min({}){at}", self.expr(ty, depth - 1, None)),
+            3 => format!("reduce_max({}){at}", self.expr(ty, depth - 1, None)),
+            4 => {
+                let v = self.expr(ty, depth - 1, None);
+                let l = self.expr(Ty::I32, depth - 1, None);
+                format!("shuffle({v}, {l}){at}")
+            }
+            _ => {
+                let b = format!("ballot({}){at}", self.cond(depth - 1, None));
+                self.convert(&b, Ty::U64, ty)
+            }
+        }
+    }
+
+    fn leaf(&mut self, ty: Ty, div: Option<bool>) -> String {
         let want_div = match div {
             Some(d) => {
                 if self.rng.chance(85) {
@@ -314,19 +762,20 @@ impl Gen {
         };
         let candidates: Vec<String> = self
             .visible()
-            .filter(|b| b.divergent == want_div)
+            .filter(|b| b.divergent == want_div && b.ty == ty)
             .map(|b| b.name.clone())
             .collect();
         if !candidates.is_empty() && self.rng.chance(55) {
             return self.rng.pick(&candidates).clone();
         }
-        if want_div {
+        let base = if want_div {
             match self.rng.below(5) {
-                0 | 1 => "workitem_id(x)".into(),
-                2 => "lane_id()".into(),
-                3 => "workitem_id(y)".into(),
-                _ => "tid".into(),
+                0 | 1 => "workitem_id(x)",
+                2 => "lane_id()",
+                3 => "workitem_id(y)",
+                _ => "tid",
             }
+            .to_string()
         } else {
             match self.rng.below(9) {
                 0 | 1 => "n".into(),
@@ -335,8 +784,20 @@ impl Gen {
                 4 => "workgroup_size(x)".into(),
                 5 => "num_workgroups(x)".into(),
                 6 => "wave_size()".into(),
-                _ => format!("{}", self.rng.below(16)),
+                _ => {
+                    return match ty {
+                        Ty::F32 => self.float_literal(),
+                        Ty::I32 => self.int_literal(ty, false),
+                        // A literal alone has no context: cast an i32 one.
+                        _ => format!("({} as {})", self.int_literal(ty, false), ty.name()),
+                    };
+                }
             }
+        };
+        if ty == Ty::I32 {
+            base
+        } else {
+            format!("({base} as {})", ty.name())
         }
     }
 
@@ -345,7 +806,7 @@ impl Gen {
         if depth > 0 && self.rng.chance(20) {
             let a = self.cond(depth - 1, div);
             let b = self.cond(depth - 1, div);
-            let op = *self.rng.pick(&["&&", "||"]);
+            let op = *self.rng.pick(&["&&", "||", "&", "|", "^"]);
             return format!("({a} {op} {b})");
         }
         if depth > 0 && self.rng.chance(8) {
@@ -354,9 +815,23 @@ impl Gen {
         if div != Some(true) && self.rng.chance(8) {
             return "flag".into();
         }
+        let bools: Vec<String> = self
+            .visible()
+            .filter(|b| b.ty == Ty::Bool && (div.is_none() || Some(b.divergent) == div))
+            .map(|b| b.name.clone())
+            .collect();
+        if !bools.is_empty() && self.rng.chance(10) {
+            return self.rng.pick(&bools).clone();
+        }
+        // Mostly i32 (loop counters and ids), the other types too.
+        let t = if self.rng.chance(60) {
+            Ty::I32
+        } else {
+            *self.rng.pick(&Ty::NUMS)
+        };
         let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
-        let a = self.expr(depth.min(2), div);
-        let b = self.expr(depth.min(1), div);
+        let a = self.expr(t, depth.min(2), div);
+        let b = self.expr(t, depth.min(1), div);
         format!("{a} {op} {b}")
     }
 
@@ -395,11 +870,8 @@ impl Gen {
         }
     }
 
-    fn mutable_vars(&self) -> Vec<String> {
-        self.visible()
-            .filter(|b| b.mutable)
-            .map(|b| b.name.clone())
-            .collect()
+    fn mutable_vars(&self) -> Vec<Binding> {
+        self.visible().filter(|b| b.mutable).cloned().collect()
     }
 
     fn mark_assigned(&mut self, name: &str, divergent: bool) {
@@ -415,6 +887,17 @@ impl Gen {
         }
     }
 
+    /// A random type for a new binding: mostly `i32`.
+    fn binding_type(&mut self) -> Ty {
+        if self.rng.chance(50) {
+            Ty::I32
+        } else {
+            *self
+                .rng
+                .pick(&[Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::Bool, Ty::F32])
+        }
+    }
+
     fn stmt(&mut self, depth: u32, dctx: bool) {
         let nest = depth < 4;
         let in_loop = self.loops > 0;
@@ -427,7 +910,7 @@ impl Gen {
                 14
             }, // 2 assign
             6,  // 3 store
-            2,  // 4 atomic / barrier statement
+            3,  // 4 atomic / barrier statement
             if nest { 14 } else { 0 }, // 5 if
             if nest { 5 } else { 0 }, // 6 while
             if nest { 5 } else { 0 }, // 7 for
@@ -440,44 +923,42 @@ impl Gen {
             0 => {
                 let name = self.fresh("a");
                 let div = self.rng.chance(50);
-                let e = self.expr(3, Some(div));
-                self.line(&format!("let {name} = {e};"));
-                self.bind(&name, false, div);
+                let t = self.binding_type();
+                let e = self.expr(t, 3, Some(div));
+                if self.rng.chance(40) {
+                    self.line(&format!("let {name}: {} = {e};", t.name()));
+                } else {
+                    self.line(&format!("let {name} = {e};"));
+                }
+                self.bind(&name, t, false, div);
             }
             1 => {
                 let name = self.fresh("v");
                 let div = self.rng.chance(30);
-                let e = if self.rng.chance(50) {
-                    format!("{}", self.rng.below(10))
-                } else {
-                    self.expr(2, Some(div))
+                let t = self.binding_type();
+                let e = match t {
+                    Ty::Bool if self.rng.chance(50) => "false".to_string(),
+                    Ty::F32 if self.rng.chance(50) => self.float_literal(),
+                    t if t.is_int() && self.rng.chance(50) => self.int_literal(t, true),
+                    t => self.expr(t, 2, Some(div)),
                 };
-                self.line(&format!("var {name} = {e};"));
-                self.bind(&name, true, div);
+                self.line(&format!("var {name}: {} = {e};", t.name()));
+                self.bind(&name, t, true, div);
             }
             2 => self.assign(dctx),
-            3 => {
-                let i = self.expr(2, None);
-                let v = self.expr(3, None);
-                if self.shared && self.rng.chance(30) {
-                    let place = self.shared_place(&i);
-                    self.line(&format!("{place} = {v};"));
-                } else {
-                    let p = *self.rng.pick(&["out", "buf"]);
-                    let place = self.place(p, &i);
-                    self.line(&format!("{place} = {v};"));
-                }
-            }
+            3 => self.store(),
             4 => {
-                if self.rng.chance(40) {
+                if !dctx && self.rng.chance(40) {
                     self.ensure_token();
                     let at = self.at();
                     self.line(&format!("barrier(){at};"));
                 } else {
-                    let i = self.expr(2, None);
-                    let v = self.expr(2, None);
-                    let place = self.place("buf", &i);
-                    self.line(&format!("atomic_add(&{place}, {v});"));
+                    let t = *self.rng.pick(&Ty::NUMS);
+                    if self.atomic_places(t).is_empty() {
+                        return self.store();
+                    }
+                    let a = self.atomic(t, 2);
+                    self.line(&format!("{a};"));
                 }
             }
             5 => self.if_stmt(depth, dctx),
@@ -506,16 +987,12 @@ impl Gen {
                 self.line("}");
             }
             10 => {
-                let (c, div) = self.any_cond();
+                let (c, _) = self.any_cond();
                 self.line(&format!("if {c} {{"));
                 self.push_scope(false, None);
                 if self.rng.chance(50) {
-                    let i = self.expr(1, None);
-                    let v = self.expr(2, None);
-                    let place = self.place("out", &i);
-                    self.line(&format!("{place} = {v};"));
+                    self.store();
                 }
-                let _ = div;
                 self.line("return;");
                 self.pop_scope();
                 self.line("}");
@@ -528,26 +1005,58 @@ impl Gen {
         }
     }
 
+    /// A store of a value of the element type to a writable buffer or a shared array.
+    fn store(&mut self) {
+        if !self.shared.is_empty() && self.rng.chance(30) {
+            let (sh, t) = self.rng.pick(&self.shared).clone();
+            let i = self.index(2, None, false);
+            let v = self.expr(t, 3, None);
+            let place = self.shared_place(&sh, &i);
+            self.line(&format!("{place} = {v};"));
+            return;
+        }
+        // Without the race-free rule, stores may also go to the read-only inputs.
+        let outs = self.buffers(self.race_free);
+        let (b, t) = self.rng.pick(&outs).clone();
+        let i = self.index(2, None, false);
+        let v = self.expr(t, 3, None);
+        let place = self.place(&b, &i, t);
+        self.line(&format!("{place} = {v};"));
+    }
+
     fn assign(&mut self, dctx: bool) {
         let vars = self.mutable_vars();
-        let v = self.rng.pick(&vars).clone();
+        let var = self.rng.pick(&vars).clone();
+        let (v, t) = (var.name.as_str(), var.ty);
         let div = self.rng.chance(40);
         match self.rng.below(4) {
             0 => {
-                let c = self.rng.below(10);
+                let c = match t {
+                    Ty::Bool => "true".to_string(),
+                    Ty::F32 => self.float_literal(),
+                    _ => self.int_literal(t, true),
+                };
                 self.line(&format!("{v} = {c};"));
-                self.mark_assigned(&v, dctx);
+                self.mark_assigned(v, dctx);
             }
             1 => {
-                let op = *self.rng.pick(&["+=", "-=", "*=", "^=", "|=", "<<=", ">>="]);
-                let e = self.expr(2, Some(div));
+                let ops: &[&str] = match t {
+                    Ty::Bool => &["&=", "|=", "^="],
+                    Ty::F32 => &["+=", "-=", "*=", "/="],
+                    _ => &["+=", "-=", "*=", "^=", "|=", "&=", "<<=", ">>=", "%=", "/="],
+                };
+                let op = *self.rng.pick(ops);
+                let mut e = self.expr(t, 2, Some(div));
+                if t.is_int() && matches!(op, "%=" | "/=") {
+                    e = format!("(({e}) & 7 | 1)");
+                }
                 self.line(&format!("{v} {op} {e};"));
-                self.mark_assigned(&v, dctx || div);
+                self.mark_assigned(v, dctx || div);
             }
             _ => {
-                let e = self.expr(3, Some(div));
+                let e = self.expr(t, 3, Some(div));
                 self.line(&format!("{v} = {e};"));
-                self.mark_assigned(&v, dctx || div);
+                self.mark_assigned(v, dctx || div);
             }
         }
     }
@@ -557,10 +1066,14 @@ impl Gen {
         if vars.is_empty() {
             return;
         }
-        let v = self.rng.pick(&vars).clone();
-        let c = self.rng.below(10);
-        self.line(&format!("{v} = {c};"));
-        self.mark_assigned(&v, dctx);
+        let var = self.rng.pick(&vars).clone();
+        let c = match var.ty {
+            Ty::Bool => "true".to_string(),
+            Ty::F32 => self.float_literal(),
+            t => self.int_literal(t, true),
+        };
+        self.line(&format!("{} = {c};", var.name));
+        self.mark_assigned(&var.name, dctx);
     }
 
     /// A block `{ ... }` after a header line that the caller printed (ending in `{`).
@@ -600,6 +1113,60 @@ impl Gen {
         }
     }
 
+    /// A wide shape: a long `else if` chain on one selector (uniform or divergent), each arm
+    /// assigning a `var` and sometimes storing.
+    fn else_if_chain(&mut self) {
+        let arms = self.rng.range(20, 300);
+        let div = self.rng.chance(50);
+        let sel = self.fresh("sel");
+        let t = *self.rng.pick(&Ty::INTS);
+        let e = self.expr(t, 1, Some(div));
+        self.line(&format!("let {sel} = {e};"));
+        self.bind(&sel, t, false, div);
+        let acc = self.fresh("v");
+        self.line(&format!("var {acc}: {} = 0;", t.name()));
+        self.bind(&acc, t, true, div);
+        for k in 0..arms {
+            let head = if k == 0 { "if" } else { "} else if" };
+            self.line(&format!("{head} {sel} == {k} {{"));
+            self.indent += 1;
+            self.line(&format!("{acc} = {};", k * 3 + 1));
+            if self.rng.chance(25) {
+                let place = self.place("out", &format!("{}", k % 16), Ty::I32);
+                self.line(&format!("{place} = {k};"));
+            }
+            self.indent -= 1;
+        }
+        self.line("}");
+        self.mark_assigned(&acc, div);
+    }
+
+    /// A wide shape: `if`s nested 20 to 50 deep (the language allows 64 levels of brackets),
+    /// each with code after its inner `if`.
+    fn deep_nest(&mut self) {
+        let levels = self.rng.range(20, 50);
+        for k in 0..levels {
+            let div = self.rng.chance(70);
+            let c = if div {
+                format!("tid > {k}")
+            } else {
+                format!("n > {}", k as i64 - 30)
+            };
+            self.line(&format!("if {c} {{"));
+            self.indent += 1;
+        }
+        let place = self.place("out", "0", Ty::I32);
+        self.line(&format!("{place} = tid;"));
+        for k in (0..levels).rev() {
+            if self.rng.chance(60) {
+                let place = self.place("out", &format!("{}", k % 16), Ty::I32);
+                self.line(&format!("{place} = {k};"));
+            }
+            self.indent -= 1;
+            self.line("}");
+        }
+    }
+
     /// Removes the last line (a lone `}`) so an `else` can continue the `if`.
     fn unprint_close(&mut self) {
         let trimmed = self.out.trim_end_matches('\n');
@@ -619,9 +1186,31 @@ impl Gen {
         (format!(" heart {h}({parent})"), Some(h))
     }
 
-    fn loop_body(&mut self, depth: u32, dctx: bool, tok: Option<String>, force_break: bool) {
+    /// Often, a trip guard for a `loop` or an uncounted `while`: a counter declared before
+    /// the loop (so that most generated loops end and the execution test can compare them).
+    fn trip_guard(&mut self) -> Option<String> {
+        if !self.rng.chance(70) {
+            return None;
+        }
+        let g = self.fresh("g");
+        self.line(&format!("var {g} = 0;"));
+        Some(g)
+    }
+
+    fn loop_body(
+        &mut self,
+        depth: u32,
+        dctx: bool,
+        tok: Option<String>,
+        force_break: bool,
+        guard: Option<String>,
+    ) {
         self.loops += 1;
         self.push_scope(true, tok);
+        if let Some(g) = guard {
+            self.line(&format!("{g} += 1;"));
+            self.line(&format!("if {g} > 24 {{ break; }}"));
+        }
         let n = self.rng.range(1, 4);
         let brk = if force_break {
             self.rng.below(n + 1)
@@ -637,11 +1226,14 @@ impl Gen {
                     self.assign_const(dctx || div);
                 }
                 if self.rng.chance(30) && self.convergent_ok() {
-                    let v = self.expr(1, None);
+                    let t = *self.rng.pick(&Ty::NUMS);
+                    let v = self.expr(t, 1, None);
                     let at = self.at();
-                    let i = self.rng.below(8);
-                    let place = self.place("out", &i.to_string());
-                    self.line(&format!("{place} = readfirstlane({v}){at};"));
+                    let slot = self.rng.below(8);
+                    let (buf, elem) = self.out_buffer_for(t);
+                    let place = self.place(&buf, &slot.to_string(), elem);
+                    let val = self.convert(&format!("readfirstlane({v}){at}"), t, elem);
+                    self.line(&format!("{place} = {val};"));
                 }
                 self.line("break;");
                 self.pop_scope();
@@ -660,26 +1252,34 @@ impl Gen {
     fn while_stmt(&mut self, depth: u32, dctx: bool) {
         let div = self.rng.chance(45);
         if self.rng.chance(60) {
-            // Counted: `var i = 0; while i < bound { ...; i += 1; }`.
+            // Counted: `var i: T = 0; while i < bound { i += 1; ... }`, the counter
+            // incremented first (a `continue` cannot skip it) and not assigned by the body
+            // (bound as immutable here), so the loop ends.
             let i = self.fresh("i");
-            self.line(&format!("var {i} = 0;"));
-            self.bind(&i, true, false);
+            let t = *self
+                .rng
+                .pick(&[Ty::I32, Ty::I32, Ty::U32, Ty::I64, Ty::U64]);
+            self.line(&format!("var {i}: {} = 0;", t.name()));
+            self.bind(&i, t, false, false);
             // The condition is inside the loop: no convergent call (explicit mode).
             self.no_convergent = self.explicit;
-            let bound = self.expr(1, Some(div));
+            let mut bound = self.expr(t, 1, Some(div));
+            if t != Ty::I32 || self.rng.chance(50) {
+                // Keep the trip count small (a 64-bit bound can be astronomically large).
+                bound = format!("(({bound}) & 15)");
+            }
             self.no_convergent = false;
             let (heart, tok) = self.heart();
             self.line(&format!("while {i} < {bound}{heart} {{"));
             self.loops += 1;
             self.push_scope(true, tok);
+            self.line(&format!("{i} += 1;"));
             self.body(depth + 1, dctx || div);
-            if !self.scopes.last().expect("scope").closed {
-                self.line(&format!("{i} += 1;"));
-            }
             self.pop_scope();
             self.loops -= 1;
             self.line("}");
         } else {
+            let guard = self.trip_guard();
             let (heart, tok) = self.heart();
             // The condition is inside the loop, before the heart's scope opens: no
             // convergent call there in explicit mode.
@@ -692,24 +1292,34 @@ impl Gen {
             self.scopes.pop();
             self.no_convergent = false;
             self.line(&format!("while {c}{heart} {{"));
-            self.loop_body(depth, dctx || div, tok, false);
+            self.loop_body(depth, dctx || div, tok, false, guard);
         }
     }
 
     fn for_stmt(&mut self, depth: u32, dctx: bool) {
         let div = self.rng.chance(45);
+        let t = *self
+            .rng
+            .pick(&[Ty::I32, Ty::I32, Ty::U32, Ty::I64, Ty::U64]);
+        // Small ranges: a 64-bit bound is masked so the loop stays short.
         let lo = if self.rng.chance(70) {
             format!("{}", self.rng.below(3))
         } else {
-            self.expr(1, Some(div))
+            format!("(({}) & 7)", self.expr(t, 1, Some(div)))
         };
-        let hi = self.expr(1, Some(div));
+        let hi = format!("(({}) & 15)", self.expr(t, 1, Some(div)));
+        let (lo, hi) = if t == Ty::I32 {
+            (lo, hi)
+        } else {
+            // The range takes the bounds' type: make the first one typed.
+            (format!("(({lo}) as {})", t.name()), hi)
+        };
         let (heart, tok) = self.heart();
         let f = self.fresh("f");
         self.line(&format!("for {f} in {lo}..{hi}{heart} {{"));
         self.loops += 1;
         self.push_scope(true, tok);
-        self.bind(&f, false, div);
+        self.bind(&f, t, false, div);
         self.body(depth + 1, dctx || div);
         self.pop_scope();
         self.loops -= 1;
@@ -717,13 +1327,17 @@ impl Gen {
     }
 
     fn loop_stmt(&mut self, depth: u32, dctx: bool) {
+        let guard = self.trip_guard();
         let (heart, tok) = self.heart();
         self.line(&format!("loop{heart} {{"));
         // Which exit is taken is unknown: treat the body as divergent context.
         let div = dctx || self.rng.chance(50);
-        self.loop_body(depth, div, tok, true);
+        self.loop_body(depth, div, tok, true, guard);
     }
 }
+
+/// Names the generator must not use for parameters: keywords, and names its own code uses.
+const RESERVED: &[&str] = &["out", "buf", "n", "m", "flag", "tid", "wg", "e", "x", "z"];
 
 #[cfg(test)]
 mod tests {
@@ -735,5 +1349,66 @@ mod tests {
         assert_eq!(a, kernel("k", 1, Tokens::Implicit));
         assert_ne!(a, kernel("k", 2, Tokens::Implicit));
         assert!(kernel("k", 3, Tokens::Explicit).contains("convergence_entry()"));
+    }
+
+    /// Every generated kernel is a valid program: kc's front end accepts it.
+    #[test]
+    fn every_kernel_checks() {
+        use kc_compiler::pipeline::{self, Input, Options, Stage};
+        for seed in 0..300u64 {
+            for (text, what) in [
+                (kernel("k", seed, Tokens::Implicit), "implicit"),
+                (kernel("k", seed, Tokens::Explicit), "explicit"),
+                (
+                    race_free_kernel("k", seed, Tokens::Explicit).text,
+                    "race-free",
+                ),
+            ] {
+                let input = Input {
+                    name: "gen.k".into(),
+                    text: text.clone(),
+                    is_ir: false,
+                };
+                if let Err(e) = pipeline::run(&input, &Options::new(Stage::CfIr)) {
+                    panic!("seed {seed} ({what}) is rejected:\n{e:?}\n{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn covers_every_type_and_builtin() {
+        let all: String = (0..400)
+            .map(|s| race_free_kernel("k", s, Tokens::Implicit).text)
+            .collect();
+        for needle in [
+            "u32",
+            "i64",
+            "u64",
+            "f32",
+            "bool",
+            " as ",
+            "atomic_add",
+            "atomic_min",
+            "atomic_max",
+            "atomic_xchg",
+            "atomic_cmpxchg",
+            "ballot(",
+            "readfirstlane(",
+            "shuffle(",
+            "reduce_add(",
+            "reduce_min(",
+            "reduce_max(",
+            "barrier()",
+            "select(",
+            "min(",
+            "max(",
+            "shared ",
+            "else if",
+            "18446744073709551615",
+            "1e-3",
+        ] {
+            assert!(all.contains(needle), "no `{needle}` in 400 kernels");
+        }
     }
 }
