@@ -364,7 +364,12 @@ impl Emitter {
 
     fn op(&mut self, b: usize, s: &mut String, avail: &mut Vec<Val>) {
         let v = self.fresh("v");
-        let (bool, divergent) = match self.rng.weighted(&[25, 8, 6, 6, 5, 5, 4, 4, 4, 4, 3]) {
+        let (bool, divergent) = match self.rng.weighted(&[25, 8, 6, 6, 5, 5, 4, 4, 4, 4, 3, 5]) {
+            11 => {
+                let x = self.pick_i32(avail, None);
+                self.typed_chain(s, &v, &x.name);
+                (false, x.divergent)
+            }
             0 => {
                 let op = *self
                     .rng
@@ -462,6 +467,44 @@ impl Emitter {
             bool,
             divergent,
         });
+    }
+
+    /// `%v: i32` computed from `x: i32` through 64-bit integer or `f32` ops, including those
+    /// only IR input reaches (`negf`, `minimumf`, `maximumf`, `remf`, `bitcast`, `trunci`).
+    fn typed_chain(&mut self, s: &mut String, v: &str, x: &str) {
+        let (a, b, c) = (self.fresh("x"), self.fresh("x"), self.fresh("x"));
+        if self.rng.chance(50) {
+            let ext = *self.rng.pick(&["extsi", "extui"]);
+            let op = *self.rng.pick(&[
+                "addi", "muli", "xori", "shrui", "shrsi", "shli", "maxsi", "minui", "remui",
+                "divsi",
+            ]);
+            let k = *self.rng.pick(&["3", "33", "4294967297", "-7"]);
+            let _ = writeln!(s, "  %{a} = arith.{ext} {x} : i64");
+            let _ = writeln!(s, "  %{b} = arith.constant {k} : i64");
+            let _ = writeln!(s, "  %{c} = arith.{op} %{a}, %{b} : i64");
+            let _ = writeln!(s, "  %{v} = arith.trunci %{c} : i32");
+        } else {
+            let conv = *self.rng.pick(&["sitofp", "uitofp", "bitcast"]);
+            let _ = writeln!(s, "  %{a} = arith.{conv} {x} : f32");
+            match self.rng.below(3) {
+                0 => {
+                    let _ = writeln!(s, "  %{b} = arith.negf %{a} : f32");
+                }
+                _ => {
+                    let k = *self.rng.pick(&["1.5", "-0.0", "3.0e+38"]);
+                    let d = self.fresh("x");
+                    let _ = writeln!(s, "  %{d} = arith.constant {k} : f32");
+                    let op = *self.rng.pick(&[
+                        "addf", "subf", "mulf", "divf", "remf", "minimumf", "maximumf",
+                    ]);
+                    let _ = writeln!(s, "  %{b} = arith.{op} %{a}, %{d} : f32");
+                }
+            }
+            let back = *self.rng.pick(&["fptosi", "fptoui", "bitcast"]);
+            let _ = writeln!(s, "  %{c} = arith.{back} %{b} : i32");
+            let _ = writeln!(s, "  %{v} = arith.addi %{c}, {x} : i32");
+        }
     }
 
     fn terminator(&mut self, b: usize, s: &mut String, avail: &[Val]) {
