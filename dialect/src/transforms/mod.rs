@@ -29,7 +29,9 @@ use crate::ir::Ir;
 
 /// Runs [`fix_irreducible`] then [`unify_loop_exits`] on every kernel, then checks their
 /// post-conditions: every cycle has one entry, and every natural loop one exit block, which
-/// only the loop enters if several of its blocks exit. Every kernel must be in CF form
+/// only the loop enters if several of its blocks exit, besides the exits into the live region
+/// of a convergence token defined in the loop (which threads run in the iteration they leave
+/// from, so they stay direct exits). Every kernel must be in CF form
 /// ([`Ir::is_cf_kernel`]) and verify. `Err` names the kernel and the loop the passes had to
 /// leave alone (a convergence token defined in a loop and used after it that would have to
 /// cross the exit guard); the IR is then transformed as far as possible and still verifies.
@@ -56,6 +58,7 @@ fn check_structurizable(ir: &Ir, func: Op) -> Result<(), String> {
         format!("^{}", name.unwrap_or_else(|| format!("bb{n}")))
     };
     let all_exits = info.all_exit_blocks(&cfg);
+    let users = ir.users(func);
     for (i, cycle) in info.cycles.iter().enumerate() {
         let header = block(cycle.header());
         if !cycle.is_reducible() {
@@ -63,16 +66,29 @@ fn check_structurizable(ir: &Ir, func: Op) -> Result<(), String> {
                 "the cycle with header {header} is still irreducible"
             ));
         }
-        let exits = &all_exits[i];
         let c = crate::analysis::CycleId(i as u32);
+        // Exits into the live region of a token defined in the loop stay direct exits.
+        let direct = unify_loop_exits::token_live_exits(ir, &cfg, &info, c, &users);
+        let exits: Vec<u32> = all_exits[i]
+            .iter()
+            .copied()
+            .filter(|e| !direct.contains(e))
+            .collect();
+        let exiting = info
+            .blocks(c)
+            .into_iter()
+            .filter(|&b| {
+                cfg.succs[b as usize]
+                    .iter()
+                    .any(|&s| !info.contains(c, s) && !direct.contains(&s))
+            })
+            .count();
         let dedicated = || {
             exits
                 .iter()
                 .all(|&e| cfg.preds[e as usize].iter().all(|&p| info.contains(c, p)))
         };
-        if exits.len() > 1
-            || (exits.len() == 1 && info.exiting_blocks(&cfg, c).len() > 1 && !dedicated())
-        {
+        if exits.len() > 1 || (exits.len() == 1 && exiting > 1 && !dedicated()) {
             return Err(format!(
                 "the loop with header {header} still has {} exit block(s) reached from \
                  several exiting blocks (a convergence token defined in the loop and used \

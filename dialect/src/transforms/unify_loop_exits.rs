@@ -6,12 +6,18 @@
 //! are left alone (the pass returns 0).
 //!
 //! **Post-condition**: every natural loop's exiting edges all target one block outside the
-//! loop, and if they come from several blocks, that block has no predecessor outside the loop.
+//! loop, and if they come from several blocks, that block has no predecessor outside the loop,
+//! except the edges into the live region of a convergence token defined in the loop (an exit
+//! from which a use of such a token is reachable outside the loop: threads run those blocks
+//! in the iteration they leave from, while the other exits run after the loop, so one guard
+//! cannot serve both; merging them also broke the nesting of convergence regions when a parent
+//! token is used after the other exits). Those stay direct exits ([`token_live_exits`]).
 //! The kernel still verifies, every thread takes the same path through the original blocks
 //! with the same values, and the loops (headers, hearts, bodies) are unchanged. Exception: a
 //! loop whose unification would carry a convergence token through the guard's block arguments
 //! (a token defined in the loop, used after it, whose definition does not dominate every
-//! exiting block) or would need a pointer placeholder no value provides is left as it is;
+//! exiting block), or a value to a use also reached from an exit left direct, or would need a
+//! pointer placeholder no value provides is left as it is;
 //! [`make_structurizable`](super::make_structurizable) reports it.
 //!
 //! **Transformation** (LLVM's UnifyLoopExits): a loop whose exiting edges reach several exit
@@ -122,10 +128,63 @@ struct Moved {
     outside: Vec<Op>,
 }
 
+/// The exit blocks of loop `c` (CFG nodes of `cfg`) in the live region of a convergence token
+/// defined in the loop: those from which a use of such a token outside the loop is reachable
+/// without entering the loop again. Found by walking back from each such use over blocks
+/// outside the loop; a loop's tokens rarely live after it, so this is usually free.
+pub(crate) fn token_live_exits(
+    ir: &Ir,
+    cfg: &RegionCfg,
+    info: &CycleInfo,
+    c: CycleId,
+    users: &SecondaryMap<Value, Vec<Op>>,
+) -> Vec<u32> {
+    let inside = |n: u32| info.contains(c, n);
+    let mut seen = vec![false; cfg.len()];
+    let mut stack = Vec::new();
+    for &n in info.block_slice(c) {
+        let b = cfg.blocks[n as usize];
+        let tokens = ir
+            .block_ops(b)
+            .flat_map(|o| ir.ops[o].results.iter().copied())
+            .filter(|&v| ir.value_type(v) == Type::Token);
+        for t in tokens {
+            for &u in &users[t] {
+                if let Some(un) = ir.op_block(u).and_then(|ub| cfg.node(ub)) {
+                    if !inside(un) && !seen[un as usize] {
+                        seen[un as usize] = true;
+                        stack.push(un);
+                    }
+                }
+            }
+        }
+    }
+    let mut exits = Vec::new();
+    while let Some(n) = stack.pop() {
+        for &p in &cfg.preds[n as usize] {
+            if inside(p) {
+                if exits.last() != Some(&n) {
+                    exits.push(n);
+                }
+            } else if !seen[p as usize] {
+                seen[p as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    exits.sort_unstable();
+    exits.dedup();
+    exits
+}
+
 /// Unifies the exits of loop `c`; false if it needs no guard or cannot get one.
 fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> bool {
     let mut blocks = lp.info.block_slice(c).to_vec();
     blocks.sort_unstable(); // layout order, for a stable order of exits and edges
+    let direct: Vec<Block> = token_live_exits(ir, lp.cfg, lp.info, c, &st.users)
+        .into_iter()
+        .map(|n| lp.cfg.blocks[n as usize])
+        .collect();
     let mut edges: Vec<(Edge, usize)> = Vec::new();
     let mut exits: Vec<Block> = Vec::new();
     let mut exit_index: HashMap<Block, usize> = HashMap::new();
@@ -133,7 +192,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     for &n in &blocks {
         let term = ir.terminator(lp.cfg.blocks[n as usize]).expect("CF block");
         for (s, succ) in ir.ops[term].succs.iter().enumerate() {
-            if lp.inside(c, succ.block) {
+            if lp.inside(c, succ.block) || direct.contains(&succ.block) {
                 continue;
             }
             let j = *exit_index.entry(succ.block).or_insert_with(|| {
@@ -153,6 +212,15 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     let Some(moved) = values_to_move(ir, lp, c, &blocks, &exiting, st) else {
         return false;
     };
+    if !direct.is_empty()
+        && moved
+            .iter()
+            .any(|m| reached_from(ir, lp, c, &direct, &m.outside))
+    {
+        // A use of a moved value also reached from an exit left direct: it would need the
+        // value from both the guard and the direct path.
+        return false;
+    }
     let mut types: Vec<Type> = Vec::new();
     if exits.len() > 1 {
         for &e in &exits {
@@ -208,6 +276,28 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
         st.users[arg] = m.outside.clone();
     }
     true
+}
+
+/// Is one of the `uses` in a block reachable from the exits `from` without entering loop `c`?
+fn reached_from(ir: &Ir, lp: &Loops, c: CycleId, from: &[Block], uses: &[Op]) -> bool {
+    let mut seen = vec![false; lp.cfg.len()];
+    let mut stack: Vec<u32> = from.iter().filter_map(|&b| lp.cfg.node(b)).collect();
+    for &n in &stack {
+        seen[n as usize] = true;
+    }
+    while let Some(n) = stack.pop() {
+        for &s in &lp.cfg.succs[n as usize] {
+            if !lp.info.contains(c, s) && !seen[s as usize] {
+                seen[s as usize] = true;
+                stack.push(s);
+            }
+        }
+    }
+    uses.iter().any(|&u| {
+        ir.op_block(u)
+            .and_then(|b| lp.cfg.node(b))
+            .is_some_and(|n| seen[n as usize])
+    })
 }
 
 /// The values defined in loop `c` and read after it whose block does not dominate every
