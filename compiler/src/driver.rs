@@ -2,8 +2,10 @@
 //!
 //! Exit codes: 0 success, 1 a diagnostic about the input (source or IR), 2 a usage error
 //! (bad flags, unreadable file, stage not available for this input). Like clang, `-` reads
-//! stdin and `-o -` (the default) writes stdout.
+//! stdin and `-o -` (the default) writes stdout. Every write to stdout or stderr goes through
+//! [`output`](crate::output): one that fails is exit code 2.
 
+use crate::output;
 use crate::pipeline::{self, Input, Options, Stage};
 use clap::{Parser, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
@@ -110,11 +112,7 @@ pub fn main() -> i32 {
     }
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return output::clap(&e),
     };
     run(cli)
 }
@@ -123,15 +121,11 @@ fn run(cli: Cli) -> i32 {
     if cli.explain.is_some()
         && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity)))
     {
-        eprintln!("kc: error: --explain prints an explanation; it cannot be combined with -S or --emit other than uniformity");
-        return 2;
+        return output::error("--explain prints an explanation; it cannot be combined with -S or --emit other than uniformity", 2);
     }
     let (name, text) = match read_input(&cli.input) {
         Ok(x) => x,
-        Err(msg) => {
-            eprintln!("kc: error: {msg}");
-            return 2;
-        }
+        Err(msg) => return output::error(&msg, 2),
     };
     let lang = match cli.lang {
         Some(LangArg::K) => false,
@@ -175,26 +169,21 @@ fn run(cli: Cli) -> i32 {
     match pipeline::run(&input, &opts) {
         Ok(out) if object => match assemble(&out, &cli.output) {
             Ok(()) => 0,
-            Err(msg) => {
-                eprintln!("kc: error: {msg}");
-                2
-            }
+            Err(msg) => output::error(&msg, 2),
         },
         Ok(out) => match write_output(&cli.output, &out) {
             Ok(()) => 0,
-            Err(msg) => {
-                eprintln!("kc: error: {msg}");
-                2
-            }
+            Err(msg) => output::error(&msg, 2),
         },
-        Err(pipeline::Failure::Diagnostics(text)) => {
-            eprint!("{text}");
-            1
-        }
-        Err(pipeline::Failure::Usage(msg)) => {
-            eprintln!("kc: error: {msg}");
-            2
-        }
+        Err(failure) => exit_failure(&failure),
+    }
+}
+
+/// Reports a failed run on stderr; returns its exit code.
+pub(crate) fn exit_failure(failure: &pipeline::Failure) -> i32 {
+    match failure {
+        pipeline::Failure::Diagnostics(text) => output::diagnostics(text, 1),
+        pipeline::Failure::Usage(msg) => output::error(msg, 2),
     }
 }
 
@@ -213,10 +202,7 @@ pub(crate) fn read_input(path: &str) -> Result<(String, String), String> {
 
 fn write_output(path: &str, text: &str) -> Result<(), String> {
     if path == "-" {
-        let mut out = std::io::stdout().lock();
-        // A closed pipe (`kc ... | head`) is not an error worth reporting.
-        let _ = out.write_all(text.as_bytes());
-        return Ok(());
+        return output::stdout(text).map_err(|e| e.to_string());
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))
 }

@@ -169,13 +169,18 @@ impl<'p> Simt<'_, 'p, '_, '_> {
             let loc = ir.ops[op].loc;
             let [x, y, z] = self.group;
             for (w, &bits) in m.0.iter().enumerate().filter(|(_, &b)| b != 0) {
-                let _ = writeln!(
+                // A trace that cannot be written ends the run (the caller owns the writer
+                // and reports why).
+                writeln!(
                     t,
                     "wg ({x}, {y}, {z}) wave {w} {bits:064b} {} {}:{}",
                     ir.spec(op).name,
                     loc.line,
                     loc.col
-                );
+                )
+                .map_err(|e| {
+                    InterpError::new(Loc::UNKNOWN, format!("cannot write the trace: {e}"))
+                })?;
             }
         }
         Ok(())
