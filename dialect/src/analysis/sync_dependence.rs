@@ -23,14 +23,18 @@
 //! sets depend on the cycle hierarchy only inside irreducible cycles, where the uniformity
 //! analysis applies the diverged-entry criteria on top.
 //!
-//! Cost: building the order is linear (plus the cycle nesting walk). A query visits the
-//! blocks between the branch and the point where a single label remains (its immediate
-//! post-dominator, or the outside of its largest irreducible ancestor), so the total over all
-//! divergent branches is linear for structured code; it can reach O(blocks x branches) on
-//! adversarial CFGs, which LLVM shares (each query is cached there too).
+//! Cost: building the order is linear (plus the cycle nesting walk), and so are the dominator
+//! and post-dominator trees behind the shortcuts. A query visits the blocks between the branch
+//! and the point where a single label remains (its immediate post-dominator, or the outside of
+//! its largest irreducible ancestor), except that it jumps over every single-entry
+//! single-exit region outside cycles whose entry it reaches ([`SyncDependence::skip`]); so
+//! the total over all divergent branches is linear for structured code, nested to any depth
+//! outside loops (an `else if` chain). It can reach O(blocks x branches) on adversarial CFGs
+//! and for deep nests inside a loop, which LLVM shares (each query is cached there too).
 
 use super::cfg::RegionCfg;
 use super::cycles::{CycleId, CycleInfo};
+use super::dominance::DomTree;
 use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
@@ -58,6 +62,15 @@ pub struct SyncDependence<'a> {
     /// Position of each block in `order` (`NONE` if unreachable).
     index: Vec<u32>,
     reducible_header: Vec<bool>,
+    /// Per block `x`, the end `y` of a single-entry single-exit region it starts, or `NONE`:
+    /// `x` has several successors, `y` is its immediate post-dominator, `x` dominates `y`, and
+    /// neither is in a cycle. Every path into the blocks between them passes `x` (Johnson,
+    /// Pearson and Pingali, PLDI'94: dominance, post-dominance and cycle equivalence), so they
+    /// all take `x`'s label, hold no join and no exit of a cycle around a branch outside them:
+    /// a label reaching `x` is pushed straight to `y`. This keeps queries on nested code (an
+    /// `else if` chain: each branch's region holds the whole rest of the chain) from visiting
+    /// the inner levels again and again.
+    skip: Vec<u32>,
     /// Exit blocks per cycle.
     pub exits: Vec<Vec<u32>>,
     // Scratch, reset after each query through `touched`.
@@ -112,6 +125,7 @@ impl<'a> SyncDependence<'a> {
             order: Vec::with_capacity(n),
             index: vec![NONE; n],
             reducible_header: vec![false; n],
+            skip: sese_skips(cfg, cycles),
             exits: cycles.all_exit_blocks(cfg),
             labels: vec![NONE; n],
             touched: Vec::new(),
@@ -313,6 +327,15 @@ impl<'a> SyncDependence<'a> {
                     }
                 }
                 self.put_exits(c, exits);
+            } else if let Some(y) = Some(self.skip[block as usize]).filter(|&y| y != NONE) {
+                if self.compute_join(y, label) {
+                    let set = if beyond_llvm {
+                        &mut desc.reentry_joins
+                    } else {
+                        &mut desc.joins
+                    };
+                    push_unique(set, y);
+                }
             } else {
                 for &s in &cfg.succs[block as usize] {
                     if self.compute_join(s, label) {
@@ -349,6 +372,29 @@ impl<'a> SyncDependence<'a> {
         self.fresh.clear();
         desc
     }
+}
+
+/// The single-entry single-exit shortcuts of [`SyncDependence::skip`].
+fn sese_skips(cfg: &RegionCfg, cycles: &CycleInfo) -> Vec<u32> {
+    let n = cfg.len();
+    let mut skip = vec![NONE; n];
+    if n == 0 {
+        return skip;
+    }
+    let dom = DomTree::dominators(cfg);
+    let pdom = DomTree::post_dominators(cfg);
+    for x in 0..n as u32 {
+        if cfg.succs[x as usize].len() < 2 || cycles.innermost(x).is_some() {
+            continue;
+        }
+        let Some(y) = pdom.idom(x).filter(|&y| (y as usize) < n) else {
+            continue;
+        };
+        if cycles.innermost(y).is_none() && dom.strictly_dominates(x, y) {
+            skip[x as usize] = y;
+        }
+    }
+    skip
 }
 
 #[cfg(test)]

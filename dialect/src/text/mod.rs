@@ -125,7 +125,8 @@ impl std::error::Error for TextError {}
 
 /// Parses a module in either form (or a bare list of ops, which is wrapped in a module).
 /// `file_name` names the text for callers' diagnostics; locations in the IR come only from
-/// `loc(...)` in the text. Never panics; nesting deeper than 500 regions is an error.
+/// `loc(...)` in the text. Never panics; regions nest to any depth (the parser keeps no call
+/// stack per level).
 pub fn parse(text: &str, file_name: &str) -> Result<Ir, TextError> {
     parse::parse(text, file_name)
 }
