@@ -84,8 +84,8 @@ struct RunCli {
     #[arg(long)]
     trace: bool,
 
-    /// Stop a run after N steps (`sim`: wave-instructions per workgroup; `ref`: ops executed
-    /// by one wave) and report a possible deadlock.
+    /// Stop a run when a workgroup takes more than N steps (`sim`: wave-instructions; `ref`:
+    /// ops executed by one wave, or by one work-item for CF IR) and report a possible deadlock.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     step_limit: u64,
 
