@@ -207,8 +207,12 @@ fn write_output(path: &str, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))
 }
 
-/// Writes an object file by running `llvm-mc-22` on the listing.
+/// Writes an object file by running `llvm-mc-22` on the listing. A failure names the cause:
+/// an output path that is a directory, llvm-mc-22 missing, or llvm-mc-22's own message.
 fn assemble(listing: &str, path: &str) -> Result<(), String> {
+    if std::path::Path::new(path).is_dir() {
+        return Err(format!("cannot write `{path}`: it is a directory"));
+    }
     let mc = ["llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc"]
         .into_iter()
         .find(|t| {
@@ -228,18 +232,34 @@ fn assemble(listing: &str, path: &str) -> Result<(), String> {
             "-",
         ])
         .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {mc}: {e}"))?;
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(listing.as_bytes())
-        .map_err(|e| format!("cannot write to {mc}: {e}"))?;
-    let status = child.wait().map_err(|e| format!("{mc} failed: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{mc} rejected the listing (exit {status})"))
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    // Written from another thread while this one collects llvm-mc's messages, so neither
+    // pipe can fill up and stall the other side.
+    let output = std::thread::scope(|s| {
+        let writer = s.spawn(move || stdin.write_all(listing.as_bytes()));
+        let output = child.wait_with_output();
+        (writer.join(), output)
+    });
+    let out = match output {
+        (_, Err(e)) => return Err(format!("{mc} failed: {e}")),
+        (_, Ok(out)) => out,
+    };
+    if out.status.success() {
+        return Ok(());
     }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: Vec<&str> = stderr.lines().take(6).collect();
+    let why = match out.status.code() {
+        Some(c) => format!("exit code {c}"),
+        None => out.status.to_string(),
+    };
+    Err(format!(
+        "{mc} could not write `{path}` ({why}){}{}",
+        if first.is_empty() { "" } else { ":\n" },
+        first.join("\n")
+    ))
 }
