@@ -21,7 +21,8 @@
 //! outermost), with loop exits re-parented to the header of the outermost loop they leave.
 //! In StructurizeCFG terms, a `Block` label is a Flow block: the lanes that branch to it are
 //! carried in a lane-mask predicate (an SGPR pair) until the label's end, where they rejoin.
-//! Linear in the number of blocks and edges, times the loop depth for the back-edge test. The
+//! Linear in the number of blocks and edges (placement containment is O(1) from Euler numbers
+//! of the cycle forest; a loop exit walks up only the loops it leaves). The
 //! tree lives in an arena ([`Tree`]) and is built and peeled from work lists, never by
 //! recursion: its depth grows with the kernel (an `else if` chain, or the dominator tree of
 //! sequential code).
@@ -148,7 +149,7 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Tree, NotStructurizable> 
             }
         }
     }
-    let ext_parent = (0..u.cycles.cycles.len())
+    let ext_parent: Vec<Option<CycleId>> = (0..u.cycles.cycles.len())
         .map(|i| {
             let cy = u.cycles.cycle(CycleId(i as u32));
             match (attached[cy.header() as usize], cy.parent) {
@@ -166,6 +167,7 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Tree, NotStructurizable> 
         kids: vec![Vec::new(); n],
         exits: vec![Vec::new(); n],
         attached,
+        euler: euler(&ext_parent),
         ext_parent,
     };
     // Join blocks (two forward predecessors, or both sides of one cond_br) are labels.
@@ -197,12 +199,15 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Tree, NotStructurizable> 
             continue;
         }
         let Some(d) = u.dom.idom(y) else { continue };
+        // The cycles placed around `d` that do not hold `y` are the innermost ones of its
+        // chain (holding is inherited upwards): walk up to the first that holds `y`.
         let mut c = b.innermost(d);
         let mut leave = None;
         while let Some(id) = c {
-            if !b.contains(id, y) {
-                leave = Some(id);
+            if b.contains(id, y) {
+                break;
             }
+            leave = Some(id);
             c = b.ext_parent[id.0 as usize];
         }
         match leave {
@@ -230,6 +235,37 @@ struct Builder<'a> {
     /// The cycle enclosing each cycle for placement: its parent, or the cycle its header is
     /// attached to when that one is deeper.
     ext_parent: Vec<Option<CycleId>>,
+    /// Entry and exit numbers of each cycle in a walk of the `ext_parent` forest.
+    euler: Vec<(u32, u32)>,
+}
+
+/// Entry and exit numbers of each node in a depth-first walk of the forest given by
+/// `parent`: `a` encloses `b` iff `a`'s interval holds `b`'s. Iterative.
+fn euler(parent: &[Option<CycleId>]) -> Vec<(u32, u32)> {
+    let n = parent.len();
+    let mut children = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, p) in parent.iter().enumerate() {
+        match p {
+            Some(p) => children[p.0 as usize].push(i),
+            None => roots.push(i),
+        }
+    }
+    let mut num = vec![(0, 0); n];
+    let mut clock = 0;
+    let mut stack: Vec<(usize, bool)> = roots.into_iter().rev().map(|r| (r, false)).collect();
+    while let Some((x, done)) = stack.pop() {
+        if done {
+            num[x].1 = clock;
+            clock += 1;
+            continue;
+        }
+        num[x].0 = clock;
+        clock += 1;
+        stack.push((x, true));
+        stack.extend(children[x].iter().rev().map(|&c| (c, false)));
+    }
+    num
 }
 
 impl Builder<'_> {
@@ -245,16 +281,12 @@ impl Builder<'_> {
     }
 
     /// Is `b` placed inside cycle `c` (a member, or attached to it or to a cycle in it)?
-    /// O(loop depth).
+    /// O(1) from the Euler numbers.
     fn contains(&self, c: CycleId, b: u32) -> bool {
-        let mut cur = self.innermost(b);
-        while let Some(x) = cur {
-            if x == c {
-                return true;
-            }
-            cur = self.ext_parent[x.0 as usize];
-        }
-        false
+        self.innermost(b).is_some_and(|x| {
+            let (cx, x) = (self.euler[c.0 as usize], self.euler[x.0 as usize]);
+            cx.0 <= x.0 && x.1 <= cx.1
+        })
     }
 
     fn block(&self, b: u32) -> Block {

@@ -136,8 +136,7 @@ impl<'a> SyncDependence<'a> {
         };
         if n > 0 {
             let mut finalized = vec![false; n];
-            let mut stack = vec![0u32];
-            sd.stack_po(&mut stack, None, &mut finalized);
+            sd.stack_po(vec![0u32], &mut finalized);
         }
         sd
     }
@@ -162,11 +161,19 @@ impl<'a> SyncDependence<'a> {
         self.reducible_header[b as usize] = reducible_header;
     }
 
-    /// Post order of the blocks on `stack` and below, staying inside `cycle`; a nested cycle
-    /// is entered only once all of its exits inside `cycle` are finished, and then as a whole
-    /// (header first in the numbering, its body after).
-    fn stack_po(&mut self, stack: &mut Vec<u32>, cycle: Option<CycleId>, finalized: &mut [bool]) {
-        while let Some(&next) = stack.last() {
+    /// The modified post order from `stack`: post order of the blocks on the DFS stack and
+    /// below, staying inside the frame's cycle; a nested cycle is entered only once all of
+    /// its exits inside that cycle are finished, and then as a whole (header first in the
+    /// numbering, its body after, on a frame of its own). Frames live on a heap stack, so
+    /// cycles nest to any depth.
+    fn stack_po(&mut self, stack: Vec<u32>, finalized: &mut [bool]) {
+        let mut frames: Vec<(Vec<u32>, Option<CycleId>)> = vec![(stack, None)];
+        while let Some((stack, cycle)) = frames.last_mut() {
+            let cycle = *cycle;
+            let Some(&next) = stack.last() else {
+                frames.pop();
+                continue;
+            };
             if finalized[next as usize] {
                 stack.pop();
                 continue;
@@ -189,7 +196,8 @@ impl<'a> SyncDependence<'a> {
                 self.put_exits(nested, exits);
                 if !pushed {
                     stack.pop();
-                    self.cycle_po(nested, finalized);
+                    let inside = self.cycle_start(nested, finalized);
+                    frames.push((inside, Some(nested)));
                 }
                 continue;
             }
@@ -209,16 +217,16 @@ impl<'a> SyncDependence<'a> {
         }
     }
 
-    fn cycle_po(&mut self, c: CycleId, finalized: &mut [bool]) {
+    /// Numbers the header of `c` and returns the DFS stack of the rest of its body.
+    fn cycle_start(&mut self, c: CycleId, finalized: &mut [bool]) -> Vec<u32> {
         let h = self.cycles.cycle(c).header();
         finalized[h as usize] = true;
         self.append(h, self.cycles.cycle(c).is_reducible());
-        let mut stack: Vec<u32> = self.cfg.succs[h as usize]
+        self.cfg.succs[h as usize]
             .iter()
             .copied()
             .filter(|&s| s != h && self.cycles.contains(c, s) && !finalized[s as usize])
-            .collect();
-        self.stack_po(&mut stack, Some(c), finalized);
+            .collect()
     }
 
     fn label(&self, b: u32) -> u32 {
