@@ -9,6 +9,10 @@
 //! [`parse`] accepts either form, even mixed op by op (an op starting with `"` is generic).
 //! Printing, parsing and printing again gives the same text for both forms, and the generic
 //! print of a parsed custom text equals the generic print of the original IR.
+//!
+//! Neither the printer nor the parser recurses per level of nesting (they keep the open ops on
+//! a stack), so any depth prints and parses; printed indentation stops growing at 100 levels,
+//! which keeps the text of deeply nested IR linear in its size.
 
 mod lexer;
 mod parse;
