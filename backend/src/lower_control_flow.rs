@@ -21,7 +21,7 @@
 //! tree (`analyse_branches`), computed before any code is emitted.
 //! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
-//! node in one walk, and a branch is classified in O(1) plus the loops it leaves ([`Frames`]),
+//! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
 //! so each round of the fixed point and the lowering are linear in the tree.
 
 use crate::isa::{is_inline_int, Opc, Unit};

@@ -3,7 +3,7 @@
 //! Exit codes: 0 success, 1 a diagnostic about the input (source or IR), 2 a usage error
 //! (bad flags, unreadable file, stage not available for this input). Like clang, `-` reads
 //! stdin and `-o -` (the default) writes stdout. Every write to stdout or stderr goes through
-//! [`output`](crate::output): one that fails is exit code 2.
+//! [`crate::output`]: one that fails is exit code 2.
 
 use crate::output;
 use crate::pipeline::{self, Input, Options, Stage};

@@ -27,7 +27,7 @@
 //! and post-dominator trees behind the shortcuts. A query visits the blocks between the branch
 //! and the point where a single label remains (its immediate post-dominator, or the outside of
 //! its largest irreducible ancestor), except that it jumps over every single-entry
-//! single-exit region outside cycles whose entry it reaches ([`SyncDependence::skip`]); so
+//! single-exit region outside cycles whose entry it reaches (`SyncDependence::skip`); so
 //! the total over all divergent branches is linear for structured code, nested to any depth
 //! outside loops (an `else if` chain). It can reach O(blocks x branches) on adversarial CFGs
 //! and for deep nests inside a loop, which LLVM shares (each query is cached there too).
