@@ -8,6 +8,7 @@
 //! - an `s_branch` to the label that follows it in layout removed;
 //! - an `s_or_b64 exec, exec, s` right before `s_endpgm` removed (no lane runs anything after
 //!   it, so restoring EXEC there is dead).
+//!
 //! Linear in the number of instructions times the length of the longest branch chain (runs of
 //! empty blocks are skipped through a table, not walked per branch).
 

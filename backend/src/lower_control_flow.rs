@@ -17,8 +17,10 @@
 //! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge);
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
 //!   scalar loads, readlane), like LLVM's skip threshold.
+//!
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
 //! tree (`analyse_branches`), computed before any code is emitted.
+//!
 //! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),

@@ -356,13 +356,11 @@ impl Verifier<'_> {
                 op,
                 "`kernel.yield` must end a region of `kernel.if` or `kernel.loop`",
             ),
-            Opcode::Break | Opcode::Continue => {
-                if !self.parent_entry().is_some_and(|p| p.in_loop) {
-                    self.err(
-                        op,
-                        format!("`{}` outside of a `kernel.loop`", ir.spec(op).name),
-                    );
-                }
+            Opcode::Break | Opcode::Continue if !self.parent_entry().is_some_and(|p| p.in_loop) => {
+                self.err(
+                    op,
+                    format!("`{}` outside of a `kernel.loop`", ir.spec(op).name),
+                );
             }
             Opcode::Br | Opcode::CondBr if parent != Some(Opcode::Func) => self.err(
                 op,

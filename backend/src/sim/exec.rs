@@ -397,7 +397,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         }
         Opc::S_SETPC_B64 => {
             let to = w.s64(ops[0]);
-            if to % 4 != 0 || to / 4 >= insts.len() as u64 {
+            if !to.is_multiple_of(4) || to / 4 >= insts.len() as u64 {
                 return Err(Stop::Fault(format!(
                     "s_setpc_b64 to 0x{to:x}, which is not an instruction's address"
                 )));

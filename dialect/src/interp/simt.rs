@@ -78,7 +78,9 @@ impl Frame {
     }
 }
 
-/// What a [`Frame`] waits for.
+/// What a [`Frame`] waits for. (Unboxed: one per frame, and a box would cost an allocation
+/// per `if` run.)
+#[allow(clippy::large_enum_variant)]
 enum Waiting {
     Nothing,
     /// The region `side` (0: then, 1: else) of `op`, run with `lanes[side]`; `after`: the lanes
@@ -97,7 +99,9 @@ enum Waiting {
     },
 }
 
-/// What [`Simt::advance`] stopped at.
+/// What [`Simt::advance`] stopped at. (Unboxed, like [`Waiting`]: it is moved straight onto
+/// the frame stack.)
+#[allow(clippy::large_enum_variant)]
 enum Step {
     /// The block ended; where its lanes went.
     Done(Exits),

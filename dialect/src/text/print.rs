@@ -215,6 +215,9 @@ pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
 /// linear in its size. The parser does not care about indentation.
 const MAX_INDENT: usize = 100;
 
+/// Printed attributes: names and values.
+type AttrList = Vec<(String, String)>;
+
 /// An op whose regions are being printed.
 struct Open {
     op: Op,
@@ -444,7 +447,7 @@ impl Printer<'_> {
     }
 
     /// The generic form's attributes: properties (`<{...}>`) and the plain dictionary.
-    fn generic_attrs(&self, op: Op) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    fn generic_attrs(&self, op: Op) -> (AttrList, AttrList) {
         let ir = self.ir;
         let data = &ir.ops[op];
         let attrs: Vec<(String, String)> = ordered_attrs(ir, op)
