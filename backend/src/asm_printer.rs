@@ -53,6 +53,10 @@ fn operand(o: &Operand, kind: Option<Kind>, labels: &SecondaryMap<MBlock, String
         }
         Operand::Label(b) => labels[*b].clone(),
         Operand::Off => "off".into(),
+        Operand::LabelDiff { to, from, hi } => {
+            let part = if *hi { ">>32" } else { "&4294967295" };
+            format!("({}-{}){part}", labels[*to], labels[*from])
+        }
         Operand::Wait { vm, lgkm } => {
             let mut s = Vec::new();
             if let Some(v) = vm {
@@ -82,8 +86,17 @@ pub fn print_kernel(
     let mut used: std::collections::HashSet<MBlock> = std::collections::HashSet::new();
     for &b in &f.layout {
         for i in &f.blocks[b].insts {
-            if let Some(Operand::Label(t)) = i.ops.first() {
-                used.insert(*t);
+            for o in &i.ops {
+                match o {
+                    Operand::Label(t) => {
+                        used.insert(*t);
+                    }
+                    Operand::LabelDiff { to, from, .. } => {
+                        used.insert(*to);
+                        used.insert(*from);
+                    }
+                    _ => {}
+                }
             }
         }
     }

@@ -8,7 +8,9 @@
 //! - an `s_branch` to the label that follows it in layout removed;
 //! - an `s_or_b64 exec, exec, s` right before `s_endpgm` removed (no lane runs anything after
 //!   it, so restoring EXEC there is dead).
-//! Linear in the number of instructions times the length of the longest branch chain.
+//!
+//! Linear in the number of instructions times the length of the longest branch chain (runs of
+//! empty blocks are skipped through a table, not walked per branch).
 
 use crate::isa::Opc;
 use crate::mir::{Func, MBlock, Operand};
@@ -45,19 +47,31 @@ fn remove_restores_before_end(f: &mut Func) {
     }
 }
 
-/// The first instruction executed from the start of layout position `i`, with its position.
-fn first_inst(f: &Func, mut i: usize) -> Option<(usize, Opc, Option<MBlock>)> {
-    while i < f.layout.len() {
-        if let Some(inst) = f.blocks[f.layout[i]].insts.first() {
-            let t = match inst.ops.first() {
-                Some(Operand::Label(t)) => Some(*t),
-                _ => None,
-            };
-            return Some((i, inst.op, t));
-        }
-        i += 1;
+/// Per layout position, the first position at or after it whose block has an instruction
+/// (`layout.len()` if none): one backward pass, so runs of empty blocks (the joins at the end
+/// of a long `else if` chain) are not walked again for every branch into them.
+fn next_nonempty(f: &Func) -> Vec<usize> {
+    let n = f.layout.len();
+    let mut next = vec![n; n + 1];
+    for i in (0..n).rev() {
+        next[i] = if f.blocks[f.layout[i]].insts.is_empty() {
+            next[i + 1]
+        } else {
+            i
+        };
     }
-    None
+    next
+}
+
+/// The first instruction executed from the start of layout position `i`, with its position.
+fn first_inst(f: &Func, next: &[usize], i: usize) -> Option<(usize, Opc, Option<MBlock>)> {
+    let i = next[i];
+    let inst = f.blocks[*f.layout.get(i)?].insts.first()?;
+    let t = match inst.ops.first() {
+        Some(Operand::Label(t)) => Some(*t),
+        _ => None,
+    };
+    Some((i, inst.op, t))
 }
 
 fn thread_jumps(f: &mut Func) {
@@ -65,6 +79,8 @@ fn thread_jumps(f: &mut Func) {
     for (i, &b) in f.layout.iter().enumerate() {
         pos[b] = i;
     }
+    // Retargeting changes no block's emptiness.
+    let next = next_nonempty(f);
     for i in 0..f.layout.len() {
         let b = f.layout[i];
         for k in 0..f.blocks[b].insts.len() {
@@ -77,7 +93,7 @@ fn thread_jumps(f: &mut Func) {
             };
             // Follow unconditional branches; the bound stops on a cycle of jumps.
             for _ in 0..f.layout.len() {
-                match first_inst(f, pos[t]) {
+                match first_inst(f, &next, pos[t]) {
                     Some((_, Opc::S_BRANCH, Some(next))) if next != t => t = next,
                     _ => break,
                 }
@@ -123,6 +139,12 @@ fn remove_unreachable(f: &mut Func) {
 }
 
 fn remove_jumps_to_next(f: &mut Func) {
+    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        pos[b] = i;
+    }
+    // Only the block at `i` changes as `i` goes up, and only later positions are looked at.
+    let next = next_nonempty(f);
     for i in 0..f.layout.len() {
         let b = f.layout[i];
         let Some(last) = f.blocks[b].insts.last() else {
@@ -134,12 +156,9 @@ fn remove_jumps_to_next(f: &mut Func) {
         if last.op != Opc::S_BRANCH {
             continue;
         }
-        let t = *t;
         // Empty blocks in between fall through too.
-        let falls = f.layout[i + 1..]
-            .iter()
-            .take_while(|&&x| x == t || f.blocks[x].insts.is_empty())
-            .any(|&x| x == t);
+        let p = pos[*t];
+        let falls = f.layout.get(p) == Some(t) && p > i && next[i + 1] >= p;
         if falls {
             f.blocks[b].insts.pop();
         }

@@ -182,6 +182,10 @@ isa! {
     S_BITSET0_B64 = "s_bitset0_b64" Sop1 Salu [SReg(2), SSrc(1)] defs 1 NO + reads_dst;
     S_SEXT_I32_I16 = "s_sext_i32_i16" Sop1 Salu [SReg(1), SSrc(1)] defs 1 NO;
     S_ABS_I32 = "s_abs_i32" Sop1 Salu [SReg(1), SSrc(1)] defs 1 SCC_W;
+    // Long branches (`branch_relax`): the address of the next instruction; a jump to an
+    // address.
+    S_GETPC_B64 = "s_getpc_b64" Sop1 Salu [SReg(2)] defs 1 NO;
+    S_SETPC_B64 = "s_setpc_b64" Sop1 Branch [SReg(2)] defs 0 NO;
 
     // ---- SOP2 ----
     S_ADD_U32 = "s_add_u32" Sop2 Salu [SReg(1), SSrc(1), SSrc(1)] defs 1 SCC_W;

@@ -23,9 +23,9 @@
 //! lanes the structured semantics gives them.
 
 use crate::isa::{self, is_inline_int, Opc, Unit};
-use crate::lower_control_flow::Ctx;
+use crate::lower_control_flow::CtxStack;
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
-use crate::structurize::{Node, Target};
+use crate::structurize::Tree;
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::analysis::value_range;
 use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Scalar, Type, Value, ValueDef};
@@ -115,7 +115,7 @@ pub struct Isel<'a> {
     shadow: HashMap<Value, VReg>,
     /// Values that need such a copy (`needs_shadow`).
     pub(crate) shadowed: HashSet<Value>,
-    pub(crate) ctx: Vec<Ctx>,
+    pub(crate) ctx: CtxStack,
     pub(crate) loop_div: HashSet<u32>,
     pub(crate) label_mask: HashSet<u32>,
     pub(crate) cont_mask: HashSet<u32>,
@@ -152,7 +152,7 @@ impl<'a> Isel<'a> {
         ir: &'a Ir,
         func: Op,
         u: &'a Uniformity,
-        tree: &Node,
+        tree: &Tree,
     ) -> Result<Isel<'a>, IselError> {
         let mut mf = Func {
             name: ir.func_name(func).to_string(),
@@ -168,7 +168,7 @@ impl<'a> Isel<'a> {
             vals: HashMap::new(),
             shadow: HashMap::new(),
             shadowed: HashSet::new(),
-            ctx: Vec::new(),
+            ctx: CtxStack::default(),
             loop_div: HashSet::new(),
             label_mask: HashSet::new(),
             cont_mask: HashSet::new(),
@@ -193,7 +193,7 @@ impl<'a> Isel<'a> {
         s.forward = s.forwarding(func);
         s.prologue(func)?;
         s.open_skips();
-        s.lower(tree, Some(Target::Kernel))?;
+        s.lower(tree)?;
         s.close_skips();
         let end = s.kernel_end;
         s.start_block(end);

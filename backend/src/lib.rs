@@ -1,6 +1,7 @@
 //! The gfx942 backend: control tree (structurization of divergent regions), instruction
 //! selection driven by uniformity with EXEC-mask control-flow lowering, register allocation,
-//! s_waitcnt and hazard insertion, and the asm printer. `isa` is the one instruction table
+//! branch folding, s_waitcnt and hazard insertion, branch relaxation (long branches), and the
+//! asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
 //!
 //! Instruction selection is `isel` (control flow, memory, the one-instruction ops) plus one
@@ -14,6 +15,7 @@
 
 pub mod asm_printer;
 pub mod branch_folding;
+pub mod branch_relax;
 pub mod isa;
 pub mod isel;
 mod isel_atomic64;
@@ -81,6 +83,11 @@ pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), 
         branch_folding::fold_branches(&mut mf);
         waitcnt::insert_waits(&mut mf);
         waitcnt::fix_hazards(&mut mf);
+        let mut usage = usage;
+        branch_relax::relax(&mut mf, &mut usage).map_err(|e| Error {
+            loc: ir.ops[func].loc,
+            message: e.0,
+        })?;
         asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut out);
         infos.push((info, usage));
     }

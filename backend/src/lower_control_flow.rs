@@ -27,14 +27,21 @@
 //!   exit mask), the per-lane CFG edges VGPR liveness needs;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
 //!   scalar loads, readlane), like LLVM's skip threshold.
+//!
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
 //! tree (`analyse_branches`), computed before any code is emitted.
+//!
+//! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
+//! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
+//! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
+//! so each round of the fixed point and the lowering are linear in the tree.
 
 use crate::isa::{is_inline_int, Opc, Unit};
 use crate::isel::{Isel, IselError, Operand2, Val};
 use crate::mir::{self, MBlock, Operand, VReg};
-use crate::structurize::{Node, Target};
+use crate::structurize::{Node, NodeId, Target, Tree};
 use kc_dialect::{Op, Type, Value};
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BrKind {
@@ -93,18 +100,338 @@ pub(crate) struct Frame {
     masks: bool,
 }
 
+/// The enclosing constructs, innermost last, with what `classify` asks of them in O(1): where
+/// the frame of a target is, whether a frame above some point masks, and the loops above it.
+/// (Lowering an `else if` chain of n arms nests n constructs; scanning them per branch was
+/// quadratic.)
+#[derive(Default)]
+pub(crate) struct Frames {
+    frames: Vec<Frame>,
+    /// `masking[i]`: how many of `frames[..=i]` mask.
+    masking: Vec<u32>,
+    /// The frames of each target on the stack, innermost last.
+    at: HashMap<Target, Vec<usize>>,
+    /// The indices of the loop frames, innermost last.
+    loops: Vec<usize>,
+}
+
+impl Frames {
+    fn push(&mut self, f: Frame) {
+        let i = self.frames.len();
+        let below = self.masking.last().copied().unwrap_or(0);
+        self.masking.push(below + f.masks as u32);
+        if let Some(t) = f.target {
+            self.at.entry(t).or_default().push(i);
+            if matches!(t, Target::Head(_)) {
+                self.loops.push(i);
+            }
+        }
+        self.frames.push(f);
+    }
+
+    fn pop(&mut self) {
+        let Some(f) = self.frames.pop() else { return };
+        self.masking.pop();
+        if let Some(t) = f.target {
+            if let Some(v) = self.at.get_mut(&t) {
+                v.pop();
+                if v.is_empty() {
+                    self.at.remove(&t);
+                }
+            }
+            if matches!(t, Target::Head(_)) {
+                self.loops.pop();
+            }
+        }
+    }
+
+    /// The index of the first frame a branch to `t` leaves (all frames if `t` encloses none).
+    fn first_crossed(&self, t: Target) -> usize {
+        self.at.get(&t).and_then(|v| v.last()).map_or(0, |&k| k + 1)
+    }
+
+    /// Does a frame at index `from` or above mask?
+    fn masks_from(&self, from: usize) -> bool {
+        let total = self.masking.last().copied().unwrap_or(0);
+        let below = from.checked_sub(1).map_or(0, |i| self.masking[i]);
+        total > below
+    }
+
+    /// The loop headers of the frames at index `from` or above.
+    fn loops_from(&self, from: usize) -> impl Iterator<Item = u32> + '_ {
+        self.loops
+            .iter()
+            .rev()
+            .take_while(move |&&i| i >= from)
+            .filter_map(|&i| match self.frames[i].target {
+                Some(Target::Head(h)) => Some(h),
+                _ => None,
+            })
+    }
+}
+
+/// The constructs being lowered ([`Ctx`]), their [`Frames`], and per level the innermost
+/// point that restores EXEC (`skip_target`), all O(1) per query.
+#[derive(Default)]
+pub(crate) struct CtxStack {
+    entries: Vec<Ctx>,
+    frames: Frames,
+    /// Per level: the innermost skip target at or below it.
+    skip: Vec<Option<MBlock>>,
+}
+
+impl CtxStack {
+    fn push(&mut self, c: Ctx, masks: bool) {
+        let target = match &c {
+            Ctx::If { .. } => None,
+            Ctx::Block { label, .. } => Some(Target::Label(*label)),
+            Ctx::Loop { header, .. } => Some(Target::Head(*header)),
+        };
+        self.frames.push(Frame { target, masks });
+        self.entries.push(c);
+        self.update_skip();
+    }
+
+    /// Removes the innermost construct and returns its entry.
+    fn pop(&mut self) -> Option<Ctx> {
+        self.frames.pop();
+        self.skip.pop();
+        self.entries.pop()
+    }
+
+    /// The constructs, outermost first.
+    fn iter(&self) -> std::slice::Iter<'_, Ctx> {
+        self.entries.iter()
+    }
+
+    /// The constructs, outermost first, for updating what they record (not their kind or
+    /// target, which the frames mirror).
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Ctx> {
+        self.entries.iter_mut()
+    }
+
+    /// Sets where the side of the innermost `If` being lowered restores EXEC.
+    fn set_skip_to(&mut self, to: MBlock) {
+        if let Some(Ctx::If { skip_to, .. }) = self.entries.last_mut() {
+            *skip_to = Some(to);
+            self.skip.pop();
+            self.update_skip();
+        }
+    }
+
+    /// The skip entry of the innermost level (pushed or recomputed).
+    fn update_skip(&mut self) {
+        let own = match self.entries.last() {
+            Some(Ctx::If { skip_to, .. }) => *skip_to,
+            Some(Ctx::Block { end, .. } | Ctx::Loop { end, .. }) => Some(*end),
+            None => None,
+        };
+        let below = self.skip.last().copied().flatten();
+        self.skip.push(own.or(below));
+    }
+
+    /// The entry of the innermost construct with target `t`.
+    fn of_target(&self, t: Target) -> Option<&Ctx> {
+        let i = *self.frames.at.get(&t)?.last()?;
+        self.entries.get(i)
+    }
+}
+
+/// Per node of the control tree, what lowering asks about it, computed once in one walk
+/// (asking per node by walking its subtree was quadratic in the nesting depth).
+struct Facts {
+    /// Can lanes entering the node leave it other than by falling off its end
+    /// (`loses_lanes`)?
+    loses: Vec<bool>,
+    /// Does the node do nothing but fall through, and to where (`is_fall`)?
+    fall: Vec<Fall>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fall {
+    /// No code and no branch: falls through to whatever follows.
+    Any,
+    /// Only a branch without block arguments (or a return) to this target.
+    To(Target),
+    No,
+}
+
+impl Facts {
+    /// Top down: each node's tail (where falling off its end goes, as `lower` passes it),
+    /// its depth, and for each branch the depth of the innermost construct it targets (none:
+    /// -1). Bottom up: the least such depth over the branches in a subtree that are not
+    /// fall-throughs; a node loses lanes iff a branch in it targets a construct above it.
+    fn compute(isel: &Isel, tree: &Tree) -> Facts {
+        let n = tree.nodes.len();
+        let mut facts = Facts {
+            loses: vec![false; n],
+            fall: vec![Fall::No; n],
+        };
+        let mut depth = vec![0i64; n];
+        let mut min_cap = vec![i64::MAX; n];
+        // The depths of the constructs of each target on the path, innermost last.
+        let mut open: HashMap<Target, Vec<i64>> = HashMap::new();
+        // (node, tail, children done).
+        let mut stack = vec![(tree.root, Some(Target::Kernel), false)];
+        while let Some((id, tail, done)) = stack.pop() {
+            let i = id.0 as usize;
+            let node = &tree[id];
+            if !done {
+                stack.push((id, tail, true));
+                let own = depth[i];
+                let d = own + 1;
+                let mut child = |c: NodeId, t: Option<Target>, stack: &mut Vec<_>| {
+                    depth[c.0 as usize] = d;
+                    stack.push((c, t, false));
+                };
+                match node {
+                    Node::Seq(v) => {
+                        for (k, &c) in v.iter().enumerate().rev() {
+                            child(c, if k + 1 == v.len() { tail } else { None }, &mut stack);
+                        }
+                    }
+                    Node::If { then_, else_, .. } => {
+                        child(*else_, tail, &mut stack);
+                        child(*then_, tail, &mut stack);
+                    }
+                    Node::BrIf { br, .. } => child(*br, None, &mut stack),
+                    Node::Block { label, body } => {
+                        let t = Target::Label(*label);
+                        open.entry(t).or_default().push(own);
+                        child(*body, Some(t), &mut stack);
+                    }
+                    Node::Loop { header, body } => {
+                        let t = Target::Head(*header);
+                        open.entry(t).or_default().push(own);
+                        child(*body, Some(t), &mut stack);
+                    }
+                    Node::Br { .. } | Node::Return(_) => {
+                        let t = node.target().expect("a branch");
+                        if tail != Some(t) {
+                            min_cap[i] = open.get(&t).and_then(|v| v.last().copied()).unwrap_or(-1);
+                        }
+                    }
+                    Node::Code(_) | Node::Edge { .. } => {}
+                }
+                continue;
+            }
+            // Children done.
+            let mut cap = min_cap[i];
+            let mut kids = |c: &NodeId| cap = cap.min(min_cap[c.0 as usize]);
+            match node {
+                Node::Seq(v) => v.iter().for_each(&mut kids),
+                Node::If { then_, else_, .. } => {
+                    kids(then_);
+                    kids(else_);
+                }
+                Node::BrIf { br, .. } => kids(br),
+                Node::Block { label, body } => {
+                    kids(body);
+                    open.get_mut(&Target::Label(*label)).and_then(|v| v.pop());
+                }
+                Node::Loop { header, body } => {
+                    kids(body);
+                    open.get_mut(&Target::Head(*header)).and_then(|v| v.pop());
+                }
+                _ => {}
+            }
+            min_cap[i] = cap;
+            facts.loses[i] = cap < depth[i];
+            facts.fall[i] = match node {
+                Node::Br { term, succ, target } => {
+                    if isel.ir.ops[*term].succs[*succ].args.is_empty() {
+                        Fall::To(*target)
+                    } else {
+                        Fall::No
+                    }
+                }
+                Node::Return(_) => Fall::To(Target::Kernel),
+                Node::Seq(v) => {
+                    v.iter()
+                        .fold(Fall::Any, |acc, c| match (acc, facts.fall[c.0 as usize]) {
+                            (Fall::Any, f) | (f, Fall::Any) => f,
+                            (Fall::To(a), Fall::To(b)) if a == b => Fall::To(a),
+                            _ => Fall::No,
+                        })
+                }
+                _ => Fall::No,
+            };
+        }
+        facts
+    }
+
+    fn loses_lanes(&self, n: NodeId) -> bool {
+        self.loses[n.0 as usize]
+    }
+
+    /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?
+    fn is_fall(&self, n: NodeId, tail: Option<Target>) -> bool {
+        match self.fall[n.0 as usize] {
+            Fall::Any => true,
+            Fall::To(t) => tail == Some(t),
+            Fall::No => false,
+        }
+    }
+}
+
+/// A step of [`Isel::lower`]: a node to lower, or what follows a construct's parts.
+enum Task {
+    Node(NodeId, Option<Target>),
+    /// After a `Block`'s body.
+    BlockEnd {
+        mask: Option<VReg>,
+        end: MBlock,
+        body: NodeId,
+    },
+    /// After a `Loop`'s body.
+    LoopEnd {
+        cont: Option<VReg>,
+        head: MBlock,
+        end: MBlock,
+        divergent: bool,
+    },
+    /// A uniform `If` after its then side.
+    UniformElse {
+        els: MBlock,
+        end: MBlock,
+    },
+    /// A uniform `If` after its else side.
+    UniformEnd {
+        end: MBlock,
+    },
+    /// A divergent `If` after its then side; `outer`: the enclosing join it joins at.
+    DivergentElse {
+        saved: VReg,
+        mid: MBlock,
+        end: MBlock,
+        has_else: bool,
+        outer: Option<Join>,
+    },
+    /// A divergent `If` after its else side; `outer`: it joins at the enclosing join;
+    /// `dead_join`: the kernel's end follows, no restore.
+    DivergentEnd {
+        saved: VReg,
+        end: MBlock,
+        has_else: bool,
+        loses: bool,
+        outer: bool,
+        dead_join: bool,
+    },
+}
+
 impl Isel<'_> {
     /// The fixed point: a branch crossing a divergent if, a divergent loop or a masked label
     /// leaves through a mask, which makes the loops it leaves divergent and its label masked.
-    /// Flags only turn on, so this ends after at most (loops + labels) rounds.
-    pub(crate) fn analyse_branches(&mut self, tree: &Node) {
+    /// Flags only turn on, so this ends after at most (loops + labels) rounds; each round is
+    /// one walk over the tree with O(1) work per branch (plus the loops it leaves).
+    pub(crate) fn analyse_branches(&mut self, tree: &Tree) {
         loop {
             let before = (
                 self.loop_div.len(),
                 self.label_mask.len(),
                 self.cont_mask.len(),
             );
-            self.scan(tree, &mut Vec::new(), Some(Target::Kernel));
+            self.scan(tree);
             if before
                 == (
                     self.loop_div.len(),
@@ -117,97 +444,100 @@ impl Isel<'_> {
         }
     }
 
-    fn scan(&mut self, n: &Node, stack: &mut Vec<Frame>, tail: Option<Target>) {
-        match n {
-            Node::Code(_) | Node::Edge { .. } => {}
-            Node::Seq(v) => {
-                for (i, c) in v.iter().enumerate() {
-                    self.scan(c, stack, if i + 1 == v.len() { tail } else { None });
+    /// One round of `analyse_branches`: the tree in lowering order with the frames the
+    /// lowering will have.
+    fn scan(&mut self, tree: &Tree) {
+        let mut frames = Frames::default();
+        // (node, tail, children done).
+        let mut stack = vec![(tree.root, Some(Target::Kernel), false)];
+        while let Some((id, tail, done)) = stack.pop() {
+            if done {
+                frames.pop();
+                continue;
+            }
+            match &tree[id] {
+                Node::Code(_) | Node::Edge { .. } => {}
+                Node::Seq(v) => {
+                    for (i, &c) in v.iter().enumerate().rev() {
+                        let t = if i + 1 == v.len() { tail } else { None };
+                        stack.push((c, t, false));
+                    }
                 }
-            }
-            Node::If {
-                divergent,
-                then_,
-                else_,
-                ..
-            } => {
-                stack.push(Frame {
-                    target: None,
-                    masks: *divergent,
-                });
-                self.scan(then_, stack, tail);
-                self.scan(else_, stack, tail);
-                stack.pop();
-            }
-            Node::BrIf { br, .. } => {
-                // The leaving lanes cross this divergent branch.
-                stack.push(Frame {
-                    target: None,
-                    masks: true,
-                });
-                self.scan(br, stack, None);
-                stack.pop();
-            }
-            Node::Block { label, body } => {
-                let t = Target::Label(*label);
-                stack.push(Frame {
-                    target: Some(t),
-                    masks: self.label_mask.contains(label),
-                });
-                self.scan(body, stack, Some(t));
-                stack.pop();
-            }
-            Node::Loop { header, body } => {
-                let t = Target::Head(*header);
-                stack.push(Frame {
-                    target: Some(t),
-                    masks: self.loop_div.contains(header),
-                });
-                self.scan(body, stack, Some(t));
-                stack.pop();
-            }
-            Node::Br { term, succ, target } => {
-                // Other lanes still to run in this pass may read the target's current
-                // arguments: its uniform ones (SGPRs, written for the whole wave) are staged.
-                let crosses = Self::crossed(stack, *target).iter().any(|f| f.masks);
-                let b = self.ir.ops[*term].succs[*succ].block;
-                if crosses
-                    && self.ir.blocks[b]
-                        .args
-                        .iter()
-                        .any(|&a| self.is_staged_kind(a))
-                {
-                    self.staged.insert(self.u.cfg.index[b]);
+                Node::If {
+                    divergent,
+                    then_,
+                    else_,
+                    ..
+                } => {
+                    frames.push(Frame {
+                        target: None,
+                        masks: *divergent,
+                    });
+                    stack.push((id, tail, true));
+                    stack.push((*else_, tail, false));
+                    stack.push((*then_, tail, false));
                 }
-                self.classify(stack, *target, tail);
-            }
-            Node::Return(_) => {
-                self.classify(stack, Target::Kernel, tail);
+                Node::BrIf { br, .. } => {
+                    // The leaving lanes cross this divergent branch.
+                    frames.push(Frame {
+                        target: None,
+                        masks: true,
+                    });
+                    stack.push((id, tail, true));
+                    stack.push((*br, None, false));
+                }
+                Node::Block { label, body } => {
+                    let t = Target::Label(*label);
+                    frames.push(Frame {
+                        target: Some(t),
+                        masks: self.label_mask.contains(label),
+                    });
+                    stack.push((id, tail, true));
+                    stack.push((*body, Some(t), false));
+                }
+                Node::Loop { header, body } => {
+                    let t = Target::Head(*header);
+                    frames.push(Frame {
+                        target: Some(t),
+                        masks: self.loop_div.contains(header),
+                    });
+                    stack.push((id, tail, true));
+                    stack.push((*body, Some(t), false));
+                }
+                Node::Br { term, succ, target } => {
+                    // Other lanes still to run in this pass may read the target's current
+                    // arguments: its uniform ones (SGPRs, written for the whole wave) are
+                    // staged.
+                    let crosses = frames.masks_from(frames.first_crossed(*target));
+                    let b = self.ir.ops[*term].succs[*succ].block;
+                    if crosses
+                        && self.ir.blocks[b]
+                            .args
+                            .iter()
+                            .any(|&a| self.is_staged_kind(a))
+                    {
+                        self.staged.insert(self.u.cfg.index[b]);
+                    }
+                    self.classify(&frames, *target, tail);
+                }
+                Node::Return(_) => {
+                    self.classify(&frames, Target::Kernel, tail);
+                }
             }
         }
     }
 
-    /// Classifies a branch to `t` from the top of `stack`; records its effects.
-    /// The constructs a branch to `t` from the top of `stack` leaves.
-    fn crossed(stack: &[Frame], t: Target) -> &[Frame] {
-        match stack.iter().rposition(|f| f.target == Some(t)) {
-            Some(k) => &stack[k + 1..],
-            None => stack,
-        }
-    }
-
-    fn classify(&mut self, stack: &[Frame], t: Target, tail: Option<Target>) -> BrKind {
+    /// Classifies a branch to `t` from the top of `frames`; records its effects.
+    fn classify(&mut self, frames: &Frames, t: Target, tail: Option<Target>) -> BrKind {
         if tail == Some(t) {
             return BrKind::Fall;
         }
-        let crossed = Self::crossed(stack, t);
-        if !crossed.iter().any(|f| f.masks) {
+        let from = frames.first_crossed(t);
+        if !frames.masks_from(from) {
             return BrKind::Real;
         }
-        for f in crossed {
-            if let Some(Target::Head(h)) = f.target {
-                self.loop_div.insert(h);
-            }
+        for h in frames.loops_from(from) {
+            self.loop_div.insert(h);
         }
         match t {
             Target::Label(l) => {
@@ -221,24 +551,26 @@ impl Isel<'_> {
         BrKind::Mask
     }
 
-    fn frames(&self) -> Vec<Frame> {
-        self.ctx
-            .iter()
-            .map(|c| match c {
-                Ctx::If { divergent, .. } => Frame {
-                    target: None,
-                    masks: *divergent,
-                },
-                Ctx::Block { label, .. } => Frame {
-                    target: Some(Target::Label(*label)),
-                    masks: self.label_mask.contains(label),
-                },
-                Ctx::Loop { header, .. } => Frame {
-                    target: Some(Target::Head(*header)),
-                    masks: self.loop_div.contains(header),
-                },
-            })
-            .collect()
+    /// Does crossing `c` take lanes out through a mask?
+    fn masks(&self, c: &Ctx) -> bool {
+        match c {
+            Ctx::If { divergent, .. } => *divergent,
+            Ctx::Block { label, .. } => self.label_mask.contains(label),
+            Ctx::Loop { header, .. } => self.loop_div.contains(header),
+        }
+    }
+
+    fn push_ctx(&mut self, c: Ctx) {
+        let masks = self.masks(&c);
+        self.ctx.push(c, masks);
+    }
+
+    /// Classifies a branch to `t` from the constructs being lowered.
+    fn classify_here(&mut self, t: Target, tail: Option<Target>) -> BrKind {
+        let frames = std::mem::take(&mut self.ctx.frames);
+        let kind = self.classify(&frames, t, tail);
+        self.ctx.frames = frames;
+        kind
     }
 
     /// Where code that may run with no lanes can jump to: the innermost point that restores
@@ -246,12 +578,10 @@ impl Isel<'_> {
     /// the end of the kernel.
     fn skip_target(&self) -> MBlock {
         self.ctx
-            .iter()
-            .rev()
-            .find_map(|c| match c {
-                Ctx::If { skip_to, .. } => *skip_to,
-                Ctx::Block { end, .. } | Ctx::Loop { end, .. } => Some(*end),
-            })
+            .skip
+            .last()
+            .copied()
+            .flatten()
             .unwrap_or(self.kernel_end)
     }
 
@@ -282,12 +612,145 @@ impl Isel<'_> {
         }
     }
 
-    pub(crate) fn lower(&mut self, n: &Node, tail: Option<Target>) -> Result<(), IselError> {
-        match n {
+    /// Lowers the whole tree: a stack of [`Task`]s instead of recursion, so any nesting
+    /// depth lowers.
+    pub(crate) fn lower(&mut self, tree: &Tree) -> Result<(), IselError> {
+        let facts = Facts::compute(self, tree);
+        let mut stack = vec![Task::Node(tree.root, Some(Target::Kernel))];
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::Node(n, tail) => self.lower_node(tree, &facts, n, tail, &mut stack)?,
+                Task::BlockEnd { mask, end, body } => {
+                    self.close_skips();
+                    self.ctx.pop();
+                    self.start_block(end);
+                    if let Some(m) = mask {
+                        self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
+                    }
+                    if facts.loses_lanes(body) {
+                        self.skip_if_empty();
+                    }
+                }
+                Task::LoopEnd {
+                    cont,
+                    head,
+                    end,
+                    divergent,
+                } => {
+                    self.close_skips();
+                    self.ctx.pop();
+                    self.start_block(end);
+                    if let Some(c) = cont {
+                        self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
+                    }
+                    let back = if divergent {
+                        Opc::S_CBRANCH_EXECNZ
+                    } else {
+                        Opc::S_BRANCH
+                    };
+                    self.emit(back, vec![Operand::Label(head)]);
+                    let after = self.mf.new_block();
+                    self.start_block(after);
+                }
+                Task::UniformElse { els, end } => {
+                    self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
+                    self.start_block(els);
+                }
+                Task::UniformEnd { end } => {
+                    self.ctx.pop();
+                    self.start_block(end);
+                }
+                Task::DivergentElse {
+                    saved,
+                    mid,
+                    end,
+                    has_else,
+                    outer,
+                } => {
+                    self.close_skips();
+                    // The then side's lanes wait from here to the join; none go on into the
+                    // else side.
+                    self.lanes_to(end);
+                    self.mf.blocks[self.cur].lanes_stop = true;
+                    self.start_block(mid);
+                    if has_else {
+                        self.emit(
+                            Opc::S_ANDN2_SAVEEXEC_B64,
+                            vec![mir::r(saved), mir::r(saved)],
+                        );
+                        self.merge_into_outer(outer, saved);
+                        self.ctx.set_skip_to(end);
+                        self.open_skips();
+                        self.skip_if_empty();
+                    }
+                    // Else a fall-through (its block arguments, if any, are none: see
+                    // `is_fall`).
+                }
+                Task::DivergentEnd {
+                    saved,
+                    end,
+                    has_else,
+                    loses,
+                    outer,
+                    dead_join,
+                } => {
+                    if has_else {
+                        self.close_skips();
+                    }
+                    if let Some(Ctx::If {
+                        join:
+                            Some(Join {
+                                absorbed_at: Some(at),
+                                ..
+                            }),
+                        ..
+                    }) = self.ctx.pop()
+                    {
+                        self.check_absorbed(at, end)?;
+                    }
+                    self.start_block(end);
+                    if outer {
+                        // Nothing until the enclosing join, which restores our lanes.
+                        let at = self.mf.layout.len() - 1;
+                        if let Some(Some(j)) = self.ctx.iter_mut().rev().find_map(|c| match c {
+                            Ctx::If { join, .. } => Some(join.as_mut()),
+                            _ => None,
+                        }) {
+                            j.absorbed_at = Some(at);
+                        }
+                        continue;
+                    }
+                    if dead_join {
+                        continue;
+                    }
+                    self.emit(
+                        Opc::S_OR_B64,
+                        vec![Self::exec(), Self::exec(), mir::r(saved)],
+                    );
+                    // Lanes lost inside may leave none.
+                    if loses {
+                        self.skip_if_empty();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers one node; a construct emits its start and pushes its parts and continuations.
+    fn lower_node(
+        &mut self,
+        tree: &Tree,
+        facts: &Facts,
+        n: NodeId,
+        tail: Option<Target>,
+        stack: &mut Vec<Task>,
+    ) -> Result<(), IselError> {
+        match &tree[n] {
             Node::Code(b) => self.code(*b),
             Node::Seq(v) => {
-                for (i, c) in v.iter().enumerate() {
-                    self.lower(c, if i + 1 == v.len() { tail } else { None })?;
+                for (i, &c) in v.iter().enumerate().rev() {
+                    stack.push(Task::Node(c, if i + 1 == v.len() { tail } else { None }));
                 }
                 Ok(())
             }
@@ -295,12 +758,12 @@ impl Isel<'_> {
             Node::Br { term, succ, target } => {
                 self.loc = self.ir.ops[*term].loc;
                 self.copies(*term, *succ)?;
-                let kind = self.classify(&self.frames(), *target, tail);
+                let kind = self.classify_here(*target, tail);
                 self.branch(*target, kind, None)
             }
             Node::Return(op) => {
                 self.loc = self.ir.ops[*op].loc;
-                let kind = self.classify(&self.frames(), Target::Kernel, tail);
+                let kind = self.classify_here(Target::Kernel, tail);
                 self.branch(Target::Kernel, kind, None)
             }
             Node::If {
@@ -309,13 +772,24 @@ impl Isel<'_> {
                 divergent,
                 then_,
                 else_,
-            } => self.lower_if(*term, *cond, *divergent, then_, else_, tail),
+            } => {
+                let (then_, else_) = (*then_, *else_);
+                self.lower_if(
+                    *term,
+                    *cond,
+                    *divergent,
+                    (tree, facts),
+                    (then_, else_),
+                    tail,
+                    stack,
+                )
+            }
             Node::BrIf {
                 term,
                 cond,
                 negate,
                 br,
-            } => self.lower_brif(*term, *cond, *negate, br),
+            } => self.lower_brif(*term, *cond, *negate, &tree[*br]),
             Node::Block { label, body } => {
                 let mask = self.label_mask.contains(label).then(|| {
                     let m = self.s64();
@@ -323,22 +797,18 @@ impl Isel<'_> {
                     m
                 });
                 let end = self.mf.new_block();
-                self.ctx.push(Ctx::Block {
+                self.push_ctx(Ctx::Block {
                     label: *label,
                     mask,
                     end,
                 });
                 self.open_skips();
-                self.lower(body, Some(Target::Label(*label)))?;
-                self.close_skips();
-                self.ctx.pop();
-                self.start_block(end);
-                if let Some(m) = mask {
-                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
-                }
-                if self.loses_lanes(body, Some(Target::Label(*label))) {
-                    self.skip_if_empty();
-                }
+                stack.push(Task::BlockEnd {
+                    mask,
+                    end,
+                    body: *body,
+                });
+                stack.push(Task::Node(*body, Some(Target::Label(*label))));
                 Ok(())
             }
             Node::Loop { header, body } => {
@@ -359,7 +829,7 @@ impl Isel<'_> {
                     self.emit(Opc::S_MOV_B64, vec![mir::r(c), Operand::Imm(0)]);
                     c
                 });
-                self.ctx.push(Ctx::Loop {
+                self.push_ctx(Ctx::Loop {
                     header: *header,
                     cont,
                     head,
@@ -367,21 +837,13 @@ impl Isel<'_> {
                     divergent,
                 });
                 self.open_skips();
-                self.lower(body, Some(Target::Head(*header)))?;
-                self.close_skips();
-                self.ctx.pop();
-                self.start_block(end);
-                if let Some(c) = cont {
-                    self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
-                }
-                let back = if divergent {
-                    Opc::S_CBRANCH_EXECNZ
-                } else {
-                    Opc::S_BRANCH
-                };
-                self.emit(back, vec![Operand::Label(head)]);
-                let after = self.mf.new_block();
-                self.start_block(after);
+                stack.push(Task::LoopEnd {
+                    cont,
+                    head,
+                    end,
+                    divergent,
+                });
+                stack.push(Task::Node(*body, Some(Target::Head(*header))));
                 Ok(())
             }
         }
@@ -398,22 +860,21 @@ impl Isel<'_> {
                         self.emit(Opc::S_ENDPGM, vec![]);
                         return Ok(());
                     }
-                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
+                    Target::Label(_) => match self.ctx.of_target(t) {
+                        Some(Ctx::Block { end, .. }) => Some(*end),
                         _ => None,
-                    }),
+                    },
                     // A divergent loop's next iteration starts at its end (the back branch
                     // checks that lanes remain); a uniform one jumps straight to the head.
-                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Loop {
-                            header,
+                    Target::Head(_) => match self.ctx.of_target(t) {
+                        Some(Ctx::Loop {
                             head,
                             end,
                             divergent,
                             ..
-                        } if *header == h => Some(if *divergent { *end } else { *head }),
+                        }) => Some(if *divergent { *end } else { *head }),
                         _ => None,
-                    }),
+                    },
                 };
                 let Some(dest) = dest else {
                     return Err(self.internal("branch target does not enclose the branch"));
@@ -424,31 +885,19 @@ impl Isel<'_> {
                 Ok(())
             }
             BrKind::Mask => {
-                let acc = match t {
-                    Target::Kernel => None,
-                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Block { label, mask, .. } if *label == l => *mask,
-                        _ => None,
-                    }),
-                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Loop { header, cont, .. } if *header == h => *cont,
-                        _ => None,
-                    }),
+                let acc = match (t, self.ctx.of_target(t)) {
+                    (Target::Kernel, _) => None,
+                    (_, Some(Ctx::Block { mask, .. })) => *mask,
+                    (_, Some(Ctx::Loop { cont, .. })) => *cont,
+                    _ => None,
                 };
                 if t != Target::Kernel && acc.is_none() {
                     return Err(self.internal("masked branch to a label without a mask"));
                 }
                 // The leaving lanes resume where the mask is ORed back into EXEC.
-                let rejoin = match t {
-                    Target::Kernel => None,
-                    Target::Label(l) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Block { label, end, .. } if *label == l => Some(*end),
-                        _ => None,
-                    }),
-                    Target::Head(h) => self.ctx.iter().rev().find_map(|c| match c {
-                        Ctx::Loop { header, end, .. } if *header == h => Some(*end),
-                        _ => None,
-                    }),
+                let rejoin = match self.ctx.of_target(t) {
+                    Some(Ctx::Block { end, .. } | Ctx::Loop { end, .. }) => Some(*end),
+                    _ => None,
                 };
                 if let Some(r) = rejoin {
                     self.lanes_to(r);
@@ -497,26 +946,30 @@ impl Isel<'_> {
         let t = br
             .target()
             .ok_or_else(|| self.internal("BrIf without a branch"))?;
-        let mut frames = self.frames();
+        let mut frames = std::mem::take(&mut self.ctx.frames);
         frames.push(Frame {
             target: None,
             masks: true,
         });
         let kind = self.classify(&frames, t, None);
+        frames.pop();
+        self.ctx.frames = frames;
         self.branch(t, kind, Some(lanes))?;
         // The lanes that stay may be none.
         self.skip_if_empty();
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn lower_if(
         &mut self,
         term: Op,
         cond: Value,
         divergent: bool,
-        then_: &Node,
-        else_: &Node,
+        (tree, facts): (&Tree, &Facts),
+        (then_, else_): (NodeId, NodeId),
         tail: Option<Target>,
+        stack: &mut Vec<Task>,
     ) -> Result<(), IselError> {
         self.loc = self.ir.ops[term].loc;
         let c = self.use_val(cond, term)?;
@@ -530,22 +983,20 @@ impl Isel<'_> {
             self.emit(Opc::S_CBRANCH_SCC0, vec![Operand::Label(els)]);
             let thenb = self.mf.new_block();
             self.start_block(thenb);
-            self.ctx.push(Ctx::If {
+            self.push_ctx(Ctx::If {
                 divergent: false,
                 skip_to: None,
                 join: None,
             });
-            self.lower(then_, tail)?;
-            self.emit(Opc::S_BRANCH, vec![Operand::Label(end)]);
-            self.start_block(els);
-            self.lower(else_, tail)?;
-            self.ctx.pop();
-            self.start_block(end);
+            stack.push(Task::UniformEnd { end });
+            stack.push(Task::Node(else_, tail));
+            stack.push(Task::UniformElse { els, end });
+            stack.push(Task::Node(then_, tail));
             return Ok(());
         }
         let m = self.mask(c)?;
-        let then_loses = self.loses_lanes(then_, tail);
-        let has_else = !self.is_fall(else_, tail);
+        let then_loses = facts.loses_lanes(then_);
+        let has_else = !facts.is_fall(else_, tail);
         let xor = has_else || then_loses;
         // At the end of an enclosing if's side: join at its join, our lanes restored by its
         // mask (ORed into it as soon as ours is final), like LLVM's optimizeEndCf.
@@ -586,75 +1037,47 @@ impl Isel<'_> {
             absorb: if dead_join {
                 None
             } else {
-                self.tail_if(if has_else { else_ } else { then_ }, tail)
+                self.tail_if(tree, if has_else { else_ } else { then_ }, tail)
             },
             absorbed_at: None,
         };
-        self.ctx.push(Ctx::If {
+        self.push_ctx(Ctx::If {
             divergent: true,
             skip_to: Some(if has_else { mid } else { end }),
             join: Some(join),
         });
         self.open_skips();
         self.skip_if_empty();
-        self.lower(then_, tail)?;
-        self.close_skips();
-        // The then side's lanes wait from here to the join; none go on into the else side.
-        self.lanes_to(end);
-        self.mf.blocks[self.cur].lanes_stop = true;
-        self.start_block(mid);
-        if has_else {
-            self.emit(
-                Opc::S_ANDN2_SAVEEXEC_B64,
-                vec![mir::r(saved), mir::r(saved)],
-            );
-            merge(self);
-            if let Some(Ctx::If { skip_to, .. }) = self.ctx.last_mut() {
-                *skip_to = Some(end);
-            }
-            self.open_skips();
-            self.skip_if_empty();
-            self.lower(else_, tail)?;
-            self.close_skips();
-        } else {
-            // A fall-through (its block arguments, if any, are none: see `is_fall`).
-            self.lower(else_, tail)?;
-        }
-        if let Some(Ctx::If {
-            join:
-                Some(Join {
-                    absorbed_at: Some(at),
-                    ..
-                }),
-            ..
-        }) = self.ctx.pop()
-        {
-            self.check_absorbed(at, end)?;
-        }
-        self.start_block(end);
-        if outer.is_some() {
-            // Nothing until the enclosing join, which restores our lanes.
-            let at = self.mf.layout.len() - 1;
-            if let Some(Some(j)) = self.ctx.iter_mut().rev().find_map(|c| match c {
-                Ctx::If { join, .. } => Some(join.as_mut()),
-                _ => None,
-            }) {
-                j.absorbed_at = Some(at);
-            }
-            return Ok(());
-        }
-        if dead_join {
-            return Ok(());
-        }
-        self.emit(
-            Opc::S_OR_B64,
-            vec![Self::exec(), Self::exec(), mir::r(saved)],
-        );
-        // Lanes lost inside may leave none.
-        if then_loses || self.loses_lanes(else_, tail) {
-            self.skip_if_empty();
-        }
+        stack.push(Task::DivergentEnd {
+            saved,
+            end,
+            has_else,
+            loses: then_loses || facts.loses_lanes(else_),
+            outer: outer.is_some(),
+            dead_join,
+        });
+        stack.push(Task::Node(else_, tail));
+        stack.push(Task::DivergentElse {
+            saved,
+            mid,
+            end,
+            has_else,
+            outer,
+        });
+        stack.push(Task::Node(then_, tail));
         Ok(())
+    }
+
+    /// ORs `saved` (a divergent if's final restore mask) into the enclosing join's mask when
+    /// the if joins there (`outer`) and that mask does not already cover its lanes.
+    fn merge_into_outer(&mut self, outer: Option<Join>, saved: VReg) {
+        if let Some(o) = outer.filter(|o| !o.covers) {
+            self.emit(
+                Opc::S_OR_B64,
+                vec![mir::r(o.restore), mir::r(o.restore), mir::r(saved)],
+            );
+            self.set_comment("joins at the enclosing join");
+        }
     }
 
     /// The join of the enclosing divergent if when the if of `term` is the one at the end of
@@ -696,21 +1119,21 @@ impl Isel<'_> {
 
     /// The divergent if at the end of `n` after which nothing is emitted (up to skips) before
     /// `n` falls through to `tail`. Iterative: the tree may be deep.
-    fn tail_if(&self, mut n: &Node, mut tail: Option<Target>) -> Option<Op> {
+    fn tail_if(&self, tree: &Tree, mut n: NodeId, mut tail: Option<Target>) -> Option<Op> {
         loop {
-            match n {
+            match &tree[n] {
                 Node::Seq(v) => {
-                    let last = v.iter().enumerate().rev().find(|&(i, c)| {
-                        !self.emits_nothing(c, if i + 1 == v.len() { tail } else { None })
+                    let last = v.iter().enumerate().rev().find(|&(i, &c)| {
+                        !self.emits_nothing(tree, c, if i + 1 == v.len() { tail } else { None })
                     })?;
                     if last.0 + 1 != v.len() {
                         tail = None;
                     }
-                    n = last.1;
+                    n = *last.1;
                 }
                 Node::Block { label, body } if !self.label_mask.contains(label) => {
                     tail = Some(Target::Label(*label));
-                    n = body;
+                    n = *body;
                 }
                 Node::If {
                     term,
@@ -724,7 +1147,7 @@ impl Isel<'_> {
 
     /// Does lowering `n` (falling through to `tail`) emit nothing but skips? Conservative;
     /// iterative.
-    fn emits_nothing(&self, n: &Node, tail: Option<Target>) -> bool {
+    fn emits_nothing(&self, tree: &Tree, n: NodeId, tail: Option<Target>) -> bool {
         let in_place = |term: Op, succ: usize| {
             let s = &self.ir.ops[term].succs[succ];
             !self.staged.contains(&self.u.cfg.index[s.block])
@@ -735,7 +1158,7 @@ impl Isel<'_> {
         };
         let mut work = vec![(n, tail)];
         while let Some((n, tail)) = work.pop() {
-            let empty = match n {
+            let empty = match &tree[n] {
                 Node::Code(b) => {
                     let block = self.u.cfg.blocks[*b as usize];
                     !self.staged.contains(b)
@@ -752,13 +1175,13 @@ impl Isel<'_> {
                 Node::Br { term, succ, target } => tail == Some(*target) && in_place(*term, *succ),
                 Node::Return(_) => tail == Some(Target::Kernel),
                 Node::Seq(v) => {
-                    for (i, c) in v.iter().enumerate() {
+                    for (i, &c) in v.iter().enumerate() {
                         work.push((c, if i + 1 == v.len() { tail } else { None }));
                     }
                     true
                 }
                 Node::Block { label, body } => {
-                    work.push((body, Some(Target::Label(*label))));
+                    work.push((*body, Some(Target::Label(*label))));
                     !self.label_mask.contains(label)
                 }
                 Node::If { .. } | Node::BrIf { .. } | Node::Loop { .. } => false,
@@ -770,56 +1193,15 @@ impl Isel<'_> {
         true
     }
 
-    /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?
-    fn is_fall(&self, n: &Node, tail: Option<Target>) -> bool {
-        match n {
-            Node::Br { term, succ, target } => {
-                self.ir.ops[*term].succs[*succ].args.is_empty() && tail == Some(*target)
-            }
-            Node::Return(_) => tail == Some(Target::Kernel),
-            Node::Seq(v) => v.iter().all(|x| self.is_fall(x, tail)),
-            _ => false,
-        }
-    }
-
-    /// Can lanes entering `n` (whose end falls through to `tail`) leave it other than by
-    /// falling off its end: a branch or return to outside that is not that fall-through?
-    fn loses_lanes(&self, n: &Node, tail: Option<Target>) -> bool {
-        fn walk(n: &Node, inside: &mut Vec<Target>, tail: Option<Target>) -> bool {
-            let nested = |t: Target, body: &Node, inside: &mut Vec<Target>| {
-                inside.push(t);
-                let r = walk(body, inside, Some(t));
-                inside.pop();
-                r
-            };
-            match n {
-                Node::Seq(v) => v
-                    .iter()
-                    .enumerate()
-                    .any(|(i, x)| walk(x, inside, if i + 1 == v.len() { tail } else { None })),
-                Node::If { then_, else_, .. } => {
-                    walk(then_, inside, tail) || walk(else_, inside, tail)
-                }
-                Node::BrIf { br, .. } => walk(br, inside, None),
-                Node::Block { label, body } => nested(Target::Label(*label), body, inside),
-                Node::Loop { header, body } => nested(Target::Head(*header), body, inside),
-                Node::Br { .. } | Node::Return(_) => {
-                    let t = n.target();
-                    t != tail && !t.is_some_and(|t| inside.contains(&t))
-                }
-                Node::Code(_) | Node::Edge { .. } => false,
-            }
-        }
-        walk(n, &mut Vec::new(), tail)
-    }
-
     /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
-    /// positions from `first` on) is short and safe to run with EXEC = 0.
+    /// positions from `first` on) is short and safe to run with EXEC = 0. The count stops at
+    /// the threshold (a long region is kept without reading it all: nested skips would make
+    /// that quadratic).
     fn maybe_drop_skip(&mut self, block: MBlock, first: usize) {
         const THRESHOLD: usize = 12;
         let mut count = 0;
         let mut safe = true;
-        for &b in &self.mf.layout[first..] {
+        'scan: for &b in &self.mf.layout[first..] {
             for i in &self.mf.blocks[b].insts {
                 count += 1;
                 let d = i.op.desc();
@@ -835,6 +1217,9 @@ impl Isel<'_> {
                     || i.ops.iter().any(|o| *o == Self::exec())
                 {
                     safe = false;
+                }
+                if !safe || count > THRESHOLD {
+                    break 'scan;
                 }
             }
         }

@@ -102,6 +102,13 @@ pub enum Operand {
         vm: Option<u8>,
         lgkm: Option<u8>,
     },
+    /// The byte distance from the start of block `from` to the start of block `to`, a 32-bit
+    /// literal: its low half, or with `hi` its high half (a long branch's offset).
+    LabelDiff {
+        to: MBlock,
+        from: MBlock,
+        hi: bool,
+    },
 }
 
 impl Operand {

@@ -21,7 +21,11 @@
 //! outermost), with loop exits re-parented to the header of the outermost loop they leave.
 //! In StructurizeCFG terms, a `Block` label is a Flow block: the lanes that branch to it are
 //! carried in a lane-mask predicate (an SGPR pair) until the label's end, where they rejoin.
-//! Linear in the number of blocks and edges, times the loop depth for the back-edge test.
+//! Linear in the number of blocks and edges (placement containment is O(1) from Euler numbers
+//! of the cycle forest; a loop exit walks up only the loops it leaves). The
+//! tree lives in an arena ([`Tree`]) and is built and peeled from work lists, never by
+//! recursion: its depth grows with the kernel (an `else if` chain, or the dominator tree of
+//! sequential code).
 
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::analysis::CycleId;
@@ -29,26 +33,30 @@ use kc_dialect::{Block, Ir, Op, Opcode, Value};
 
 /// Where a branch goes: the end of a `Block` label, the head of an enclosing `Loop` (next
 /// iteration), or out of the kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     Label(u32),
     Head(u32),
     Kernel,
 }
 
+/// Index of a node in a [`Tree`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeId(pub u32);
+
 /// A node of the control tree. Block numbers are region-CFG node numbers of `Uniformity::cfg`.
 #[derive(Clone, Debug)]
 pub enum Node {
     /// The non-terminator ops of a block.
     Code(u32),
-    Seq(Vec<Node>),
+    Seq(Vec<NodeId>),
     /// The `cond_br` terminator `term`: `then_` for its first successor, `else_` for the second.
     If {
         term: Op,
         cond: Value,
         divergent: bool,
-        then_: Box<Node>,
-        else_: Box<Node>,
+        then_: NodeId,
+        else_: NodeId,
     },
     /// The lanes of EXEC whose `cond` (negated with `negate`) holds take `br` (a `Br` without
     /// block arguments or a `Return`); the others continue. Only for divergent branches.
@@ -56,17 +64,17 @@ pub enum Node {
         term: Op,
         cond: Value,
         negate: bool,
-        br: Box<Node>,
+        br: NodeId,
     },
     /// A forward-branch target: a branch to `Label(label)` inside `body` continues after it.
     Block {
         label: u32,
-        body: Box<Node>,
+        body: NodeId,
     },
     /// A branch to `Head(header)` inside `body` starts the next iteration.
     Loop {
         header: u32,
-        body: Box<Node>,
+        body: NodeId,
     },
     /// An edge taken to `target`: successor `succ` of terminator `term`, whose block arguments
     /// are assigned first.
@@ -95,11 +103,34 @@ impl Node {
     }
 }
 
+/// The control tree: its nodes in an arena, children by [`NodeId`]. Nested code (an `else if`
+/// chain is one `If` in the else side of the previous one) makes it as deep as the kernel is
+/// long, so it is built, transformed, walked and dropped without recursion.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub root: NodeId,
+}
+
+impl Tree {
+    fn add(&mut self, n: Node) -> NodeId {
+        self.nodes.push(n);
+        NodeId(self.nodes.len() as u32 - 1)
+    }
+}
+
+impl std::ops::Index<NodeId> for Tree {
+    type Output = Node;
+    fn index(&self, n: NodeId) -> &Node {
+        &self.nodes[n.0 as usize]
+    }
+}
+
 /// Why the tree could not be built (the kernel was not made structurizable first).
 #[derive(Debug)]
 pub struct NotStructurizable(pub String);
 
-pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> {
+pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Tree, NotStructurizable> {
     let cfg = &u.cfg;
     let n = cfg.len();
     if u.cycles.cycles.iter().any(|c| !c.is_reducible()) {
@@ -118,7 +149,7 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
             }
         }
     }
-    let ext_parent = (0..u.cycles.cycles.len())
+    let ext_parent: Vec<Option<CycleId>> = (0..u.cycles.cycles.len())
         .map(|i| {
             let cy = u.cycles.cycle(CycleId(i as u32));
             match (attached[cy.header() as usize], cy.parent) {
@@ -136,6 +167,7 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
         kids: vec![Vec::new(); n],
         exits: vec![Vec::new(); n],
         attached,
+        euler: euler(&ext_parent),
         ext_parent,
     };
     // Join blocks (two forward predecessors, or both sides of one cond_br) are labels.
@@ -167,12 +199,15 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
             continue;
         }
         let Some(d) = u.dom.idom(y) else { continue };
+        // The cycles placed around `d` that do not hold `y` are the innermost ones of its
+        // chain (holding is inherited upwards): walk up to the first that holds `y`.
         let mut c = b.innermost(d);
         let mut leave = None;
         while let Some(id) = c {
-            if !b.contains(id, y) {
-                leave = Some(id);
+            if b.contains(id, y) {
+                break;
             }
+            leave = Some(id);
             c = b.ext_parent[id.0 as usize];
         }
         match leave {
@@ -183,8 +218,9 @@ pub fn control_tree(ir: &Ir, u: &Uniformity) -> Result<Node, NotStructurizable> 
             None => b.kids[d as usize].push(y),
         }
     }
-    let tree = b.do_tree(0);
-    Ok(b.peel(&tree, Some(Target::Kernel)))
+    let mut tree = b.build();
+    b.peel(&mut tree);
+    Ok(tree)
 }
 
 struct Builder<'a> {
@@ -199,6 +235,37 @@ struct Builder<'a> {
     /// The cycle enclosing each cycle for placement: its parent, or the cycle its header is
     /// attached to when that one is deeper.
     ext_parent: Vec<Option<CycleId>>,
+    /// Entry and exit numbers of each cycle in a walk of the `ext_parent` forest.
+    euler: Vec<(u32, u32)>,
+}
+
+/// Entry and exit numbers of each node in a depth-first walk of the forest given by
+/// `parent`: `a` encloses `b` iff `a`'s interval holds `b`'s. Iterative.
+fn euler(parent: &[Option<CycleId>]) -> Vec<(u32, u32)> {
+    let n = parent.len();
+    let mut children = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, p) in parent.iter().enumerate() {
+        match p {
+            Some(p) => children[p.0 as usize].push(i),
+            None => roots.push(i),
+        }
+    }
+    let mut num = vec![(0, 0); n];
+    let mut clock = 0;
+    let mut stack: Vec<(usize, bool)> = roots.into_iter().rev().map(|r| (r, false)).collect();
+    while let Some((x, done)) = stack.pop() {
+        if done {
+            num[x].1 = clock;
+            clock += 1;
+            continue;
+        }
+        num[x].0 = clock;
+        clock += 1;
+        stack.push((x, true));
+        stack.extend(children[x].iter().rev().map(|&c| (c, false)));
+    }
+    num
 }
 
 impl Builder<'_> {
@@ -214,16 +281,12 @@ impl Builder<'_> {
     }
 
     /// Is `b` placed inside cycle `c` (a member, or attached to it or to a cycle in it)?
-    /// O(loop depth).
+    /// O(1) from the Euler numbers.
     fn contains(&self, c: CycleId, b: u32) -> bool {
-        let mut cur = self.innermost(b);
-        while let Some(x) = cur {
-            if x == c {
-                return true;
-            }
-            cur = self.ext_parent[x.0 as usize];
-        }
-        false
+        self.innermost(b).is_some_and(|x| {
+            let (cx, x) = (self.euler[c.0 as usize], self.euler[x.0 as usize]);
+            cx.0 <= x.0 && x.1 <= cx.1
+        })
     }
 
     fn block(&self, b: u32) -> Block {
@@ -253,7 +316,31 @@ impl Builder<'_> {
         v
     }
 
-    fn do_tree(&self, x: u32) -> Node {
+    /// Ramsey's `doTree` from the entry block. Each `doTree(y)` that the tree needs gets a
+    /// placeholder node at once and is built from a work list into it, so no recursion
+    /// follows the dominator tree (as deep as the kernel is long for sequential code).
+    fn build(&self) -> Tree {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            root: NodeId(0),
+        };
+        let mut work = Vec::new();
+        tree.root = self.placeholder(&mut tree, 0, &mut work);
+        while let Some((x, slot)) = work.pop() {
+            let node = self.do_tree(&mut tree, x, &mut work);
+            tree.nodes[slot.0 as usize] = node;
+        }
+        tree
+    }
+
+    /// A node to be filled with `doTree(x)`.
+    fn placeholder(&self, tree: &mut Tree, x: u32, work: &mut Vec<(u32, NodeId)>) -> NodeId {
+        let slot = tree.add(Node::Seq(Vec::new()));
+        work.push((x, slot));
+        slot
+    }
+
+    fn do_tree(&self, tree: &mut Tree, x: u32, work: &mut Vec<(u32, NodeId)>) -> Node {
         let merges = self.sorted(
             self.kids[x as usize]
                 .iter()
@@ -261,58 +348,80 @@ impl Builder<'_> {
                 .filter(|&k| self.is_label[k as usize])
                 .collect(),
         );
-        let body = self.node_within(x, &merges);
+        let body = self.node_within(tree, x, &merges, work);
         if self.is_header(x) {
-            let lp = Node::Loop {
-                header: x,
-                body: Box::new(body),
-            };
-            self.wrap(lp, &self.sorted(self.exits[x as usize].clone()))
+            let body = tree.add(body);
+            let lp = Node::Loop { header: x, body };
+            self.wrap(tree, lp, &self.sorted(self.exits[x as usize].clone()), work)
         } else {
             body
         }
     }
 
     /// `Block(e_k){ ... Block(e_1){ inner } code(e_1) ... } code(e_k)`.
-    fn wrap(&self, inner: Node, labels: &[u32]) -> Node {
+    fn wrap(
+        &self,
+        tree: &mut Tree,
+        inner: Node,
+        labels: &[u32],
+        work: &mut Vec<(u32, NodeId)>,
+    ) -> Node {
         let mut node = inner;
         for &y in labels {
-            node = Node::Seq(vec![
-                Node::Block {
-                    label: y,
-                    body: Box::new(node),
-                },
-                self.do_tree(y),
-            ]);
+            let body = tree.add(node);
+            let block = tree.add(Node::Block { label: y, body });
+            let after = self.placeholder(tree, y, work);
+            node = Node::Seq(vec![block, after]);
         }
         node
     }
 
-    fn node_within(&self, x: u32, merges: &[u32]) -> Node {
-        let inner = Node::Seq(vec![Node::Code(x), self.terminator(x)]);
-        self.wrap(inner, merges)
+    fn node_within(
+        &self,
+        tree: &mut Tree,
+        x: u32,
+        merges: &[u32],
+        work: &mut Vec<(u32, NodeId)>,
+    ) -> Node {
+        let code = tree.add(Node::Code(x));
+        let term = self.terminator(tree, x, work);
+        let term = tree.add(term);
+        self.wrap(tree, Node::Seq(vec![code, term]), merges, work)
     }
 
-    fn terminator(&self, x: u32) -> Node {
+    fn terminator(&self, tree: &mut Tree, x: u32, work: &mut Vec<(u32, NodeId)>) -> Node {
         let ir = self.ir;
         let term = ir
             .terminator(self.block(x))
             .expect("CF blocks end in a terminator");
         match ir.opcode(term) {
-            Opcode::Br => self.branch(x, term, 0),
-            Opcode::CondBr => Node::If {
-                term,
-                cond: ir.ops[term].operands[0],
-                divergent: self.u.is_divergent_branch(term),
-                then_: Box::new(self.branch(x, term, 0)),
-                else_: Box::new(self.branch(x, term, 1)),
-            },
+            Opcode::Br => self.branch(tree, x, term, 0, work),
+            Opcode::CondBr => {
+                let then_ = self.branch(tree, x, term, 0, work);
+                let then_ = tree.add(then_);
+                let else_ = self.branch(tree, x, term, 1, work);
+                let else_ = tree.add(else_);
+                Node::If {
+                    term,
+                    cond: ir.ops[term].operands[0],
+                    divergent: self.u.is_divergent_branch(term),
+                    then_,
+                    else_,
+                }
+            }
             // `kernel.return` (CF form has no other terminator).
             _ => Node::Return(term),
         }
     }
 
-    fn branch(&self, x: u32, term: Op, succ: usize) -> Node {
+    fn branch(
+        &self,
+        tree: &mut Tree,
+        x: u32,
+        term: Op,
+        succ: usize,
+        work: &mut Vec<(u32, NodeId)>,
+    ) -> Node {
         let y = self.u.cfg.index[self.ir.ops[term].succs[succ].block];
         if self.is_back_edge(x, y) {
             Node::Br {
@@ -327,85 +436,87 @@ impl Builder<'_> {
                 target: Target::Label(y),
             }
         } else {
-            Node::Seq(vec![Node::Edge { term, succ }, self.do_tree(y)])
+            let edge = tree.add(Node::Edge { term, succ });
+            let rest = self.placeholder(tree, y, work);
+            Node::Seq(vec![edge, rest])
         }
     }
 
     /// Divergent `if c { br T } else { X }` (either side) with an escaping branch — one that
     /// is not the fall-through to the end of its construct (`tail`) — becomes `BrIf; X`.
-    /// Between two escaping sides, the one that is not a continue leaves.
-    fn peel(&self, n: &Node, tail: Option<Target>) -> Node {
-        match n {
-            Node::Seq(v) => {
-                let mut out = Vec::with_capacity(v.len());
-                for (i, c) in v.iter().enumerate() {
-                    let t = if i + 1 == v.len() { tail } else { None };
-                    match c {
-                        Node::If {
-                            term,
-                            cond,
-                            divergent: true,
-                            then_,
-                            else_,
-                        } => {
-                            let escapes = |x: &Node| {
-                                let no_args = match x {
-                                    Node::Br { term, succ, .. } => {
-                                        self.ir.ops[*term].succs[*succ].args.is_empty()
-                                    }
-                                    _ => true,
-                                };
-                                no_args && x.target().is_some_and(|tg| Some(tg) != t)
-                            };
-                            let is_continue =
-                                |x: &Node| matches!(x.target(), Some(Target::Head(_)));
-                            let (te, ee) = (escapes(then_), escapes(else_));
-                            let leave_then =
-                                te && !(ee && is_continue(then_) && !is_continue(else_));
-                            if leave_then || ee {
-                                let (br, stay) = if leave_then {
-                                    (then_, else_)
-                                } else {
-                                    (else_, then_)
-                                };
-                                out.push(Node::BrIf {
-                                    term: *term,
-                                    cond: *cond,
-                                    negate: !leave_then,
-                                    br: br.clone(),
-                                });
-                                out.push(self.peel(stay, t));
-                            } else {
-                                out.push(self.peel(c, t));
+    /// Between two escaping sides, the one that is not a continue leaves. In place, from a
+    /// work list of nodes with their tails.
+    fn peel(&self, tree: &mut Tree) {
+        let mut work = vec![(tree.root, Some(Target::Kernel))];
+        while let Some((n, tail)) = work.pop() {
+            match &tree[n] {
+                Node::Seq(v) => {
+                    let v = v.clone();
+                    let mut out = Vec::with_capacity(v.len());
+                    for (i, &c) in v.iter().enumerate() {
+                        let t = if i + 1 == v.len() { tail } else { None };
+                        match self.peeled(tree, c, t) {
+                            Some((brif, stay)) => {
+                                out.push(tree.add(brif));
+                                out.push(stay);
+                                work.push((stay, t));
+                            }
+                            None => {
+                                out.push(c);
+                                work.push((c, t));
                             }
                         }
-                        _ => out.push(self.peel(c, t)),
                     }
+                    tree.nodes[n.0 as usize] = Node::Seq(out);
                 }
-                Node::Seq(out)
+                &Node::If { then_, else_, .. } => {
+                    work.push((then_, tail));
+                    work.push((else_, tail));
+                }
+                &Node::Block { label, body } => work.push((body, Some(Target::Label(label)))),
+                &Node::Loop { header, body } => work.push((body, Some(Target::Head(header)))),
+                _ => {}
             }
-            Node::If {
-                term,
-                cond,
-                divergent,
-                then_,
-                else_,
-            } => Node::If {
-                term: *term,
-                cond: *cond,
-                divergent: *divergent,
-                then_: Box::new(self.peel(then_, tail)),
-                else_: Box::new(self.peel(else_, tail)),
-            },
-            Node::Block { label, body } => Node::Block {
-                label: *label,
-                body: Box::new(self.peel(body, Some(Target::Label(*label)))),
-            },
-            Node::Loop { header, body } => Node::Loop {
-                header: *header,
-                body: Box::new(self.peel(body, Some(Target::Head(*header)))),
-            },
-            other => other.clone(),
         }
+    }
+
+    /// For a divergent `If` node `c` in a sequence whose end falls through to `t`: the
+    /// `BrIf` taking its escaping side and the side that stays, if one side escapes.
+    fn peeled(&self, tree: &Tree, c: NodeId, t: Option<Target>) -> Option<(Node, NodeId)> {
+        let &Node::If {
+            term,
+            cond,
+            divergent: true,
+            then_,
+            else_,
+        } = &tree[c]
+        else {
+            return None;
+        };
+        let escapes = |x: &Node| {
+            let no_args = match x {
+                Node::Br { term, succ, .. } => self.ir.ops[*term].succs[*succ].args.is_empty(),
+                _ => true,
+            };
+            no_args && x.target().is_some_and(|tg| Some(tg) != t)
+        };
+        let is_continue = |x: &Node| matches!(x.target(), Some(Target::Head(_)));
+        let (te, ee) = (escapes(&tree[then_]), escapes(&tree[else_]));
+        let leave_then = te && !(ee && is_continue(&tree[then_]) && !is_continue(&tree[else_]));
+        if !(leave_then || ee) {
+            return None;
+        }
+        let (br, stay) = if leave_then {
+            (then_, else_)
+        } else {
+            (else_, then_)
+        };
+        let brif = Node::BrIf {
+            term,
+            cond,
+            negate: !leave_then,
+            br,
+        };
+        Some((brif, stay))
     }
 }

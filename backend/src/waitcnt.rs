@@ -11,19 +11,13 @@
 //! `v_readlane`/`v_writelane` lane select 4, as the gfx9 hazard tables require; `s_nop N`
 //! provides N+1. Before a branch the window is drained, so a jump target needs no analysis of
 //! its predecessors.
-//! Linear in the number of instructions.
+//! Linear in the number of instructions: what is outstanding is kept per register (issue
+//! numbers for VMEM, an epoch for LGKM), so an operand costs O(1) however many memory
+//! operations are in flight.
 
 use crate::isa::{Opc, Unit};
 use crate::mir::{Func, Inst, Operand, PReg, Reg};
 use kc_dialect::Loc;
-use std::collections::VecDeque;
-
-/// Drops the oldest entries until at most `n` remain (what `s_waitcnt vmcnt(n)` guarantees).
-fn retire_to(q: &mut VecDeque<Option<Pending>>, n: usize) {
-    while q.len() > n {
-        q.pop_front();
-    }
-}
 
 /// The destination registers of an outstanding load.
 #[derive(Clone, Copy)]
@@ -47,10 +41,6 @@ fn regs(o: &Operand) -> Option<(bool, u16, u16)> {
     }
 }
 
-fn overlaps(p: &Pending, vgpr: bool, b: u16, n: u16) -> bool {
-    p.vgpr == vgpr && p.first < b + n && b < p.first + p.n
-}
-
 fn wait(vm: Option<u8>, lgkm: Option<u8>) -> Inst {
     Inst {
         op: Opc::S_WAITCNT,
@@ -59,6 +49,124 @@ fn wait(vm: Option<u8>, lgkm: Option<u8>) -> Inst {
         sc0: false,
         loc: Loc::UNKNOWN,
         comment: None,
+    }
+}
+
+/// What may be outstanding, kept per register so that each operand is checked in O(1)
+/// whatever the number of memory operations in flight (a scan of the queue made a kernel of
+/// 100,000 stores quadratic).
+///
+/// VMEM operations are numbered in issue order (1, 2, ...) and retire in order, so "all
+/// operations up to number `vm_retired` are done" describes the queue; each register keeps the
+/// number of the newest load writing it. LGKM operations are only waited for all at once
+/// (`lgkmcnt(0)`), so an epoch number does: a register is pending if its load was issued in
+/// the current epoch.
+struct Outstanding {
+    vm_issued: u64,
+    vm_retired: u64,
+    /// The number of the newest VMEM load (an operation with a destination).
+    vm_last_load: u64,
+    /// Per register (SGPRs, then VGPRs at `VGPR_BASE`): the newest VMEM load writing it.
+    vm_load: Vec<u64>,
+    lgkm_epoch: u64,
+    /// LGKM operations issued in the current epoch.
+    lgkm_count: u64,
+    /// Per register: the epoch of the newest LGKM load writing it.
+    lgkm_load: Vec<u64>,
+}
+
+/// Index of `v0` in the per-register tables.
+const VGPR_BASE: usize = 1 << 16;
+
+impl Outstanding {
+    fn new() -> Outstanding {
+        Outstanding {
+            vm_issued: 0,
+            vm_retired: 0,
+            vm_last_load: 0,
+            vm_load: Vec::new(),
+            lgkm_epoch: 1,
+            lgkm_count: 0,
+            lgkm_load: Vec::new(),
+        }
+    }
+
+    fn slots(vgpr: bool, first: u16, n: u16) -> std::ops::Range<usize> {
+        let base = if vgpr { VGPR_BASE } else { 0 } + first as usize;
+        base..base + n as usize
+    }
+
+    fn mark(table: &mut Vec<u64>, slots: std::ops::Range<usize>, value: u64) {
+        for r in slots {
+            if table.len() <= r {
+                table.resize(r + 1, 0);
+            }
+            table[r] = value;
+        }
+    }
+
+    /// Some VMEM load is outstanding.
+    fn vm_loads(&self) -> bool {
+        self.vm_last_load > self.vm_retired
+    }
+
+    /// Some VMEM operation (a store too) is outstanding.
+    fn vm_any(&self) -> bool {
+        self.vm_issued > self.vm_retired
+    }
+
+    fn lgkm_any(&self) -> bool {
+        self.lgkm_count > 0
+    }
+
+    /// Waits until at most `n` VMEM operations are outstanding.
+    fn retire_vm_to(&mut self, n: usize) {
+        let done = self.vm_issued.saturating_sub(n as u64);
+        self.vm_retired = self.vm_retired.max(done);
+    }
+
+    fn retire_lgkm(&mut self) {
+        self.lgkm_epoch += 1;
+        self.lgkm_count = 0;
+    }
+
+    /// For an operand on these registers: the VMEM count to wait for (operations issued
+    /// after the newest load writing one of them), and whether an LGKM load writes one.
+    fn needs(&self, vgpr: bool, first: u16, n: u16) -> (Option<usize>, bool) {
+        let mut vm = None;
+        let mut lgkm = false;
+        for r in Self::slots(vgpr, first, n) {
+            let load = self.vm_load.get(r).copied().unwrap_or(0);
+            if load > self.vm_retired {
+                let after = (self.vm_issued - load) as usize;
+                vm = Some(vm.map_or(after, |x: usize| x.min(after)));
+            }
+            lgkm |= self.lgkm_load.get(r).copied().unwrap_or(0) == self.lgkm_epoch;
+        }
+        (vm, lgkm)
+    }
+
+    fn issue_vm(&mut self, def: Option<Pending>) {
+        self.vm_issued += 1;
+        if let Some(p) = def {
+            self.vm_last_load = self.vm_issued;
+            Self::mark(
+                &mut self.vm_load,
+                Self::slots(p.vgpr, p.first, p.n),
+                self.vm_issued,
+            );
+        }
+    }
+
+    fn issue_lgkm(&mut self, def: Option<Pending>) {
+        self.lgkm_count += 1;
+        if let Some(p) = def {
+            Self::mark(
+                &mut self.lgkm_load,
+                Self::slots(p.vgpr, p.first, p.n),
+                self.lgkm_epoch,
+            );
+        }
     }
 }
 
@@ -72,10 +180,7 @@ pub fn insert_waits(f: &mut Func) {
             _ => None,
         })
         .collect();
-    // Outstanding VMEM operations in issue order (`None`: nothing to wait for, a store);
-    // outstanding LGKM loads (waited for with lgkmcnt(0) only: SMEM can return out of order).
-    let mut vm: VecDeque<Option<Pending>> = VecDeque::new();
-    let mut lgkm: Vec<Pending> = Vec::new();
+    let mut out_ops = Outstanding::new();
     let layout = f.layout.clone();
     for (bi, &b) in layout.iter().enumerate() {
         let insts = std::mem::take(&mut f.blocks[b].insts);
@@ -85,10 +190,10 @@ pub fn insert_waits(f: &mut Func) {
             if inst.op == Opc::S_WAITCNT {
                 if let Some(Operand::Wait { vm: v, lgkm: l }) = inst.ops.first() {
                     if let Some(v) = v {
-                        retire_to(&mut vm, *v as usize);
+                        out_ops.retire_vm_to(*v as usize);
                     }
                     if *l == Some(0) {
-                        lgkm.clear();
+                        out_ops.retire_lgkm();
                     }
                 }
                 out.push(inst);
@@ -98,10 +203,10 @@ pub fn insert_waits(f: &mut Func) {
             let mut need_vm: Option<usize> = None;
             let mut need_lgkm = false;
             if flush {
-                if vm.iter().any(|p| p.is_some()) || inst.op == Opc::S_BARRIER && !vm.is_empty() {
+                if out_ops.vm_loads() || inst.op == Opc::S_BARRIER && out_ops.vm_any() {
                     need_vm = Some(0);
                 }
-                if !lgkm.is_empty() {
+                if out_ops.lgkm_any() {
                     need_lgkm = true;
                 }
             } else {
@@ -109,27 +214,21 @@ pub fn insert_waits(f: &mut Func) {
                     let Some((vg, rb, rn)) = regs(o) else {
                         continue;
                     };
-                    for (k, p) in vm.iter().enumerate() {
-                        if let Some(p) = p {
-                            if overlaps(p, vg, rb, rn) {
-                                let after = vm.len() - k - 1;
-                                need_vm = Some(need_vm.map_or(after, |x: usize| x.min(after)));
-                            }
-                        }
+                    let (vm, lgkm) = out_ops.needs(vg, rb, rn);
+                    if let Some(after) = vm {
+                        need_vm = Some(need_vm.map_or(after, |x: usize| x.min(after)));
                     }
-                    if lgkm.iter().any(|p| overlaps(p, vg, rb, rn)) {
-                        need_lgkm = true;
-                    }
+                    need_lgkm |= lgkm;
                 }
             }
             if need_vm.is_some() || need_lgkm {
                 let l = if need_lgkm { Some(0) } else { None };
                 out.push(wait(need_vm.map(|x| x.min(63) as u8), l));
                 if let Some(x) = need_vm {
-                    retire_to(&mut vm, x);
+                    out_ops.retire_vm_to(x);
                 }
                 if need_lgkm {
-                    lgkm.clear();
+                    out_ops.retire_lgkm();
                 }
             }
             // Issue: loads and returning atomics have a destination to wait for.
@@ -140,12 +239,8 @@ pub fn insert_waits(f: &mut Func) {
             };
             let pending = def.map(|(vgpr, first, n)| Pending { first, n, vgpr });
             match d.unit {
-                Unit::Vmem => vm.push_back(pending),
-                Unit::Smem | Unit::Lds => lgkm.push(pending.unwrap_or(Pending {
-                    first: 0,
-                    n: 0,
-                    vgpr: true,
-                })),
+                Unit::Vmem => out_ops.issue_vm(pending),
+                Unit::Smem | Unit::Lds => out_ops.issue_lgkm(pending),
                 _ => {}
             }
             out.push(inst);
@@ -155,12 +250,12 @@ pub fn insert_waits(f: &mut Func) {
         let falls = out
             .last()
             .is_none_or(|i| i.op != Opc::S_BRANCH && i.op != Opc::S_ENDPGM);
-        if next_is_target && falls && (vm.iter().any(|p| p.is_some()) || !lgkm.is_empty()) {
-            let v = vm.iter().any(|p| p.is_some()).then_some(0);
-            let l = (!lgkm.is_empty()).then_some(0);
+        if next_is_target && falls && (out_ops.vm_loads() || out_ops.lgkm_any()) {
+            let v = out_ops.vm_loads().then_some(0);
+            let l = out_ops.lgkm_any().then_some(0);
             out.push(wait(v, l));
-            vm.clear();
-            lgkm.clear();
+            out_ops.retire_vm_to(0);
+            out_ops.retire_lgkm();
         }
         f.blocks[b].insts = out;
     }
@@ -266,5 +361,87 @@ pub fn fix_hazards(f: &mut Func) {
             out.push(inst);
         }
         f.blocks[b].insts = out;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::Reg;
+
+    fn v(r: u16) -> Operand {
+        Operand::Reg {
+            reg: Reg::Phys(PReg::V(r, 1)),
+            sub: 0,
+            n: 0,
+        }
+    }
+
+    fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
+        Inst {
+            op,
+            ops,
+            offset: 0,
+            sc0: false,
+            loc: Loc::UNKNOWN,
+            comment: None,
+        }
+    }
+
+    fn waits(f: &Func) -> Vec<(usize, Option<u8>, Option<u8>)> {
+        let b = f.layout[0];
+        f.blocks[b]
+            .insts
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| match i.ops.first() {
+                Some(Operand::Wait { vm, lgkm }) => Some((k, *vm, *lgkm)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A load, `stores` stores of other registers, then a use of the load: one wait, for the
+    /// load only (`vmcnt(min(stores, 63))`), and no wait between the stores.
+    fn load_stores_use(stores: usize) -> Func {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout.push(b);
+        let insts = &mut f.blocks[b].insts;
+        insts.push(inst(Opc::GLOBAL_LOAD_DWORD, vec![v(5), v(0), Operand::Off]));
+        for k in 0..stores {
+            insts.push(inst(
+                Opc::V_MOV_B32,
+                vec![v(1), Operand::Imm(k as i64 % 64)],
+            ));
+            insts.push(inst(
+                Opc::GLOBAL_STORE_DWORD,
+                vec![v(0), v(1), Operand::Off],
+            ));
+        }
+        insts.push(inst(Opc::V_MOV_B32, vec![v(2), v(5)]));
+        insts.push(inst(Opc::S_ENDPGM, vec![]));
+        f
+    }
+
+    #[test]
+    fn waits_for_the_load_only() {
+        let mut f = load_stores_use(3);
+        insert_waits(&mut f);
+        // After the load and 3 x (v_mov, store): the use of v5 waits for vmcnt(3).
+        assert_eq!(waits(&f), vec![(7, Some(3), None)]);
+    }
+
+    /// 200,000 stores in flight: each operand is checked in O(1). Scanning the queue of
+    /// outstanding operations per operand (what this pass did) made it quadratic: 17 s for
+    /// 100,000 stores in a release build, hours here.
+    #[test]
+    fn many_outstanding_stores_are_linear() {
+        let mut f = load_stores_use(200_000);
+        let t = std::time::Instant::now();
+        insert_waits(&mut f);
+        let secs = t.elapsed().as_secs_f64();
+        assert_eq!(waits(&f), vec![(400_001, Some(63), None)]);
+        assert!(secs < 10.0, "insert_waits took {secs:.1} s");
     }
 }

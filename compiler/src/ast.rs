@@ -210,11 +210,13 @@ pub struct Heart {
     pub span: Span,
 }
 
+/// One `if COND { ... }` of an if statement: the first, or one after an `else`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Else {
-    Block(Block),
-    /// `else if ...`: the boxed statement is always `StmtKind::If`.
-    If(Box<Stmt>),
+pub struct IfArm {
+    pub cond: Expr,
+    pub block: Block,
+    /// From `if` to the end of the block.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -242,10 +244,12 @@ pub enum StmtKind {
         place: Expr,
         value: Expr,
     },
+    /// `if c1 {} else if c2 {} ... else {}`: the arms in order (at least one), then the
+    /// final `else` block. A chain is flat here, however long; it nests from lowering on
+    /// (`kernel.if` in the else region of the previous arm).
     If {
-        cond: Expr,
-        then_block: Block,
-        else_branch: Option<Else>,
+        arms: Vec<IfArm>,
+        else_block: Option<Block>,
     },
     While {
         cond: Expr,
@@ -389,7 +393,9 @@ impl BinOp {
 
 /// Renders the module as an indented tree, one node per line, each ending in
 /// the `[line:col]` of its start; expressions also show their `#ExprId`.
-/// Used by `kc --emit=ast`; the format is stable.
+/// An `else if` prints as an `If` nested in the previous arm's (the shape lowering gives
+/// it). Indentation stops growing at [`MAX_INDENT`] levels, so a long `else if` chain dumps
+/// in space linear in its length. Used by `kc --emit=ast`; the format is stable.
 pub fn dump(module: &Module, file: &SourceFile) -> String {
     let mut d = Dumper {
         out: String::new(),
@@ -402,6 +408,10 @@ pub fn dump(module: &Module, file: &SourceFile) -> String {
     d.out
 }
 
+/// The deepest indentation level `dump` and the IR printer show; deeper lines are indented
+/// as this level.
+pub const MAX_INDENT: usize = 100;
+
 struct Dumper<'a> {
     out: String,
     depth: usize,
@@ -411,12 +421,10 @@ struct Dumper<'a> {
 impl Dumper<'_> {
     fn line(&mut self, span: Span, text: fmt::Arguments<'_>) {
         let (l, c) = self.file.line_col(span.start);
-        let _ = writeln!(
-            self.out,
-            "{:indent$}{text} [{l}:{c}]",
-            "",
-            indent = self.depth * 2
-        );
+        for _ in 0..self.depth.min(MAX_INDENT) {
+            self.out.push_str("  ");
+        }
+        let _ = writeln!(self.out, "{text} [{l}:{c}]");
     }
 
     fn nested(&mut self, f: impl FnOnce(&mut Self)) {
@@ -478,21 +486,19 @@ impl Dumper<'_> {
                     d.expr(value);
                 });
             }
-            StmtKind::If {
-                cond,
-                then_block,
-                else_branch,
-            } => {
-                self.line(sp, format_args!("If"));
-                self.nested(|d| {
-                    d.expr(cond);
-                    d.block(then_block);
-                    match else_branch {
-                        Some(Else::Block(b)) => d.block(b),
-                        Some(Else::If(s)) => d.stmt(s),
-                        None => {}
-                    }
-                });
+            StmtKind::If { arms, else_block } => {
+                // Each arm one level deeper than the one before (a loop, not recursion).
+                let depth = self.depth;
+                for arm in arms {
+                    self.line(arm.span, format_args!("If"));
+                    self.depth += 1;
+                    self.expr(&arm.cond);
+                    self.block(&arm.block);
+                }
+                if let Some(b) = else_block {
+                    self.block(b);
+                }
+                self.depth = depth;
             }
             StmtKind::While { cond, heart, body } => {
                 self.line(sp, format_args!("While"));

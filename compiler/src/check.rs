@@ -516,17 +516,13 @@ impl Checker<'_> {
                 len_span,
             } => self.shared(s.span, name, elem, *len, *len_span),
             StmtKind::Assign { op, place, value } => self.assign(*op, place, value),
-            StmtKind::If {
-                cond,
-                then_block,
-                else_branch,
-            } => {
-                self.cond(cond, "if");
-                self.block(then_block);
-                match else_branch {
-                    Some(Else::Block(b)) => self.block(b),
-                    Some(Else::If(s)) => self.stmt(s),
-                    None => {}
+            StmtKind::If { arms, else_block } => {
+                for arm in arms {
+                    self.cond(&arm.cond, "if");
+                    self.block(&arm.block);
+                }
+                if let Some(b) = else_block {
+                    self.block(b);
                 }
             }
             StmtKind::While { cond, heart, body } => {

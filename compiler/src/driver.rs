@@ -2,8 +2,10 @@
 //!
 //! Exit codes: 0 success, 1 a diagnostic about the input (source or IR), 2 a usage error
 //! (bad flags, unreadable file, stage not available for this input). Like clang, `-` reads
-//! stdin and `-o -` (the default) writes stdout.
+//! stdin and `-o -` (the default) writes stdout. Every write to stdout or stderr goes through
+//! [`crate::output`]: one that fails is exit code 2.
 
+use crate::output;
 use crate::pipeline::{self, Input, Options, Stage};
 use clap::{Parser, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
@@ -110,11 +112,7 @@ pub fn main() -> i32 {
     }
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return output::clap(&e),
     };
     run(cli)
 }
@@ -123,15 +121,11 @@ fn run(cli: Cli) -> i32 {
     if cli.explain.is_some()
         && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity)))
     {
-        eprintln!("kc: error: --explain prints an explanation; it cannot be combined with -S or --emit other than uniformity");
-        return 2;
+        return output::error("--explain prints an explanation; it cannot be combined with -S or --emit other than uniformity", 2);
     }
     let (name, text) = match read_input(&cli.input) {
         Ok(x) => x,
-        Err(msg) => {
-            eprintln!("kc: error: {msg}");
-            return 2;
-        }
+        Err(msg) => return output::error(&msg, 2),
     };
     let lang = match cli.lang {
         Some(LangArg::K) => false,
@@ -175,26 +169,21 @@ fn run(cli: Cli) -> i32 {
     match pipeline::run(&input, &opts) {
         Ok(out) if object => match assemble(&out, &cli.output) {
             Ok(()) => 0,
-            Err(msg) => {
-                eprintln!("kc: error: {msg}");
-                2
-            }
+            Err(msg) => output::error(&msg, 2),
         },
         Ok(out) => match write_output(&cli.output, &out) {
             Ok(()) => 0,
-            Err(msg) => {
-                eprintln!("kc: error: {msg}");
-                2
-            }
+            Err(msg) => output::error(&msg, 2),
         },
-        Err(pipeline::Failure::Diagnostics(text)) => {
-            eprint!("{text}");
-            1
-        }
-        Err(pipeline::Failure::Usage(msg)) => {
-            eprintln!("kc: error: {msg}");
-            2
-        }
+        Err(failure) => exit_failure(&failure),
+    }
+}
+
+/// Reports a failed run on stderr; returns its exit code.
+pub(crate) fn exit_failure(failure: &pipeline::Failure) -> i32 {
+    match failure {
+        pipeline::Failure::Diagnostics(text) => output::diagnostics(text, 1),
+        pipeline::Failure::Usage(msg) => output::error(msg, 2),
     }
 }
 
@@ -213,16 +202,17 @@ pub(crate) fn read_input(path: &str) -> Result<(String, String), String> {
 
 fn write_output(path: &str, text: &str) -> Result<(), String> {
     if path == "-" {
-        let mut out = std::io::stdout().lock();
-        // A closed pipe (`kc ... | head`) is not an error worth reporting.
-        let _ = out.write_all(text.as_bytes());
-        return Ok(());
+        return output::stdout(text).map_err(|e| e.to_string());
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))
 }
 
-/// Writes an object file by running `llvm-mc-22` on the listing.
+/// Writes an object file by running `llvm-mc-22` on the listing. A failure names the cause:
+/// an output path that is a directory, llvm-mc-22 missing, or llvm-mc-22's own message.
 fn assemble(listing: &str, path: &str) -> Result<(), String> {
+    if std::path::Path::new(path).is_dir() {
+        return Err(format!("cannot write `{path}`: it is a directory"));
+    }
     let mc = ["llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc"]
         .into_iter()
         .find(|t| {
@@ -242,18 +232,34 @@ fn assemble(listing: &str, path: &str) -> Result<(), String> {
             "-",
         ])
         .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {mc}: {e}"))?;
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(listing.as_bytes())
-        .map_err(|e| format!("cannot write to {mc}: {e}"))?;
-    let status = child.wait().map_err(|e| format!("{mc} failed: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{mc} rejected the listing (exit {status})"))
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    // Written from another thread while this one collects llvm-mc's messages, so neither
+    // pipe can fill up and stall the other side.
+    let output = std::thread::scope(|s| {
+        let writer = s.spawn(move || stdin.write_all(listing.as_bytes()));
+        let output = child.wait_with_output();
+        (writer.join(), output)
+    });
+    let out = match output {
+        (_, Err(e)) => return Err(format!("{mc} failed: {e}")),
+        (_, Ok(out)) => out,
+    };
+    if out.status.success() {
+        return Ok(());
     }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: Vec<&str> = stderr.lines().take(6).collect();
+    let why = match out.status.code() {
+        Some(c) => format!("exit code {c}"),
+        None => out.status.to_string(),
+    };
+    Err(format!(
+        "{mc} could not write `{path}` ({why}){}{}",
+        if first.is_empty() { "" } else { ":\n" },
+        first.join("\n")
+    ))
 }

@@ -12,6 +12,7 @@ pub mod diag;
 pub mod driver;
 pub mod lexer;
 pub mod lower;
+pub mod output;
 pub mod parse;
 pub mod pipeline;
 pub mod run;

@@ -265,11 +265,7 @@ impl Lowerer<'_> {
                 self.bind(name, Binding::Value(v));
             }
             StmtKind::Assign { op, place, value } => self.assign(*op, place, value, s.span),
-            StmtKind::If {
-                cond,
-                then_block,
-                else_branch,
-            } => self.if_stmt(cond, then_block, else_branch.as_ref(), s.span),
+            StmtKind::If { arms, else_block } => self.if_stmt(arms, else_block.as_ref(), s.span),
             StmtKind::While { cond, heart, body } => {
                 self.loop_stmt(heart.as_ref(), Some(cond), None, body, s.span)
             }
@@ -335,32 +331,36 @@ impl Lowerer<'_> {
         }
     }
 
-    fn if_stmt(
-        &mut self,
-        cond: &Expr,
-        then_b: &ast::Block,
-        else_b: Option<&ast::Else>,
-        span: ast::Span,
-    ) {
-        let c = self.expr(cond);
-        let op = self.op(Opcode::If, &[c], &[], span);
-        let after = self.block;
-        self.enter_region(op);
-        self.block(then_b);
-        self.terminate(Opcode::Yield, then_b.span);
-        self.enter_region(op);
+    /// `if` / `else if` / `else`: the `kernel.if` of each `else if` arm sits in the else
+    /// region of the arm before it, the final `else` block (or nothing) in the last one's. A
+    /// loop over the arms, not recursion, so a chain of any length lowers.
+    fn if_stmt(&mut self, arms: &[ast::IfArm], else_b: Option<&ast::Block>, span: ast::Span) {
+        // Per arm: the block its `kernel.if` is in, and its location.
+        let mut open = Vec::with_capacity(arms.len());
+        for (k, arm) in arms.iter().enumerate() {
+            let at = if k == 0 { span } else { arm.span };
+            let c = self.expr(&arm.cond);
+            let op = self.op(Opcode::If, &[c], &[], at);
+            open.push((self.block, at));
+            self.enter_region(op);
+            self.block(&arm.block);
+            self.terminate(Opcode::Yield, arm.block.span);
+            self.enter_region(op);
+        }
         match else_b {
-            Some(ast::Else::Block(b)) => {
+            Some(b) => {
                 self.block(b);
                 self.terminate(Opcode::Yield, b.span);
             }
-            Some(ast::Else::If(s)) => {
-                self.stmt(s);
-                self.terminate(Opcode::Yield, s.span);
-            }
-            None => self.terminate(Opcode::Yield, span),
+            None => self.terminate(Opcode::Yield, open.last().map_or(span, |&(_, at)| at)),
         }
-        self.block = after;
+        // Close the else regions that hold the inner arms, innermost first.
+        while let Some((after, at)) = open.pop() {
+            self.block = after;
+            if !open.is_empty() {
+                self.terminate(Opcode::Yield, at);
+            }
+        }
     }
 
     fn loop_stmt(

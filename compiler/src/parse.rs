@@ -57,12 +57,21 @@ const MAX_OPERATORS: usize = 256;
 
 /// Rejects inputs whose trees would be deep enough to threaten the stack of
 /// the recursive passes (checker, lowering, even `Drop`), so that no input
-/// can crash the compiler.
+/// can crash the compiler. Only expressions and nested blocks nest in the AST
+/// (an `else if` chain is a flat list of arms), so these two limits bound its
+/// depth. A kernel's parameter list holds no expression: its `<` `>` (in
+/// `ptr<global, T>`) are not operators.
 fn too_deep(file: &SourceFile, toks: &[lexer::Spanned<'_>]) -> Option<Diagnostic> {
     let mut depth = 0usize;
     let mut ops = 0usize;
+    let mut header = false;
     for &(l, ref tok, r) in toks {
         let span = Span::new(file.id, l, r);
+        match tok {
+            Tok::Kernel => header = true,
+            Tok::LBrace => header = false,
+            _ => {}
+        }
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => {
                 depth += 1;
@@ -79,7 +88,7 @@ fn too_deep(file: &SourceFile, toks: &[lexer::Spanned<'_>]) -> Option<Diagnostic
         }
         if matches!(tok, Tok::Semi | Tok::LBrace | Tok::RBrace) {
             ops = 0;
-        } else if is_operator(tok) {
+        } else if is_operator(tok) && !header {
             ops += 1;
             if ops > MAX_OPERATORS {
                 return Some(Diagnostic::error(

@@ -87,7 +87,7 @@ impl Options {
 pub enum Failure {
     /// Rendered diagnostics about the input (exit code 1).
     Diagnostics(String),
-    /// A usage problem (exit code 2).
+    /// A usage problem or a failed write to stdout / stderr (exit code 2).
     Usage(String),
 }
 
@@ -370,10 +370,11 @@ fn next_char_boundary(text: &str, at: usize) -> usize {
 /// Verifies after a pass; a failure there is a compiler bug, reported with the IR.
 fn after_pass(ir: &Ir, file: &SourceFile, opts: &Options, pass: &str) -> Result<(), Failure> {
     if opts.print_ir_after_all {
-        eprintln!(
-            "// -----// IR Dump After {pass} //----- //\n{}",
+        let dump = format!(
+            "// -----// IR Dump After {pass} //----- //\n{}\n",
             print(ir, opts)
         );
+        crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
     }
     if !opts.verify {
         return Ok(());

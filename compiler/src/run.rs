@@ -15,6 +15,7 @@
 use crate::ast::{self, Span};
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::driver::{read_input, LangArg};
+use crate::output;
 use crate::parse;
 use crate::pipeline::{self, Failure, Input};
 use clap::{Parser, ValueEnum};
@@ -83,8 +84,8 @@ struct RunCli {
     #[arg(long)]
     trace: bool,
 
-    /// Stop a run after N steps (`sim`: wave-instructions per workgroup; `ref`: ops executed
-    /// by one wave) and report a possible deadlock.
+    /// Stop a run when a workgroup takes more than N steps (`sim`: wave-instructions; `ref`:
+    /// ops executed by one wave, or by one work-item for CF IR) and report a possible deadlock.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     step_limit: u64,
 
@@ -133,26 +134,14 @@ pub fn main(args: &[OsString]) -> i32 {
     let argv = std::iter::once(OsString::from("kc run")).chain(args.iter().cloned());
     let cli = match RunCli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return output::clap(&e),
     };
     match run_cli(cli) {
-        Ok(json) => {
-            // A closed pipe (`kc run ... | head`) is not an error worth reporting.
-            let _ = std::io::stdout().lock().write_all(json.as_bytes());
-            0
-        }
-        Err(Failure::Diagnostics(text)) => {
-            eprint!("{text}");
-            1
-        }
-        Err(Failure::Usage(msg)) => {
-            eprintln!("kc: error: {msg}");
-            2
-        }
+        Ok(json) => match output::stdout(&json) {
+            Ok(()) => 0,
+            Err(e) => output::fail(&e),
+        },
+        Err(failure) => crate::driver::exit_failure(&failure),
     }
 }
 
@@ -298,16 +287,21 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
         max_steps: job.step_limit,
     };
     let r = if job.trace {
-        let mut err = std::io::BufWriter::new(std::io::stderr().lock());
-        interp::run_traced(
+        let mut sink = output::StderrSink::new();
+        let r = interp::run_traced(
             job.ir,
             job.func,
             &job.launch,
             &job.args,
             &mut job.mem,
             &limits,
-            Some(&mut err),
-        )
+            Some(&mut sink),
+        );
+        // A trace that could not be written stops the run (the interpreter's error only
+        // says so): the write error is what to report.
+        sink.finish()
+            .map_err(|e| EngineError::Failure(Failure::Usage(e.to_string())))?;
+        r
     } else {
         interp::run(
             job.ir,
@@ -393,9 +387,18 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
             .collect(),
         names: job.buffer_names.clone(),
     };
-    let trace: Option<sim::TraceFn> = job
-        .trace
-        .then(|| std::rc::Rc::new(|l: &sim::TraceLine| eprintln!("{l}")) as sim::TraceFn);
+    // The simulator's trace callback cannot stop the run: after a failed write the rest of
+    // the trace is dropped and the failure reported when the run ends.
+    let sink = std::rc::Rc::new(std::cell::RefCell::new(output::StderrSink::new()));
+    let trace: Option<sim::TraceFn> = job.trace.then(|| {
+        let sink = sink.clone();
+        std::rc::Rc::new(move |l: &sim::TraceLine| {
+            let mut sink = sink.borrow_mut();
+            if !sink.has_failed() {
+                let _ = writeln!(sink, "{l}");
+            }
+        }) as sim::TraceFn
+    });
     let opts = sim::SimOptions {
         max_steps: job.step_limit,
         max_total_steps: job.total_step_limit,
@@ -408,7 +411,11 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
         block: job.launch.block,
         kernarg,
     };
-    let stats = sim::run(&program, &launch, &mut mem, &opts).map_err(|e| {
+    let stats = sim::run(&program, &launch, &mut mem, &opts);
+    sink.borrow_mut()
+        .finish()
+        .map_err(|e| EngineError::Failure(Failure::Usage(e.to_string())))?;
+    let stats = stats.map_err(|e| {
         let hint = match e {
             sim::SimError::Budget { .. } => " (raise --total-step-limit for a longer run)",
             _ => "",

@@ -470,14 +470,36 @@ impl Ir {
 
     /// All linked ops nested under `op` (excluding `op`), in pre-order.
     pub fn walk(&self, op: Op, f: &mut impl FnMut(Op)) {
-        for &r in &self.ops[op].regions {
-            for b in self.region_blocks(r) {
-                for o in self.block_ops(b) {
-                    f(o);
-                    self.walk(o, f);
-                }
-            }
+        for o in self.descendants(op) {
+            f(o);
         }
+    }
+
+    /// All linked ops nested under `op` (excluding `op`), in pre-order.
+    pub fn descendants(&self, op: Op) -> impl Iterator<Item = Op> + '_ {
+        self.events(op).filter_map(move |e| match e {
+            Event::Op(o) if o != op => Some(o),
+            _ => None,
+        })
+    }
+
+    /// The walk of `root` and everything nested in it, as enter / leave [`Event`]s in print
+    /// order. It keeps no stack (each step follows the layout links), so any nesting depth
+    /// costs O(1) memory and O(1) time per event.
+    pub fn events(&self, root: Op) -> Events<'_> {
+        Events {
+            ir: self,
+            root,
+            next: Some(Event::Op(root)),
+        }
+    }
+
+    /// The region after `r` in its parent op, if any.
+    fn next_region(&self, r: Region) -> Option<Region> {
+        let parent = self.region_parent(r)?;
+        let regions = &self.ops[parent].regions;
+        let i = regions.iter().position(|&x| x == r)?;
+        regions.get(i + 1).copied()
     }
 
     /// Every use of every value under `root`: `users[v]` lists the ops that read `v` as an
@@ -513,5 +535,74 @@ impl Ir {
                 }
             }
         }
+    }
+}
+
+/// One step of [`Ir::events`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Entering an op, before its regions.
+    Op(Op),
+    /// Entering a region of the op entered last.
+    Region(Region),
+    /// Entering a block of the region entered last.
+    Block(Block),
+    /// Leaving a region, after its last block.
+    RegionEnd(Region),
+    /// Leaving an op, after its regions.
+    OpEnd(Op),
+}
+
+/// The iterator of [`Ir::events`].
+pub struct Events<'a> {
+    ir: &'a Ir,
+    root: Op,
+    next: Option<Event>,
+}
+
+impl Events<'_> {
+    /// What follows the end of block `b`: the next block, or the end of its region.
+    fn after_block(&self, b: Block) -> Option<Event> {
+        match self.ir.next_block(b) {
+            Some(n) => Some(Event::Block(n)),
+            None => self.ir.block_region(b).map(Event::RegionEnd),
+        }
+    }
+
+    fn successor(&self, e: Event) -> Option<Event> {
+        let ir = self.ir;
+        match e {
+            Event::Op(o) => Some(match ir.ops[o].regions.first() {
+                Some(&r) => Event::Region(r),
+                None => Event::OpEnd(o),
+            }),
+            Event::Region(r) => Some(match ir.entry_block(r) {
+                Some(b) => Event::Block(b),
+                None => Event::RegionEnd(r),
+            }),
+            Event::Block(b) => match ir.first_op(b) {
+                Some(o) => Some(Event::Op(o)),
+                None => self.after_block(b),
+            },
+            Event::OpEnd(o) if o == self.root => None,
+            Event::OpEnd(o) => match ir.next_op(o) {
+                Some(n) => Some(Event::Op(n)),
+                None => ir.op_block(o).and_then(|b| self.after_block(b)),
+            },
+            Event::RegionEnd(r) => match ir.next_region(r) {
+                Some(n) => Some(Event::Region(n)),
+                None => ir.region_parent(r).map(Event::OpEnd),
+            },
+        }
+    }
+}
+
+impl Iterator for Events<'_> {
+    type Item = Event;
+
+    fn next(&mut self) -> Option<Event> {
+        let e = self.next?;
+        self.next = self.successor(e);
+        Some(e)
     }
 }

@@ -18,11 +18,16 @@
 //! 5. Dominance: every use is dominated by its definition (same block: defined earlier; a
 //!    value from an enclosing region is visible in nested regions unless an isolated op lies
 //!    between). Uses in unreachable blocks are not checked, as in MLIR.
+//!
+//! Cost: one walk over the IR ([`Ir::events`], no recursion, so regions nest to any depth)
+//! with the path of enclosing ops on a stack; the nesting and visibility questions about an
+//! op's ancestors are answered from that path in O(1) per use, and dominance between blocks
+//! from one dominator tree per multi-block region.
 
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Region, Value};
-use crate::ir::{Ir, ValueDef};
+use crate::ir::{Event, Ir, ValueDef};
 use crate::location::Loc;
 use crate::registry::{Arity, Keyword, Opcode, Traits};
 use crate::types::{AddrSpace, Scalar, Type};
@@ -50,10 +55,12 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
         ir,
         errors: Vec::new(),
         order: SecondaryMap::new(),
+        depth: SecondaryMap::with_default(UNKNOWN_DEPTH),
+        path: Vec::new(),
         doms: HashMap::new(),
     };
     v.number_ops();
-    v.walk_op(ir.top);
+    v.walk();
     v.check_unique_kernels();
     if v.errors.is_empty() {
         Ok(())
@@ -62,11 +69,29 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
     }
 }
 
+/// The depth of an op not reachable from the module.
+const UNKNOWN_DEPTH: u32 = u32::MAX;
+
+/// An op on the path from the module to the op being checked.
+struct PathEntry {
+    op: Op,
+    /// It is a `kernel.loop`, or inside one of the same kernel.
+    in_loop: bool,
+    /// Index in the path of the nearest isolated op at or above this one.
+    isolated: Option<usize>,
+}
+
 struct Verifier<'a> {
     ir: &'a Ir,
     errors: Vec<VerifyError>,
     /// Position of each op in its block, for same-block dominance.
     order: SecondaryMap<Op, u32>,
+    /// Region nesting depth of each op reachable from the module (the module is 0).
+    depth: SecondaryMap<Op, u32>,
+    /// The ops enclosing the op being checked, outermost first, and that op last: `path[d]`
+    /// is its ancestor at depth `d`, so nesting and visibility questions cost O(1), not
+    /// O(depth).
+    path: Vec<PathEntry>,
     /// Lazily computed dominator trees of multi-block regions.
     doms: HashMap<Region, (RegionCfg, DomTree)>,
 }
@@ -121,12 +146,15 @@ impl Verifier<'_> {
 
     fn number_ops(&mut self) {
         let ir = self.ir;
+        self.depth[ir.top] = 0;
         let mut stack = vec![ir.top];
         while let Some(op) = stack.pop() {
+            let d = self.depth[op] + 1;
             for &r in &ir.ops[op].regions {
                 for b in ir.region_blocks(r) {
                     for (i, o) in ir.block_ops(b).enumerate() {
                         self.order[o] = i as u32;
+                        self.depth[o] = d;
                         stack.push(o);
                     }
                 }
@@ -134,21 +162,48 @@ impl Verifier<'_> {
         }
     }
 
-    fn walk_op(&mut self, op: Op) {
+    /// Checks every op, then each of its regions before the ops in it.
+    fn walk(&mut self) {
         let ir = self.ir;
-        self.check_shape(op);
-        self.check_nesting(op);
-        self.check_types(op);
-        self.check_tokens(op);
-        self.check_dominance(op);
-        for &r in &ir.ops[op].regions {
-            self.check_region(op, r);
-            for b in ir.region_blocks(r) {
-                for o in ir.block_ops(b) {
-                    self.walk_op(o);
+        for event in ir.events(ir.top) {
+            match event {
+                Event::Op(op) => {
+                    let parent = self.path.last();
+                    let code = ir.opcode(op);
+                    let in_loop = code == Opcode::Loop
+                        || (code != Opcode::Func && parent.is_some_and(|p| p.in_loop));
+                    let isolated = if ir.spec(op).has(Traits::ISOLATED) {
+                        Some(self.path.len())
+                    } else {
+                        parent.and_then(|p| p.isolated)
+                    };
+                    self.path.push(PathEntry {
+                        op,
+                        in_loop,
+                        isolated,
+                    });
+                    self.check_shape(op);
+                    self.check_nesting(op);
+                    self.check_types(op);
+                    self.check_tokens(op);
+                    self.check_dominance(op);
                 }
+                Event::Region(r) => {
+                    if let Some(op) = ir.region_parent(r) {
+                        self.check_region(op, r);
+                    }
+                }
+                Event::OpEnd(_) => {
+                    self.path.pop();
+                }
+                Event::Block(_) | Event::RegionEnd(_) => {}
             }
         }
+    }
+
+    /// The entry of the op being checked's parent, if any.
+    fn parent_entry(&self) -> Option<&PathEntry> {
+        self.path.len().checked_sub(2).map(|i| &self.path[i])
     }
 
     fn check_shape(&mut self, op: Op) {
@@ -327,7 +382,6 @@ impl Verifier<'_> {
         let ir = self.ir;
         let parent = ir.parent_op(op).map(|p| ir.opcode(p));
         let code = ir.opcode(op);
-        let ancestors = || std::iter::successors(ir.parent_op(op), |&p| ir.parent_op(p));
         match code {
             Opcode::Module if op != ir.top => self.err(op, "`builtin.module` may not be nested"),
             Opcode::Func if parent != Some(Opcode::Module) => {
@@ -342,16 +396,11 @@ impl Verifier<'_> {
                 op,
                 "`kernel.yield` must end a region of `kernel.if` or `kernel.loop`",
             ),
-            Opcode::Break | Opcode::Continue => {
-                let in_loop = ancestors()
-                    .take_while(|&p| ir.opcode(p) != Opcode::Func)
-                    .any(|p| ir.opcode(p) == Opcode::Loop);
-                if !in_loop {
-                    self.err(
-                        op,
-                        format!("`{}` outside of a `kernel.loop`", ir.spec(op).name),
-                    );
-                }
+            Opcode::Break | Opcode::Continue if !self.parent_entry().is_some_and(|p| p.in_loop) => {
+                self.err(
+                    op,
+                    format!("`{}` outside of a `kernel.loop`", ir.spec(op).name),
+                );
             }
             Opcode::Br | Opcode::CondBr if parent != Some(Opcode::Func) => self.err(
                 op,
@@ -593,23 +642,35 @@ impl Verifier<'_> {
         let Some(def_region) = ir.block_region(def_block) else {
             return Err("is defined in a block not in the IR");
         };
-        // Climb from the user to the op that lives in the defining region.
-        let mut at = user;
-        loop {
-            let Some(b) = ir.op_block(at) else {
-                return Err("is used outside its defining region");
-            };
-            if ir.block_region(b) == Some(def_region) {
-                break;
-            }
-            let Some(parent) = ir.parent_op(at) else {
-                return Err("is used outside its defining region");
-            };
-            if ir.spec(parent).has(Traits::ISOLATED) {
-                return Err("is defined outside an isolated op (not visible inside)");
-            }
-            at = parent;
+        // The user's ancestor in the defining region (or the user itself), found by depth on
+        // the path; no isolated op may lie between them.
+        let Some(du) = self.path.len().checked_sub(1) else {
+            return Err("is used outside its defining region");
+        };
+        debug_assert_eq!(self.path[du].op, user);
+        let d = ir
+            .region_parent(def_region)
+            .map(|p| self.depth[p])
+            .filter(|&d| d != UNKNOWN_DEPTH)
+            .map(|d| d as usize + 1)
+            .filter(|&d| d <= du)
+            .filter(|&d| {
+                ir.op_block(self.path[d].op)
+                    .and_then(|b| ir.block_region(b))
+                    == Some(def_region)
+            });
+        // Isolated ops strictly above the user and at or below the defining region.
+        let isolated_above = du
+            .checked_sub(1)
+            .and_then(|i| self.path[i].isolated)
+            .is_some_and(|i| i >= d.unwrap_or(0));
+        if isolated_above {
+            return Err("is defined outside an isolated op (not visible inside)");
         }
+        let Some(d) = d else {
+            return Err("is used outside its defining region");
+        };
+        let at = self.path[d].op;
         let use_block = ir
             .op_block(at)
             .unwrap_or_else(|| unreachable!("loop exits with a block"));

@@ -7,10 +7,13 @@
 //! - [`cfg`]: CF-form `.mlir` kernels on random control-flow graphs, irreducible ones
 //!   included (multiple-entry and nested cycles), with block arguments, without tokens or
 //!   with an entry token (hearts in reducible cycles, anchors elsewhere).
+//! - [`large`]: very large kernels of fixed shapes (sequential `if`s, `else if` chains,
+//!   straight-line stores) for the size test and benchmark.
 //!
 //! Everything is deterministic: a kernel is a function of its seed ([`Rng`]).
 
 pub mod cfg;
+pub mod large;
 pub mod source;
 
 /// SplitMix64: small, fast, good enough for test generation, and stable across platforms

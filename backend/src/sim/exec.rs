@@ -388,6 +388,25 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             st.lane_instructions += exec.count_ones() as u64;
         }
     }
+    match inst.opc {
+        // Addresses are 4 bytes per instruction (the parser resolves label differences
+        // alike): `s_getpc_b64` gives that of the next instruction.
+        Opc::S_GETPC_B64 => {
+            w.set_s(ops[0], 4 * w.pc as u64);
+            return Ok(Flow::Next);
+        }
+        Opc::S_SETPC_B64 => {
+            let to = w.s64(ops[0]);
+            if !to.is_multiple_of(4) || to / 4 >= insts.len() as u64 {
+                return Err(Stop::Fault(format!(
+                    "s_setpc_b64 to 0x{to:x}, which is not an instruction's address"
+                )));
+            }
+            w.pc = (to / 4) as u32;
+            return Ok(Flow::Next);
+        }
+        _ => {}
+    }
     match d.fmt {
         Fmt::Sop1 => sop1(w, inst),
         Fmt::Sop2 => {

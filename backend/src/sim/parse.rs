@@ -26,6 +26,29 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
     p.finish()
 }
 
+/// An operand `(TO-FROM)&4294967295` or `(TO-FROM)>>32`: the low or high half of the byte
+/// distance between two labels. Addresses are 4 bytes per instruction here (`s_getpc_b64`
+/// gives 4 × the index of the next one), so a long branch lands where the assembler's does.
+struct Diff {
+    inst: usize,
+    slot: usize,
+    to: String,
+    from: String,
+    hi: bool,
+    line: u32,
+}
+
+/// The parts of a label difference operand, if `piece` is one.
+fn label_diff(piece: &str) -> Option<(String, String, bool)> {
+    let (expr, hi) = match piece.strip_suffix("&4294967295") {
+        Some(e) => (e, false),
+        None => (piece.strip_suffix(">>32")?, true),
+    };
+    let (to, from) = expr.strip_prefix('(')?.strip_suffix(')')?.split_once('-')?;
+    let (to, from) = (to.trim(), from.trim());
+    (is_ident(to) && is_ident(from)).then(|| (to.to_string(), from.to_string(), hi))
+}
+
 #[derive(Default)]
 struct Parser {
     line: u32,
@@ -35,6 +58,8 @@ struct Parser {
     label_at: HashMap<String, u32>,
     /// Branches to resolve: (instruction index, label, line).
     fixups: Vec<(usize, String, u32)>,
+    /// Label differences to resolve (a long branch's offset).
+    diffs: Vec<Diff>,
     descs: Vec<(String, Descriptor, u32)>,
     in_desc: Option<(String, Descriptor)>,
     metadata: Option<String>,
@@ -142,6 +167,17 @@ impl Parser {
             if t as usize <= *i {
                 back_edges.push((t, *i as u32));
             }
+        }
+        for d in &self.diffs {
+            let at = |name: &String| {
+                self.label_at.get(name).copied().ok_or_else(|| ParseError {
+                    line: d.line,
+                    message: format!("undefined label `{name}`"),
+                })
+            };
+            let bytes = 4 * (at(&d.to)? as i64 - at(&d.from)? as i64);
+            let half = if d.hi { bytes >> 32 } else { bytes };
+            insts[d.inst].ops[d.slot] = Op::K(half as u64 & 0xffff_ffff);
         }
         let mut kernels = Vec::new();
         for (name, desc, line) in self.descs {
@@ -251,6 +287,19 @@ impl Parser {
         let fp_mods = vop3 && takes_fp_mods(opc);
         for (j, piece) in pieces.iter().enumerate() {
             let slot = j + first;
+            if let (Kind::SSrc(1), Some((to, from, hi))) = (kinds[slot], label_diff(piece.trim())) {
+                self.diffs.push(Diff {
+                    inst: self.insts.len(),
+                    slot,
+                    to,
+                    from,
+                    hi,
+                    line: self.line,
+                });
+                // A literal (resolved at the end): any value outside the inline range.
+                inst.ops[slot] = Op::K(0xffff_ffff);
+                continue;
+            }
             let (op, m) = self.operand(piece, kinds[slot], opc, s)?;
             if m != 0 && !fp_mods {
                 return Err(self.err(format!(

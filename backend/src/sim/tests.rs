@@ -1,6 +1,7 @@
 //! Tests of the simulator: the seed listings (diamond, multi_exit with its EXEC walkthrough),
 //! waitcnt hazards, a wrong EXEC restore, a SIMT deadlock, barriers with LDS, every ALU op
-//! against a Rust reference, the f32 division sequence, memory faults and parse errors.
+//! against a Rust reference, the f32 division sequence, memory faults and parse errors, long
+//! branches through `s_getpc_b64` / `s_setpc_b64`.
 //! `backend/tests/sim_api.rs` checks the listings assemble with llvm-mc-22.
 
 use super::exec::{step, Flow, Shared, Stop, Wave, EXEC, VCC};
@@ -13,6 +14,7 @@ const MULTI_EXIT: &str = include_str!("testdata/multi_exit.s");
 const BARRIER_LDS: &str = include_str!("testdata/barrier_lds.s");
 const FDIV: &str = include_str!("testdata/fdiv.s");
 const SPIN: &str = include_str!("testdata/spin.s");
+const LONG_BRANCH: &str = include_str!("testdata/long_branch.s");
 
 pub(super) const OUT: u64 = 0x1000;
 
@@ -1581,4 +1583,45 @@ fn overlapping_allocations_are_refused() {
         matches!(&e, Err(SimError::Launch(m)) if m.contains("overlap")),
         "{e:?}"
     );
+}
+
+/// `s_getpc_b64` + label difference + `s_setpc_b64` jumps forward and backward, as the
+/// assembler resolves it (`sim_api.rs` assembles the listing).
+#[test]
+fn long_branches_through_setpc() {
+    let p = parse(LONG_BRANCH).unwrap();
+    let mut mem = Memory {
+        allocs: vec![(OUT, words(&[0xdead; 64]))],
+        ..Default::default()
+    };
+    run(
+        &p,
+        &launch("long_branch", 1, 64, &[OUT]),
+        &mut mem,
+        &SimOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(mem.dwords(OUT).unwrap(), vec![27; 64]);
+}
+
+/// A jump to an address that is no instruction's is a fault, not a panic.
+#[test]
+fn setpc_to_a_bad_address_faults() {
+    let text = LONG_BRANCH.replace(
+        "s_addc_u32 s5, s5, (.LBB0_2-.LBB0_0)>>32",
+        "s_addc_u32 s5, s5, 1",
+    );
+    let p = parse(&text).unwrap();
+    let mut mem = Memory {
+        allocs: vec![(OUT, words(&[0xdead; 64]))],
+        ..Default::default()
+    };
+    let e = run(
+        &p,
+        &launch("long_branch", 1, 64, &[OUT]),
+        &mut mem,
+        &SimOptions::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("s_setpc_b64"), "{e}");
 }

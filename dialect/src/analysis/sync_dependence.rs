@@ -23,14 +23,18 @@
 //! sets depend on the cycle hierarchy only inside irreducible cycles, where the uniformity
 //! analysis applies the diverged-entry criteria on top.
 //!
-//! Cost: building the order is linear (plus the cycle nesting walk). A query visits the
-//! blocks between the branch and the point where a single label remains (its immediate
-//! post-dominator, or the outside of its largest irreducible ancestor), so the total over all
-//! divergent branches is linear for structured code; it can reach O(blocks x branches) on
-//! adversarial CFGs, which LLVM shares (each query is cached there too).
+//! Cost: building the order is linear (plus the cycle nesting walk), and so are the dominator
+//! and post-dominator trees behind the shortcuts. A query visits the blocks between the branch
+//! and the point where a single label remains (its immediate post-dominator, or the outside of
+//! its largest irreducible ancestor), except that it jumps over every single-entry
+//! single-exit region outside cycles whose entry it reaches (`SyncDependence::skip`); so
+//! the total over all divergent branches is linear for structured code, nested to any depth
+//! outside loops (an `else if` chain). It can reach O(blocks x branches) on adversarial CFGs
+//! and for deep nests inside a loop, which LLVM shares (each query is cached there too).
 
 use super::cfg::RegionCfg;
 use super::cycles::{CycleId, CycleInfo};
+use super::dominance::DomTree;
 use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
@@ -58,6 +62,15 @@ pub struct SyncDependence<'a> {
     /// Position of each block in `order` (`NONE` if unreachable).
     index: Vec<u32>,
     reducible_header: Vec<bool>,
+    /// Per block `x`, the end `y` of a single-entry single-exit region it starts, or `NONE`:
+    /// `x` has several successors, `y` is its immediate post-dominator, `x` dominates `y`, and
+    /// neither is in a cycle. Every path into the blocks between them passes `x` (Johnson,
+    /// Pearson and Pingali, PLDI'94: dominance, post-dominance and cycle equivalence), so they
+    /// all take `x`'s label, hold no join and no exit of a cycle around a branch outside them:
+    /// a label reaching `x` is pushed straight to `y`. This keeps queries on nested code (an
+    /// `else if` chain: each branch's region holds the whole rest of the chain) from visiting
+    /// the inner levels again and again.
+    skip: Vec<u32>,
     /// Exit blocks per cycle.
     pub exits: Vec<Vec<u32>>,
     // Scratch, reset after each query through `touched`.
@@ -112,6 +125,7 @@ impl<'a> SyncDependence<'a> {
             order: Vec::with_capacity(n),
             index: vec![NONE; n],
             reducible_header: vec![false; n],
+            skip: sese_skips(cfg, cycles),
             exits: cycles.all_exit_blocks(cfg),
             labels: vec![NONE; n],
             touched: Vec::new(),
@@ -122,8 +136,7 @@ impl<'a> SyncDependence<'a> {
         };
         if n > 0 {
             let mut finalized = vec![false; n];
-            let mut stack = vec![0u32];
-            sd.stack_po(&mut stack, None, &mut finalized);
+            sd.stack_po(vec![0u32], &mut finalized);
         }
         sd
     }
@@ -148,11 +161,19 @@ impl<'a> SyncDependence<'a> {
         self.reducible_header[b as usize] = reducible_header;
     }
 
-    /// Post order of the blocks on `stack` and below, staying inside `cycle`; a nested cycle
-    /// is entered only once all of its exits inside `cycle` are finished, and then as a whole
-    /// (header first in the numbering, its body after).
-    fn stack_po(&mut self, stack: &mut Vec<u32>, cycle: Option<CycleId>, finalized: &mut [bool]) {
-        while let Some(&next) = stack.last() {
+    /// The modified post order from `stack`: post order of the blocks on the DFS stack and
+    /// below, staying inside the frame's cycle; a nested cycle is entered only once all of
+    /// its exits inside that cycle are finished, and then as a whole (header first in the
+    /// numbering, its body after, on a frame of its own). Frames live on a heap stack, so
+    /// cycles nest to any depth.
+    fn stack_po(&mut self, stack: Vec<u32>, finalized: &mut [bool]) {
+        let mut frames: Vec<(Vec<u32>, Option<CycleId>)> = vec![(stack, None)];
+        while let Some((stack, cycle)) = frames.last_mut() {
+            let cycle = *cycle;
+            let Some(&next) = stack.last() else {
+                frames.pop();
+                continue;
+            };
             if finalized[next as usize] {
                 stack.pop();
                 continue;
@@ -175,7 +196,8 @@ impl<'a> SyncDependence<'a> {
                 self.put_exits(nested, exits);
                 if !pushed {
                     stack.pop();
-                    self.cycle_po(nested, finalized);
+                    let inside = self.cycle_start(nested, finalized);
+                    frames.push((inside, Some(nested)));
                 }
                 continue;
             }
@@ -195,16 +217,16 @@ impl<'a> SyncDependence<'a> {
         }
     }
 
-    fn cycle_po(&mut self, c: CycleId, finalized: &mut [bool]) {
+    /// Numbers the header of `c` and returns the DFS stack of the rest of its body.
+    fn cycle_start(&mut self, c: CycleId, finalized: &mut [bool]) -> Vec<u32> {
         let h = self.cycles.cycle(c).header();
         finalized[h as usize] = true;
         self.append(h, self.cycles.cycle(c).is_reducible());
-        let mut stack: Vec<u32> = self.cfg.succs[h as usize]
+        self.cfg.succs[h as usize]
             .iter()
             .copied()
             .filter(|&s| s != h && self.cycles.contains(c, s) && !finalized[s as usize])
-            .collect();
-        self.stack_po(&mut stack, Some(c), finalized);
+            .collect()
     }
 
     fn label(&self, b: u32) -> u32 {
@@ -313,6 +335,15 @@ impl<'a> SyncDependence<'a> {
                     }
                 }
                 self.put_exits(c, exits);
+            } else if let Some(y) = Some(self.skip[block as usize]).filter(|&y| y != NONE) {
+                if self.compute_join(y, label) {
+                    let set = if beyond_llvm {
+                        &mut desc.reentry_joins
+                    } else {
+                        &mut desc.joins
+                    };
+                    push_unique(set, y);
+                }
             } else {
                 for &s in &cfg.succs[block as usize] {
                     if self.compute_join(s, label) {
@@ -349,6 +380,29 @@ impl<'a> SyncDependence<'a> {
         self.fresh.clear();
         desc
     }
+}
+
+/// The single-entry single-exit shortcuts of [`SyncDependence::skip`].
+fn sese_skips(cfg: &RegionCfg, cycles: &CycleInfo) -> Vec<u32> {
+    let n = cfg.len();
+    let mut skip = vec![NONE; n];
+    if n == 0 {
+        return skip;
+    }
+    let dom = DomTree::dominators(cfg);
+    let pdom = DomTree::post_dominators(cfg);
+    for x in 0..n as u32 {
+        if cfg.succs[x as usize].len() < 2 || cycles.innermost(x).is_some() {
+            continue;
+        }
+        let Some(y) = pdom.idom(x).filter(|&y| (y as usize) < n) else {
+            continue;
+        };
+        if cycles.innermost(y).is_none() && dom.strictly_dominates(x, y) {
+            skip[x as usize] = y;
+        }
+    }
+    skip
 }
 
 #[cfg(test)]

@@ -239,16 +239,24 @@ impl Uniformity {
     /// (the token is live on entry: a use of it lies ahead); empty for a cycle without a
     /// heart. Threads run such a block in the iteration they left the cycle from, so a
     /// lowering must keep it inside that iteration; this analysis treats uses there as not
-    /// temporally divergent. One walk for the users, then O(blocks) per cycle with a heart.
+    /// temporally divergent. One walk for the users, then per cycle with a heart the size of
+    /// its region.
     pub fn heart_region_exits(&self, ir: &Ir) -> Vec<Vec<u32>> {
         let users = Users::of(ir, self.func);
         (0..self.cycles.cycles.len())
             .map(|i| {
                 let c = CycleId(i as u32);
                 match HeartRegion::of(ir, &self.cfg, &self.cycles, c, &users) {
-                    Some(r) => (0..self.cfg.len() as u32)
-                        .filter(|&b| r.live_in(b) && !self.cycles.contains(c, b))
-                        .collect(),
+                    Some(r) => {
+                        let mut v: Vec<u32> = r
+                            .in_blocks
+                            .iter()
+                            .copied()
+                            .filter(|&b| !self.cycles.contains(c, b))
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    }
                     None => Vec::new(),
                 }
             })
@@ -986,11 +994,14 @@ fn in_assumed(assumed: &[bool], cycles: &CycleInfo, c: CycleId) -> bool {
 }
 
 /// The convergence region of a cycle's heart token: the points where the token is live
-/// (dominated by the heart, with a use of the token ahead).
+/// (dominated by the heart, with a use of the token ahead). Sparse: building it costs the size
+/// of the region, not of the kernel (a kernel of many small loops asks for one per loop).
 struct HeartRegion {
     token: Value,
-    live_in: Vec<bool>,
-    live_out: Vec<bool>,
+    live_in: HashSet<u32>,
+    live_out: HashSet<u32>,
+    /// The blocks of `live_in`, in the order found.
+    in_blocks: Vec<u32>,
 }
 
 impl HeartRegion {
@@ -1019,24 +1030,23 @@ impl HeartRegion {
         })?;
         let token = ir.ops[heart].results[0];
         let def_block = cfg.node(header)?;
-        let n = cfg.len();
-        let mut live_in = vec![false; n];
-        let mut live_out = vec![false; n];
-        let mut stack = Vec::new();
+        let mut live_in: HashSet<u32> = HashSet::default();
+        let mut live_out: HashSet<u32> = HashSet::default();
+        let mut in_blocks = Vec::new();
         for &u in users.get(token) {
             if let Some(ub) = ir.op_block(u).and_then(|b| cfg.node(b)) {
-                if ub != def_block && !live_in[ub as usize] {
-                    live_in[ub as usize] = true;
-                    stack.push(ub);
+                if ub != def_block && live_in.insert(ub) {
+                    in_blocks.push(ub);
                 }
             }
         }
-        while let Some(b) = stack.pop() {
+        let mut next = 0;
+        while let Some(&b) = in_blocks.get(next) {
+            next += 1;
             for &p in &cfg.preds[b as usize] {
-                live_out[p as usize] = true;
-                if p != def_block && !live_in[p as usize] {
-                    live_in[p as usize] = true;
-                    stack.push(p);
+                live_out.insert(p);
+                if p != def_block && live_in.insert(p) {
+                    in_blocks.push(p);
                 }
             }
         }
@@ -1044,11 +1054,12 @@ impl HeartRegion {
             token,
             live_in,
             live_out,
+            in_blocks,
         })
     }
 
     fn live_in(&self, b: u32) -> bool {
-        self.live_in[b as usize]
+        self.live_in.contains(&b)
     }
 
     /// Is `op` inside the region: the token is live after it, or `op` itself uses it.
@@ -1056,7 +1067,7 @@ impl HeartRegion {
         let Some(b) = ir.op_block(op).and_then(|blk| cfg.node(blk)) else {
             return false;
         };
-        if self.live_out[b as usize] {
+        if self.live_out.contains(&b) {
             return true;
         }
         let mut cur = Some(op);

@@ -23,9 +23,12 @@
 //!   work-item; nothing panics on verified IR.
 //! - Every run is deterministic: lanes of one op execute in increasing lane order (so atomics
 //!   and racing stores resolve the same way every time).
-//! - A run stops with an error after [`Limits::max_steps`] steps (one op executed by one wave
-//!   for structured IR, by one work-item for CF IR): e.g. a SIMT deadlock such as
-//!   `examples/spinlock.k`.
+//! - A run stops with an error once a workgroup takes more than [`Limits::max_steps`] steps
+//!   (one op executed by one wave) for structured IR, or a work-item more than that many ops
+//!   for CF IR: e.g. a SIMT deadlock such as `examples/spinlock.k`. The error names the loop
+//!   running, and says when none is (a workgroup whose work exceeds the limit is no
+//!   deadlock); the count starts again for every workgroup (work-item), so a large grid
+//!   never trips it.
 //! - Cost is linear in the number of lane-ops executed: slots, decoded attributes and operand
 //!   slots are computed once per run (`Prep`).
 //!
@@ -43,7 +46,7 @@ mod tests;
 
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Event, Ir};
 use crate::location::Loc;
 use crate::registry::{Opcode, ATOMIC_KINDS, DIMS, REDUCE_KINDS};
 use crate::types::{AddrSpace, Scalar, Type};
@@ -311,24 +314,45 @@ struct Run<'p> {
 }
 
 impl Run<'_> {
-    /// The error ending a run that exceeded the step limit, located at `loc` (the innermost
-    /// loop when known).
-    fn out_of_steps(&self, loc: Loc) -> InterpError {
+    /// The error ending a lockstep run whose workgroup exceeded the step limit at the op at
+    /// `at`: a possible SIMT deadlock in the innermost running loop (`in_loop`); with no loop
+    /// running, only a workgroup too big for the limit.
+    fn out_of_steps(&self, in_loop: Option<Loc>, at: Loc) -> InterpError {
         let ir = self.prep.ir;
-        let at = if loc.is_known() {
-            format!(
-                " in loop at {}:{}:{}",
-                ir.file_name(loc.file),
-                loc.line,
-                loc.col
-            )
-        } else {
-            String::new()
-        };
+        let place = |loc: Loc| format!("{}:{}:{}", ir.file_name(loc.file), loc.line, loc.col);
+        match in_loop {
+            Some(l) => {
+                let where_ = if l.is_known() {
+                    format!(" in loop at {}", place(l))
+                } else {
+                    String::new()
+                };
+                InterpError::new(
+                    if l.is_known() { l } else { Loc::UNKNOWN },
+                    format!(
+                        "no progress after {} steps (possible SIMT deadlock){where_}",
+                        self.max_steps
+                    ),
+                )
+            }
+            None => InterpError::new(
+                at,
+                format!(
+                    "a workgroup took more than {} steps, outside any loop (not a deadlock: \
+                     its work exceeds the step limit)",
+                    self.max_steps
+                ),
+            ),
+        }
+    }
+
+    /// The error ending a thread-by-thread run (CF IR, where loops are not marked) whose
+    /// work-item exceeded the step limit at the op at `at`.
+    fn out_of_steps_cf(&self, at: Loc) -> InterpError {
         InterpError::new(
-            loc,
+            at,
             format!(
-                "no progress after {} steps (possible SIMT deadlock){at}",
+                "no progress after {} steps of one work-item (a loop that never ends?)",
                 self.max_steps
             ),
         )
@@ -526,21 +550,24 @@ impl<'a> Prep<'a> {
         }
     }
 
-    /// Gives slots to the values defined in `op`'s regions and decodes their ops.
+    /// Gives slots to the values defined in `op`'s regions and decodes their ops, in one
+    /// walk (definitions before uses).
     fn prepare(&mut self, op: Op) -> Result<(), InterpError> {
         let ir = self.ir;
-        for &r in &ir.ops[op].regions {
-            for b in ir.region_blocks(r) {
-                for &a in &ir.blocks[b].args {
-                    self.new_slot(a);
+        for event in ir.events(op) {
+            match event {
+                Event::Block(b) => {
+                    for &a in &ir.blocks[b].args {
+                        self.new_slot(a);
+                    }
                 }
-                for o in ir.block_ops(b) {
+                Event::Op(o) if o != op => {
                     for &v in &ir.ops[o].results {
                         self.new_slot(v);
                     }
                     self.decode(o)?;
-                    self.prepare(o)?;
                 }
+                _ => {}
             }
         }
         Ok(())

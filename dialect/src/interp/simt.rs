@@ -58,6 +58,57 @@ impl Mask {
     }
 }
 
+/// A block being run: its next op, its active lanes, where lanes went so far, and the
+/// construct whose region it is waiting on.
+struct Frame {
+    next: Option<Op>,
+    m: Mask,
+    ex: Exits,
+    waiting: Waiting,
+}
+
+impl Frame {
+    fn new(first: Option<Op>, m: Mask) -> Frame {
+        Frame {
+            next: first,
+            m,
+            ex: Exits::default(),
+            waiting: Waiting::Nothing,
+        }
+    }
+}
+
+/// What a [`Frame`] waits for. (Unboxed: one per frame, and a box would cost an allocation
+/// per `if` run.)
+#[allow(clippy::large_enum_variant)]
+enum Waiting {
+    Nothing,
+    /// The region `side` (0: then, 1: else) of `op`, run with `lanes[side]`; `after`: the lanes
+    /// that reached the end of a side so far.
+    If {
+        op: Op,
+        side: usize,
+        lanes: [Mask; 2],
+        after: Mask,
+    },
+    /// The body (or with `in_latch` the latch) of the loop `op`; `out`: the lanes that broke.
+    Loop {
+        op: Op,
+        out: Mask,
+        in_latch: bool,
+    },
+}
+
+/// What [`Simt::advance`] stopped at. (Unboxed, like [`Waiting`]: it is moved straight onto
+/// the frame stack.)
+#[allow(clippy::large_enum_variant)]
+enum Step {
+    /// The block ended; where its lanes went.
+    Done(Exits),
+    /// A region must run first (the frame waits on it).
+    Run(Frame),
+}
+
 /// Where the lanes that ran a block went.
 #[derive(Default)]
 struct Exits {
@@ -129,6 +180,8 @@ pub(super) fn run(
             .collect();
         s.returned = Mask::default();
         s.mem.reset_shared();
+        // The step limit is per workgroup: a large grid is no deadlock.
+        s.run.steps = 0;
         s.block(entry, s.all)?;
     }
     Ok(())
@@ -160,45 +213,70 @@ impl<'p> Simt<'_, 'p, '_, '_> {
         run.steps += waves;
         if run.steps > run.max_steps {
             let ir = run.prep.ir;
-            let at = self.loops.last().map_or(ir.ops[op].loc, |&l| ir.ops[l].loc);
-            let at = if at.is_known() { at } else { Loc::UNKNOWN };
-            return Err(run.out_of_steps(at));
+            let in_loop = self.loops.last().map(|&l| ir.ops[l].loc);
+            return Err(run.out_of_steps(in_loop, ir.ops[op].loc));
         }
         if let Some(t) = self.trace.as_deref_mut() {
             let ir = self.run.prep.ir;
             let loc = ir.ops[op].loc;
             let [x, y, z] = self.group;
             for (w, &bits) in m.0.iter().enumerate().filter(|(_, &b)| b != 0) {
-                let _ = writeln!(
+                // A trace that cannot be written ends the run (the caller owns the writer
+                // and reports why).
+                writeln!(
                     t,
                     "wg ({x}, {y}, {z}) wave {w} {bits:064b} {} {}:{}",
                     ir.spec(op).name,
                     loc.line,
                     loc.col
-                );
+                )
+                .map_err(|e| {
+                    InterpError::new(Loc::UNKNOWN, format!("cannot write the trace: {e}"))
+                })?;
             }
         }
         Ok(())
     }
 
     /// Runs `b` with lanes `m`; returns where the lanes went (returns go to `self.returned`).
-    fn block(&mut self, b: Block, mut m: Mask) -> Result<Exits, InterpError> {
+    /// Regions nest to any depth: the blocks being run wait on a stack of [`Frame`]s, each
+    /// knowing which construct it is running a region of, instead of on the call stack.
+    fn block(&mut self, b: Block, m: Mask) -> Result<Exits, InterpError> {
         let ir = self.run.prep.ir;
-        let mut ex = Exits::default();
-        let mut next = ir.first_op(b);
-        while let Some(op) = next {
-            if m.is_empty() {
-                return Ok(ex);
+        let mut frames = vec![Frame::new(ir.first_op(b), m)];
+        loop {
+            let top = frames.last_mut().expect("a block is running");
+            match self.advance(top)? {
+                Step::Run(child) => frames.push(child),
+                Step::Done(ex) => {
+                    frames.pop();
+                    let Some(parent) = frames.last_mut() else {
+                        return Ok(ex);
+                    };
+                    if let Some(child) = self.resume(parent, ex) {
+                        frames.push(child);
+                    }
+                }
             }
-            next = ir.next_op(op);
-            self.step(op, &m)?;
+        }
+    }
+
+    /// Runs the ops of `f`'s block until it ends or an `if` or a loop needs a region run.
+    fn advance(&mut self, f: &mut Frame) -> Result<Step, InterpError> {
+        let ir = self.run.prep.ir;
+        while let Some(op) = f.next {
+            if f.m.is_empty() {
+                return Ok(Step::Done(std::mem::take(&mut f.ex)));
+            }
+            f.next = ir.next_op(op);
+            self.step(op, &f.m)?;
             let code = ir.opcode(op);
             match code {
                 Opcode::If => {
                     let cond = self.run.prep.info[op].args[0];
                     let mut then = Mask::default();
                     for w in 0..WORDS {
-                        let mut bits = m.0[w];
+                        let mut bits = f.m.0[w];
                         while bits != 0 {
                             let i = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
@@ -207,102 +285,148 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                             }
                         }
                     }
-                    let els = m.and_not(then);
-                    let regions = &ir.ops[op].regions;
-                    let mut after = Mask::default();
-                    for (r, lanes) in [(regions[0], then), (regions[1], els)] {
-                        if lanes.is_empty() {
-                            continue;
-                        }
-                        let rb = ir.entry_block(r).expect("an if region has a block");
-                        let e = self.block(rb, lanes)?;
-                        after = after.or(e.normal);
-                        ex.brk = ex.brk.or(e.brk);
-                        ex.cont = ex.cont.or(e.cont);
+                    let els = f.m.and_not(then);
+                    f.waiting = Waiting::If {
+                        op,
+                        side: 0,
+                        lanes: [then, els],
+                        after: Mask::default(),
+                    };
+                    if let Some(child) = self.next_if_side(f) {
+                        return Ok(Step::Run(child));
                     }
-                    m = after;
                 }
-                Opcode::Loop => m = self.run_loop(op, m)?,
+                Opcode::Loop => {
+                    self.loops.push(op);
+                    f.waiting = Waiting::Loop {
+                        op,
+                        out: Mask::default(),
+                        in_latch: false,
+                    };
+                    return Ok(Step::Run(self.region_frame(op, 0, f.m)));
+                }
                 Opcode::Yield => {
-                    ex.normal = ex.normal.or(m);
-                    return Ok(ex);
+                    f.ex.normal = f.ex.normal.or(f.m);
+                    return Ok(Step::Done(std::mem::take(&mut f.ex)));
                 }
                 Opcode::Break => {
-                    ex.brk = ex.brk.or(m);
-                    return Ok(ex);
+                    f.ex.brk = f.ex.brk.or(f.m);
+                    return Ok(Step::Done(std::mem::take(&mut f.ex)));
                 }
                 Opcode::Continue => {
-                    ex.cont = ex.cont.or(m);
-                    return Ok(ex);
+                    f.ex.cont = f.ex.cont.or(f.m);
+                    return Ok(Step::Done(std::mem::take(&mut f.ex)));
                 }
                 Opcode::Return => {
-                    self.returned = self.returned.or(m);
-                    return Ok(ex);
+                    self.returned = self.returned.or(f.m);
+                    return Ok(Step::Done(std::mem::take(&mut f.ex)));
                 }
-                Opcode::Barrier => {
-                    let live = self.all.and_not(self.returned);
-                    if m != live {
-                        let missing = live.and_not(m);
-                        let lane = (0..self.n)
-                            .find(|&l| missing.0[l / 64] >> (l % 64) & 1 != 0)
-                            .unwrap_or(0);
-                        let w = self.items[lane].local;
-                        let g = self.group;
-                        return Err(InterpError {
-                            loc: ir.ops[op].loc,
-                            message: format!(
-                                "barrier in divergent control flow: {} of the {} work-items of workgroup ({}, {}, {}) that have not returned reach it; work-item ({}, {}, {}) does not",
-                                m.count(),
-                                live.count(),
-                                g[0],
-                                g[1],
-                                g[2],
-                                w[0],
-                                w[1],
-                                w[2]
-                            ),
-                            work_item: None,
-                        });
-                    }
-                }
+                Opcode::Barrier => self.barrier(op, &f.m)?,
                 Opcode::Ballot
                 | Opcode::ReadFirstLane
                 | Opcode::ReadLane
                 | Opcode::Shuffle
-                | Opcode::Reduce => self.cross_lane(op, code, &m)?,
+                | Opcode::Reduce => self.cross_lane(op, code, &f.m)?,
                 Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
-                _ => self.lanes(op, code, &m)?,
+                _ => self.lanes(op, code, &f.m)?,
             }
         }
         // A block without a terminator (not in verified IR) falls through.
-        ex.normal = ex.normal.or(m);
-        Ok(ex)
+        f.ex.normal = f.ex.normal.or(f.m);
+        Ok(Step::Done(std::mem::take(&mut f.ex)))
     }
 
-    /// `kernel.loop`: returns the lanes that left it by `break`.
-    fn run_loop(&mut self, op: Op, m: Mask) -> Result<Mask, InterpError> {
+    /// A frame running region `index` of `op` with lanes `m`.
+    fn region_frame(&self, op: Op, index: usize, m: Mask) -> Frame {
         let ir = self.run.prep.ir;
-        let regions = &ir.ops[op].regions;
-        let body = ir.entry_block(regions[0]).expect("a loop body has a block");
-        let latch = ir
-            .entry_block(regions[1])
-            .expect("a loop latch has a block");
-        self.loops.push(op);
-        let mut inside = m;
-        let mut out = Mask::default();
-        while !inside.is_empty() {
-            let e = self.block(body, inside)?;
-            out = out.or(e.brk);
-            let to_latch = e.normal.or(e.cont);
-            if to_latch.is_empty() {
-                break;
+        let b = ir
+            .entry_block(ir.ops[op].regions[index])
+            .expect("a structured region has a block");
+        Frame::new(ir.first_op(b), m)
+    }
+
+    /// The next side of the `if` `f` waits on that has lanes; if none, the `if` is done and
+    /// `f` continues with the lanes that reached the end of a side.
+    fn next_if_side(&self, f: &mut Frame) -> Option<Frame> {
+        let Waiting::If {
+            op,
+            side,
+            lanes,
+            after,
+        } = &mut f.waiting
+        else {
+            return None;
+        };
+        while *side < 2 {
+            let m = lanes[*side];
+            if !m.is_empty() {
+                return Some(self.region_frame(*op, *side, m));
             }
-            let l = self.block(latch, to_latch)?;
-            out = out.or(l.brk);
-            inside = l.normal.or(l.cont);
+            *side += 1;
         }
-        self.loops.pop();
-        Ok(out)
+        f.m = *after;
+        f.waiting = Waiting::Nothing;
+        None
+    }
+
+    /// A region `parent` waited on ended with `ex`: the next region to run, if any.
+    fn resume(&mut self, parent: &mut Frame, ex: Exits) -> Option<Frame> {
+        match &mut parent.waiting {
+            Waiting::Nothing => None,
+            Waiting::If { side, after, .. } => {
+                *after = after.or(ex.normal);
+                *side += 1;
+                parent.ex.brk = parent.ex.brk.or(ex.brk);
+                parent.ex.cont = parent.ex.cont.or(ex.cont);
+                self.next_if_side(parent)
+            }
+            Waiting::Loop { op, out, in_latch } => {
+                // The body ended: the lanes that finished it or continued run the latch; the
+                // latch ended: those that reached its end go round again.
+                *out = out.or(ex.brk);
+                let next = ex.normal.or(ex.cont);
+                let op = *op;
+                if next.is_empty() {
+                    parent.m = *out;
+                    parent.waiting = Waiting::Nothing;
+                    self.loops.pop();
+                    return None;
+                }
+                *in_latch = !*in_latch;
+                let index = usize::from(*in_latch);
+                Some(self.region_frame(op, index, next))
+            }
+        }
+    }
+
+    /// `kernel.barrier` with lanes `m`: every lane of the workgroup that has not returned.
+    fn barrier(&self, op: Op, m: &Mask) -> Result<(), InterpError> {
+        let ir = self.run.prep.ir;
+        let live = self.all.and_not(self.returned);
+        if *m == live {
+            return Ok(());
+        }
+        let missing = live.and_not(*m);
+        let lane = (0..self.n)
+            .find(|&l| missing.0[l / 64] >> (l % 64) & 1 != 0)
+            .unwrap_or(0);
+        let w = self.items[lane].local;
+        let g = self.group;
+        Err(InterpError {
+            loc: ir.ops[op].loc,
+            message: format!(
+                "barrier in divergent control flow: {} of the {} work-items of workgroup ({}, {}, {}) that have not returned reach it; work-item ({}, {}, {}) does not",
+                m.count(),
+                live.count(),
+                g[0],
+                g[1],
+                g[2],
+                w[0],
+                w[1],
+                w[2]
+            ),
+            work_item: None,
+        })
     }
 
     /// A lane-local op for every lane of `m`, in increasing lane order.

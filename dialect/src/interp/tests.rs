@@ -1174,19 +1174,29 @@ fn cf_form_with_cross_lane_ops_is_rejected() {
 
 #[test]
 fn cf_form_step_limit_and_errors() {
+    // The limit is per work-item: work-item 63 alone runs 385 ops.
     let e = exec_limit(
         CF_LOOP,
         launch(1, 64),
         vec![buf(Scalar::I32, 64)],
         &[],
-        Limits { max_steps: 500 },
+        Limits { max_steps: 300 },
     )
     .unwrap_err();
-    assert!(
-        e.message.starts_with("no progress after 500 steps"),
-        "{}",
-        e.message
+    assert_eq!(
+        e.message,
+        "no progress after 300 steps of one work-item (a loop that never ends?)"
     );
+    assert_eq!(e.work_item, None);
+    // 64 work-items of at most 385 ops: more in total than the limit, but none alone.
+    exec_limit(
+        CF_LOOP,
+        launch(1, 64),
+        vec![buf(Scalar::I32, 64)],
+        &[],
+        Limits { max_steps: 400 },
+    )
+    .unwrap();
     let e = exec(CF_LOOP, launch(1, 8), vec![buf(Scalar::I32, 7)], &[]).unwrap_err();
     assert_eq!(
         e.message,
@@ -1280,4 +1290,45 @@ fn atomic_kinds() {
     assert_eq!(eval::atomic(4, m1, 2, 32), m1);
     assert_eq!(eval::atomic(5, m1, 2, 32), 2);
     assert_eq!(eval::atomic(6, fl(1.5), fl(2.0), 32), fl(3.5));
+}
+
+/// The step limit counts per workgroup, and outside any loop it says so: a loop-free kernel
+/// on a large grid used to stop with "possible SIMT deadlock in loop at" the op running (no
+/// loop there) once all workgroups together passed the limit.
+#[test]
+fn step_limit_is_per_workgroup_and_names_only_real_loops() {
+    let src = "kernel.func @k {
+        ^entry(%out: !kernel.ptr<global, i32>):
+          %g = kernel.workgroup_id x : i32 loc(\"g.k\":2:11)
+          %z = arith.constant 0 : i32
+          kernel.store %g, %out, %z loc(\"g.k\":3:5)
+          kernel.return
+        }";
+    // 5 ops per workgroup, 1000 workgroups, a limit of 100 steps.
+    let (m, c) = exec_limit(
+        src,
+        launch(1000, 64),
+        vec![buf(Scalar::I32, 1)],
+        &[],
+        Limits { max_steps: 100 },
+    )
+    .unwrap();
+    assert_eq!(c.ops, 4 * 1000);
+    assert_eq!(i32s(&m.buffers[0]), vec![999]);
+    // A single workgroup of 16 waves over a limit of 10 steps (its first op takes 16): not a
+    // deadlock.
+    let e = exec_limit(
+        src,
+        launch(1, 1024),
+        vec![buf(Scalar::I32, 1)],
+        &[],
+        Limits { max_steps: 10 },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "a workgroup took more than 10 steps, outside any loop (not a deadlock: its work \
+         exceeds the step limit)"
+    );
+    assert_eq!((e.loc.line, e.loc.col), (2, 11));
 }

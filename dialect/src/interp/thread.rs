@@ -34,6 +34,8 @@ pub(super) fn run(run: &mut Run, mem: &mut Mem, params: &[(u32, u64)]) -> Result
                 local: local_id(block, linear),
                 linear,
             };
+            // The step limit is per work-item: a large launch is no deadlock.
+            run.steps = 0;
             work_item(run, mem, &item, entry, &mut vals, &mut copy)?;
         }
     }
@@ -58,7 +60,7 @@ fn work_item(
             run.counts.lane_ops += 1;
             run.steps += 1;
             if run.steps > run.max_steps {
-                return Err(run.out_of_steps(ir.ops[op].loc));
+                return Err(run.out_of_steps_cf(ir.ops[op].loc));
             }
             let code = ir.opcode(op);
             let info = &prep.info[op];

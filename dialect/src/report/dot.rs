@@ -106,8 +106,31 @@ fn kernel(kv: &KernelView, out: &mut String) {
             node(kv, b, "  ", out);
         }
     }
-    for &c in &u.cycles.top_level {
-        cluster(kv, c, 1, out);
+    // Clusters nest like the cycles: opened and closed from a stack, not by recursion.
+    enum Step {
+        Open(CycleId, usize),
+        Close(usize),
+    }
+    let mut stack: Vec<Step> = u
+        .cycles
+        .top_level
+        .iter()
+        .rev()
+        .map(|&c| Step::Open(c, 1))
+        .collect();
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Open(c, depth) => {
+                cluster(kv, c, depth, out);
+                stack.push(Step::Close(depth));
+                for &child in u.cycles.cycle(c).children.iter().rev() {
+                    stack.push(Step::Open(child, depth + 1));
+                }
+            }
+            Step::Close(depth) => {
+                let _ = writeln!(out, "{}}}", pad(depth));
+            }
+        }
     }
     for (i, &b) in kv.blocks().iter().enumerate() {
         let Some(t) = kv.ir.terminator(b) else {
@@ -167,9 +190,16 @@ fn is_back_edge(kv: &KernelView, from: u32, to: Block) -> bool {
     false
 }
 
+/// Indentation of a cluster nested `depth` deep; it stops growing at 100 levels.
+fn pad(depth: usize) -> String {
+    "  ".repeat(depth.min(100))
+}
+
+/// The start of the cluster of cycle `c` and its own blocks (its children follow, then the
+/// closing brace).
 fn cluster(kv: &KernelView, c: CycleId, depth: usize, out: &mut String) {
     let u = kv.u;
-    let pad = "  ".repeat(depth);
+    let pad = pad(depth);
     let cy = u.cycles.cycle(c);
     let id = kv.cycle_id(c);
     let _ = writeln!(
@@ -209,10 +239,6 @@ fn cluster(kv: &KernelView, c: CycleId, depth: usize, out: &mut String) {
             node(kv, b, &inner, out);
         }
     }
-    for &child in &cy.children {
-        cluster(kv, child, depth + 1, out);
-    }
-    let _ = writeln!(out, "{pad}}}");
 }
 
 fn node(kv: &KernelView, b: Block, pad: &str, out: &mut String) {

@@ -94,7 +94,7 @@
 
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Event, Ir};
 use crate::registry::{Opcode, CMPF_PREDICATES, CMPI_PREDICATES};
 use crate::text;
 use crate::types::{AddrSpace, Scalar, Type};
@@ -149,7 +149,7 @@ pub fn llvm_names(ir: &Ir, func: Op) -> LlvmNames {
     } = text::names(ir, func);
     let mut values = SecondaryMap::new();
     let mut blocks = SecondaryMap::new();
-    let mut used = HashSet::new();
+    let mut used = Used::default();
     let mut vals = Vec::new();
     let mut blks = Vec::new();
     collect(ir, func, &mut vals, &mut blks);
@@ -187,27 +187,50 @@ pub fn llvm_names(ir: &Ir, func: Op) -> LlvmNames {
 
 /// Values and blocks under `op`, in print order.
 fn collect(ir: &Ir, op: Op, vals: &mut Vec<Value>, blks: &mut Vec<Block>) {
-    for &r in &ir.ops[op].regions {
-        for b in ir.region_blocks(r) {
-            blks.push(b);
-            vals.extend_from_slice(&ir.blocks[b].args);
-            for o in ir.block_ops(b) {
-                vals.extend_from_slice(&ir.ops[o].results);
-                collect(ir, o, vals, blks);
+    for event in ir.events(op) {
+        match event {
+            Event::Block(b) => {
+                blks.push(b);
+                vals.extend_from_slice(&ir.blocks[b].args);
             }
+            Event::Op(o) if o != op => vals.extend_from_slice(&ir.ops[o].results),
+            _ => {}
         }
     }
 }
 
-/// `base` if unused, else `base.1`, `base.2`, ...; marks the result used.
-fn unique(used: &mut HashSet<String>, base: String) -> String {
+/// Names in use, and per base name the next suffix worth trying.
+#[derive(Default)]
+struct Used {
+    names: HashSet<String>,
+    next: HashMap<String, u32>,
+}
+
+impl Used {
+    fn insert(&mut self, name: String) -> bool {
+        self.names.insert(name)
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+}
+
+/// `base` if unused, else `base.1`, `base.2`, ... (the first unused); marks the result used.
+/// Suffixes already found taken are not tried again, so n names on one base cost O(n).
+fn unique(used: &mut Used, base: String) -> String {
     if used.insert(base.clone()) {
         return base;
     }
-    (1..)
-        .map(|i| format!("{base}.{i}"))
-        .find(|c| used.insert(c.clone()))
-        .expect("an unused suffix exists")
+    let mut i = used.next.get(&base).copied().unwrap_or(1);
+    loop {
+        let cand = format!("{base}.{i}");
+        i += 1;
+        if used.insert(cand.clone()) {
+            used.next.insert(base, i);
+            return cand;
+        }
+    }
 }
 
 /// Attribute groups of the module (`#N`).
@@ -388,7 +411,7 @@ struct FuncEmitter<'a> {
     ir: &'a Ir,
     func: Op,
     names: LlvmNames,
-    used: HashSet<String>,
+    used: Used,
     /// The kernel uses convergence tokens: every convergent call needs a bundle.
     controlled: bool,
     m: &'a mut Module,
@@ -401,7 +424,7 @@ struct FuncEmitter<'a> {
 impl<'a> FuncEmitter<'a> {
     fn new(ir: &'a Ir, func: Op, m: &'a mut Module) -> Result<Self, String> {
         let names = llvm_names(ir, func);
-        let mut used = HashSet::new();
+        let mut used = Used::default();
         let mut vals = Vec::new();
         let mut blks = Vec::new();
         collect(ir, func, &mut vals, &mut blks);

@@ -1,7 +1,9 @@
 //! The parser for both forms (mixed freely, op by op).
 //!
-//! One recursive-descent pass over a token vector. Ops are created when their name is read
-//! (so their regions can be parsed into them) and completed when the op ends. Names are
+//! One pass over a token vector, recursive descent within an op; the ops whose regions are being
+//! read wait on an explicit stack, so regions nest to any depth (no recursion per level). Ops
+//! are created when their name is read (so their regions can be parsed into them) and completed
+//! when the op ends. Names are
 //! scoped per isolated op (`kernel.func`, `builtin.module`); uses of values and blocks not yet
 //! defined are recorded as fix-ups and resolved when the isolated op ends, which also supplies
 //! the types of forward-referenced operands in the custom form.
@@ -17,14 +19,6 @@ use crate::registry::{Arity, Keyword, Opcode, Traits};
 use crate::types::{AddrSpace, Scalar, Type};
 use cranelift_entity::packed_option::ReservedValue;
 use std::collections::HashMap;
-
-/// Maximum region nesting depth.
-pub(super) const MAX_DEPTH: usize = 500;
-
-/// Texts whose braces nest deeper than this are parsed on a thread with a big stack (each
-/// level of the recursive descent takes ~13 KiB of stack in debug builds).
-const SHALLOW: usize = 48;
-const BIG_STACK: usize = 64 << 20;
 
 type PResult<T> = Result<T, TextError>;
 
@@ -64,6 +58,35 @@ struct Use {
 /// An operand reference with the type the text gives it (generic form only).
 type TypedUse = (Use, Option<Type>);
 
+/// What an op's text gave before its regions, by form.
+enum Form {
+    Generic {
+        uses: Vec<Use>,
+        succs: Vec<Use>,
+        attrs: Vec<(String, Attr)>,
+    },
+    Custom {
+        /// The keyword literal, typed once the result types are read.
+        literal: Option<Token>,
+        uses: Vec<TypedUse>,
+        succs: Vec<(Use, Vec<TypedUse>)>,
+    },
+}
+
+/// An op whose regions are being read.
+struct Pending {
+    op: Op,
+    res: Vec<Use>,
+    name_tok: Token,
+    name: String,
+    isolated: bool,
+    form: Form,
+    /// Regions started so far.
+    regions: usize,
+    /// The block of the current region that takes the ops read (none before a label).
+    block: Option<Block>,
+}
+
 /// What the form-specific part of an op yields.
 struct Body {
     operands: Vec<TypedUse>,
@@ -78,40 +101,11 @@ struct Parser<'t> {
     pos: usize,
     ir: Ir,
     scopes: Vec<Scope>,
-    depth: usize,
 }
 
 pub(super) fn parse(text: &str, file_name: &str) -> PResult<Ir> {
-    let toks = lex(text)?;
-    let mut depth = 0usize;
-    let mut max = 0;
-    for t in &toks {
-        match t.kind {
-            Tok::LBrace => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            Tok::RBrace => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    if max <= SHALLOW {
-        return parse_tokens(text, toks);
-    }
     let _ = file_name;
-    std::thread::scope(|s| {
-        match std::thread::Builder::new()
-            .stack_size(BIG_STACK)
-            .spawn_scoped(s, || parse_tokens(text, toks))
-        {
-            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            Err(_) => Err(TextError::at(
-                text,
-                0,
-                "cannot start a thread to parse deeply nested text".into(),
-            )),
-        }
-    })
+    parse_tokens(text, lex(text)?)
 }
 
 fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
@@ -121,7 +115,6 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
         pos: 0,
         ir: Ir::new(),
         scopes: vec![Scope::default()],
-        depth: 0,
     };
     let first = p.tok();
     let is_module = match first.kind {
@@ -354,8 +347,54 @@ impl Parser<'_> {
 
     // ---- ops ----
 
-    /// Parses one op into `block` (`None`: the text's top-level module, which becomes `ir.top`).
+    /// Parses one op, and everything nested in it, into `block` (`None`: the text's
+    /// top-level module, which becomes `ir.top`). Regions nest to any depth: the ops whose
+    /// regions are being read wait on a stack, not on the call stack.
     fn parse_op(&mut self, block: Option<Block>) -> PResult<()> {
+        let mut open: Vec<Pending> = Vec::new();
+        let mut cur = self.op_head(block)?;
+        let mut follows = self.region_follows(&cur)?;
+        loop {
+            // `cur` is an op; `follows`: its next region follows (what leads to its `{` read).
+            if follows {
+                self.region_start(&mut cur)?;
+                open.push(cur);
+            } else {
+                self.op_finish(cur)?;
+                if open.is_empty() {
+                    return Ok(());
+                }
+            }
+            // The ops of the innermost open region, up to one with regions or the `}`.
+            (cur, follows) = loop {
+                let top = open.last_mut().expect("a region is open");
+                match self.peek() {
+                    Tok::Caret => self.block_label(top)?,
+                    Tok::RBrace => {
+                        self.bump();
+                        let p = open.pop().expect("a region is open");
+                        let f = self.region_follows(&p)?;
+                        break (p, f);
+                    }
+                    Tok::Eof => return Err(self.unexpected("`}`")),
+                    _ => {
+                        let Some(b) = top.block else {
+                            return Err(self.unexpected("a block label"));
+                        };
+                        let p = self.op_head(Some(b))?;
+                        if self.region_follows(&p)? {
+                            break (p, true);
+                        }
+                        self.op_finish(p)?;
+                    }
+                }
+            };
+        }
+    }
+
+    /// An op up to its regions: result names, the name, and what the form puts before the
+    /// regions. The op is created (and linked into `block`) so its regions can be read into it.
+    fn op_head(&mut self, block: Option<Block>) -> PResult<Pending> {
         let mut res = Vec::new();
         if self.peek() == Tok::Percent {
             loop {
@@ -406,26 +445,119 @@ impl Parser<'_> {
         if isolated {
             self.scopes.push(Scope::default());
         }
-        let body = if generic {
-            self.parse_generic(op)?
+        let form = if generic {
+            self.generic_head()?
         } else {
-            self.parse_custom(op)?
+            self.custom_head(op)?
         };
-        if isolated {
+        Ok(Pending {
+            op,
+            res,
+            name_tok,
+            name,
+            isolated,
+            form,
+            regions: 0,
+            block: None,
+        })
+    }
+
+    /// Does region number `p.regions` of `p` follow? Consumes what leads up to its `{`.
+    fn region_follows(&mut self, p: &Pending) -> PResult<bool> {
+        match p.form {
+            Form::Generic { .. } if p.regions == 0 => Ok(self.eat(Tok::LParen)),
+            Form::Generic { .. } => {
+                if self.eat(Tok::Comma) {
+                    return Ok(true);
+                }
+                self.expect(Tok::RParen, "`)`")?;
+                Ok(false)
+            }
+            Form::Custom { .. } => {
+                if self.peek() == Tok::LBrace {
+                    return Ok(true);
+                }
+                let sep = self.peek() == Tok::Ident
+                    && REGION_SEPARATORS.contains(&self.slice(self.tok()))
+                    && self.peek_at(1) == Tok::LBrace;
+                if sep {
+                    self.bump();
+                }
+                Ok(sep)
+            }
+        }
+    }
+
+    /// `{` and the region; an unlabelled entry block if no label follows.
+    fn region_start(&mut self, p: &mut Pending) -> PResult<()> {
+        self.expect(Tok::LBrace, "`{`")?;
+        let r = self.ir.add_region(p.op);
+        p.regions += 1;
+        p.block = None;
+        if self.peek() != Tok::Caret {
+            let b = self.ir.create_block();
+            self.ir.append_block(r, b);
+            p.block = Some(b);
+        }
+        Ok(())
+    }
+
+    /// `^label(args):` starting a block of `p`'s current region.
+    fn block_label(&mut self, p: &mut Pending) -> PResult<()> {
+        let r = *self.ir.ops[p.op]
+            .regions
+            .last()
+            .expect("a region was started");
+        let label = self.name_use();
+        let b = self.define_block(&label)?;
+        self.ir.append_block(r, b);
+        if self.peek() == Tok::LParen {
+            self.bump();
+            while self.peek() == Tok::Percent {
+                let u = self.name_use();
+                self.expect(Tok::Colon, "`:`")?;
+                let ty = self.parse_type()?;
+                let loc = self.parse_loc()?;
+                let v = self.ir.add_block_arg(b, ty, None, loc);
+                self.define_value(&u, v)?;
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "`)`")?;
+        }
+        self.expect(Tok::Colon, "`:`")?;
+        p.block = Some(b);
+        Ok(())
+    }
+
+    /// The rest of an op after its regions, then its results, operands and successors.
+    fn op_finish(&mut self, p: Pending) -> PResult<()> {
+        let op = p.op;
+        let body = match p.form {
+            Form::Generic { uses, succs, attrs } => self.generic_tail(op, uses, succs, attrs)?,
+            Form::Custom {
+                literal,
+                uses,
+                succs,
+            } => self.custom_tail(op, literal, uses, succs)?,
+        };
+        if p.isolated {
             self.pop_scope()?;
         }
-        if res.len() != body.result_tys.len() {
+        if p.res.len() != body.result_tys.len() {
             return Err(self.err(
-                name_tok.start,
+                p.name_tok.start,
                 format!(
-                    "`{name}` is given {} result names but {} result types",
-                    res.len(),
+                    "`{}` is given {} result names but {} result types",
+                    p.name,
+                    p.res.len(),
                     body.result_tys.len()
                 ),
             ));
         }
         self.ir.ops[op].loc = body.loc;
-        for (i, (u, ty)) in res.iter().zip(body.result_tys).enumerate() {
+        for (i, (u, ty)) in p.res.iter().zip(body.result_tys).enumerate() {
             let v = self.ir.values.push(ValueData {
                 ty,
                 def: ValueDef::Result(op, i as u32),
@@ -453,8 +585,8 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `"name"(operands) [succs] <{props}> (regions) {attrs} : (types) -> types loc`, after the name.
-    fn parse_generic(&mut self, op: Op) -> PResult<Body> {
+    /// `"name"(operands) [succs] <{props}>`, after the name; the regions may follow.
+    fn generic_head(&mut self) -> PResult<Form> {
         self.expect(Tok::LParen, "`(`")?;
         let mut uses = Vec::new();
         if self.peek() != Tok::RParen {
@@ -489,16 +621,17 @@ impl Parser<'_> {
             attrs = self.parse_attr_dict()?;
             self.expect(Tok::Gt, "`>`")?;
         }
-        if self.peek() == Tok::LParen {
-            self.bump();
-            loop {
-                self.parse_region(op)?;
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::RParen, "`)`")?;
-        }
+        Ok(Form::Generic { uses, succs, attrs })
+    }
+
+    /// `{attrs} : (types) -> types loc`, after the regions.
+    fn generic_tail(
+        &mut self,
+        op: Op,
+        uses: Vec<Use>,
+        succs: Vec<Use>,
+        mut attrs: Vec<(String, Attr)>,
+    ) -> PResult<Body> {
         if self.peek() == Tok::LBrace {
             attrs.extend(self.parse_attr_dict()?);
         }
@@ -579,8 +712,8 @@ impl Parser<'_> {
         })
     }
 
-    /// `keyword? operands? attr-dict? successors? regions? (: types)? loc?`, after the name.
-    fn parse_custom(&mut self, op: Op) -> PResult<Body> {
+    /// `keyword? operands? attr-dict? successors?`, after the name; the regions may follow.
+    fn custom_head(&mut self, op: Op) -> PResult<Form> {
         let spec = self.ir.ops[op].opcode.spec();
         let mut has_kw = false;
         let mut literal = None;
@@ -672,19 +805,22 @@ impl Parser<'_> {
             }
             self.expect(Tok::RBracket, "`]`")?;
         }
-        loop {
-            if self.peek() == Tok::LBrace {
-                self.parse_region(op)?;
-            } else if self.peek() == Tok::Ident
-                && REGION_SEPARATORS.contains(&self.slice(self.tok()))
-                && self.peek_at(1) == Tok::LBrace
-            {
-                self.bump();
-                self.parse_region(op)?;
-            } else {
-                break;
-            }
-        }
+        Ok(Form::Custom {
+            literal,
+            uses,
+            succs,
+        })
+    }
+
+    /// `(: types)? loc?`, after the regions; the keyword literal takes its type from them.
+    fn custom_tail(
+        &mut self,
+        op: Op,
+        literal: Option<Token>,
+        uses: Vec<TypedUse>,
+        succs: Vec<(Use, Vec<TypedUse>)>,
+    ) -> PResult<Body> {
+        let spec = self.ir.ops[op].opcode.spec();
         let mut result_tys = Vec::new();
         if self.peek() == Tok::Colon {
             self.bump();
@@ -726,60 +862,6 @@ impl Parser<'_> {
             unescape(s).map_err(|m| self.err(t.start, m))
         } else {
             Ok(s.to_string())
-        }
-    }
-
-    // ---- regions ----
-
-    fn parse_region(&mut self, op: Op) -> PResult<()> {
-        let open = self.expect(Tok::LBrace, "`{`")?;
-        if self.depth >= MAX_DEPTH {
-            return Err(self.err(
-                open.start,
-                format!("regions nested deeper than {MAX_DEPTH} levels"),
-            ));
-        }
-        self.depth += 1;
-        let r = self.ir.add_region(op);
-        if self.peek() != Tok::Caret {
-            let b = self.ir.create_block();
-            self.ir.append_block(r, b);
-            self.parse_block_body(b)?;
-        }
-        while self.peek() == Tok::Caret {
-            let label = self.name_use();
-            let b = self.define_block(&label)?;
-            self.ir.append_block(r, b);
-            if self.peek() == Tok::LParen {
-                self.bump();
-                while self.peek() == Tok::Percent {
-                    let u = self.name_use();
-                    self.expect(Tok::Colon, "`:`")?;
-                    let ty = self.parse_type()?;
-                    let loc = self.parse_loc()?;
-                    let v = self.ir.add_block_arg(b, ty, None, loc);
-                    self.define_value(&u, v)?;
-                    if !self.eat(Tok::Comma) {
-                        break;
-                    }
-                }
-                self.expect(Tok::RParen, "`)`")?;
-            }
-            self.expect(Tok::Colon, "`:`")?;
-            self.parse_block_body(b)?;
-        }
-        self.expect(Tok::RBrace, "`}`")?;
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn parse_block_body(&mut self, b: Block) -> PResult<()> {
-        loop {
-            match self.peek() {
-                Tok::Caret | Tok::RBrace => return Ok(()),
-                Tok::Eof => return Err(self.unexpected("`}`")),
-                _ => self.parse_op(Some(b))?,
-            }
         }
     }
 

@@ -2,8 +2,8 @@
 
 use super::{Annot, PrintOptions};
 use crate::attrs::{format_f32, is_bare_ident, quote, Attr};
-use crate::entities::{Block, Op, Region, Value};
-use crate::ir::Ir;
+use crate::entities::{Block, Op, Value};
+use crate::ir::{Event, Ir};
 use crate::location::Loc;
 use crate::registry::{Keyword, Opcode, Traits};
 use crate::types::Type;
@@ -99,18 +99,47 @@ struct Names {
 }
 
 impl Names {
-    /// Names everything under `root` (and `root`'s results) in print order.
+    /// Names everything under `root` (and `root`'s results) in print order. A value or block
+    /// is named in the scope of its nearest isolated ancestor; one walk with a stack of
+    /// scopes, no recursion.
     fn new(ir: &Ir, root: Op) -> Names {
         let mut n = Names {
             values: SecondaryMap::new(),
             blocks: SecondaryMap::new(),
             targets: SecondaryMap::new(),
         };
-        let mut scope = Scope::default();
+        let mut scopes = vec![Scope::default()];
         for &r in &ir.ops[root].results {
-            n.name_value(ir, r, &mut scope);
+            n.name_value(ir, r, scopes.last_mut().expect("a scope"));
         }
-        n.name_regions(ir, root, &mut scope);
+        for event in ir.events(root) {
+            match event {
+                Event::Op(o) => {
+                    if o != root {
+                        for s in &ir.ops[o].succs {
+                            n.targets[s.block] = true;
+                        }
+                        let scope = scopes.last_mut().expect("a scope");
+                        for &r in &ir.ops[o].results {
+                            n.name_value(ir, r, scope);
+                        }
+                    }
+                    if ir.spec(o).has(Traits::ISOLATED) {
+                        scopes.push(Scope::default());
+                    }
+                }
+                Event::OpEnd(o) => {
+                    if ir.spec(o).has(Traits::ISOLATED) {
+                        scopes.pop();
+                    }
+                }
+                Event::Block(b) => {
+                    let scope = scopes.last_mut().expect("a scope");
+                    n.name_block(ir, b, scope);
+                }
+                Event::Region(_) | Event::RegionEnd(_) => {}
+            }
+        }
         n
     }
 
@@ -125,40 +154,21 @@ impl Names {
         self.values[v] = name;
     }
 
-    fn name_regions(&mut self, ir: &Ir, op: Op, outer: &mut Scope) {
-        let mut fresh = Scope::default();
-        let scope = if ir.spec(op).has(Traits::ISOLATED) {
-            &mut fresh
-        } else {
-            outer
-        };
-        for &r in &ir.ops[op].regions {
-            for b in ir.region_blocks(r) {
-                let name = match ir.blocks[b].name.as_deref() {
-                    Some(s) => {
-                        let s = sanitize(s);
-                        let ok = !is_numbered_block(&s);
-                        scope.unique(true, s, ok)
-                    }
-                    None => {
-                        scope.next_block += 1;
-                        format!("bb{}", scope.next_block - 1)
-                    }
-                };
-                self.blocks[b] = name;
-                for &a in &ir.blocks[b].args {
-                    self.name_value(ir, a, scope);
-                }
-                for o in ir.block_ops(b) {
-                    for s in &ir.ops[o].succs {
-                        self.targets[s.block] = true;
-                    }
-                    for &r in &ir.ops[o].results {
-                        self.name_value(ir, r, scope);
-                    }
-                    self.name_regions(ir, o, scope);
-                }
+    fn name_block(&mut self, ir: &Ir, b: Block, scope: &mut Scope) {
+        let name = match ir.blocks[b].name.as_deref() {
+            Some(s) => {
+                let s = sanitize(s);
+                let ok = !is_numbered_block(&s);
+                scope.unique(true, s, ok)
             }
+            None => {
+                scope.next_block += 1;
+                format!("bb{}", scope.next_block - 1)
+            }
+        };
+        self.blocks[b] = name;
+        for &a in &ir.blocks[b].args {
+            self.name_value(ir, a, scope);
         }
     }
 }
@@ -196,8 +206,26 @@ pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
         names: Names::new(ir, isolated_root(ir, op)),
         out: String::new(),
     };
-    p.op(op, 0);
+    p.print(op);
     p.out
+}
+
+/// Indentation stops growing at this nesting level, so the text of deeply nested IR (a long
+/// `else if` chain is one `kernel.if` per arm, each in the previous one's else region) stays
+/// linear in its size. The parser does not care about indentation.
+const MAX_INDENT: usize = 100;
+
+/// Printed attributes: names and values.
+type AttrList = Vec<(String, String)>;
+
+/// An op whose regions are being printed.
+struct Open {
+    op: Op,
+    indent: usize,
+    /// The op's annotation until a region's `{` takes it.
+    annot: Option<String>,
+    /// Regions started so far.
+    regions: usize,
 }
 
 impl Printer<'_> {
@@ -259,7 +287,7 @@ impl Printer<'_> {
         self.opts.annotate.and_then(|f| f(a))
     }
 
-    fn attr_dict(&mut self, attrs: &[(&str, String)]) {
+    fn attr_dict(&mut self, attrs: &[(String, String)]) {
         self.out.push('{');
         for (i, (name, val)) in attrs.iter().enumerate() {
             if i > 0 {
@@ -285,75 +313,169 @@ impl Printer<'_> {
         }
     }
 
-    fn op(&mut self, op: Op, indent: usize) {
+    /// Prints `root` and everything nested in it: one walk over the IR's events with a stack
+    /// of the ops whose regions are open (no recursion, so any depth prints).
+    fn print(&mut self, root: Op) {
         let ir = self.ir;
-        let data = &ir.ops[op];
+        let mut open: Vec<Open> = Vec::new();
+        for event in ir.events(root) {
+            match event {
+                Event::Op(op) => {
+                    let indent = 2 * open.len().min(MAX_INDENT);
+                    let annot = self.head(op, indent);
+                    open.push(Open {
+                        op,
+                        indent,
+                        annot,
+                        regions: 0,
+                    });
+                }
+                Event::Region(_) => {
+                    let top = open.last_mut().expect("a region's op is open");
+                    let (op, index, annot) = (top.op, top.regions, top.annot.take());
+                    top.regions += 1;
+                    self.region_start(op, index, annot);
+                }
+                Event::Block(b) => {
+                    let indent = open.last().map_or(0, |o| o.indent);
+                    self.block_label(b, indent);
+                }
+                Event::RegionEnd(_) => {
+                    let indent = open.last().map_or(0, |o| o.indent);
+                    self.indent(indent);
+                    self.out.push('}');
+                }
+                Event::OpEnd(_) => {
+                    let top = open.pop().expect("an op is open");
+                    self.tail(top.op, top.annot);
+                }
+            }
+        }
+    }
+
+    /// An op up to its first region: results, then the form's text before the regions.
+    /// Returns the op's annotation (the first region's `{` or the end of the line takes it).
+    fn head(&mut self, op: Op, indent: usize) -> Option<String> {
+        let data = &self.ir.ops[op];
         self.indent(indent);
         if !data.results.is_empty() {
             self.values(&data.results);
             self.out.push_str(" = ");
         }
-        let annot = self.annot(Annot::Op(op));
-        let annot = if self.opts.generic {
-            self.generic_op(op, indent, annot)
+        if self.opts.generic {
+            self.generic_head(op);
         } else {
-            self.custom_op(op, indent, annot)
-        };
-        self.loc(data.loc);
-        self.comment(annot);
-        self.out.push('\n');
+            self.custom_head(op);
+        }
+        self.annot(Annot::Op(op))
     }
 
-    /// Prints the regions; the annotation (if any) goes after the first `{`. Returns it if
-    /// there was no region to put it in.
-    fn region(&mut self, r: Region, indent: usize, annot: Option<String>) {
-        let ir = self.ir;
+    /// The text before region `index` of `op` and its `{`; the annotation (if any) goes after
+    /// the `{`.
+    fn region_start(&mut self, op: Op, index: usize, annot: Option<String>) {
+        if self.opts.generic {
+            if index > 0 {
+                self.out.push_str(", ");
+            }
+        } else {
+            self.out.push(' ');
+            let seps = region_separators(self.ir.opcode(op));
+            if let Some(w) = index.checked_sub(1).and_then(|j| seps.get(j)) {
+                self.out.push_str(w);
+                self.out.push(' ');
+            }
+        }
         self.out.push('{');
         self.comment(annot);
         self.out.push('\n');
-        for (i, b) in ir.region_blocks(r).enumerate() {
-            let args = &ir.blocks[b].args;
-            // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
-            // entry block.
-            let empty = self.opts.generic && ir.first_op(b).is_none();
-            if i > 0 || !args.is_empty() || empty || self.names.targets[b] {
-                self.indent(indent);
-                self.block_ref(b);
-                if !args.is_empty() {
-                    self.out.push('(');
-                    for (j, &a) in args.iter().enumerate() {
-                        if j > 0 {
-                            self.out.push_str(", ");
-                        }
-                        self.value(a);
-                        let _ = write!(self.out, ": {}", ir.values[a].ty);
-                        self.loc(ir.values[a].loc);
-                    }
-                    self.out.push(')');
-                }
-                self.out.push(':');
-                let a = self.annot(Annot::Block(b));
-                self.comment(a);
-                self.out.push('\n');
-            }
-            for o in ir.block_ops(b) {
-                self.op(o, indent + 2);
-            }
-        }
-        self.indent(indent);
-        self.out.push('}');
     }
 
-    fn generic_op(&mut self, op: Op, indent: usize, mut annot: Option<String>) -> Option<String> {
+    /// A block's label line, unless the block is an entry block that needs none.
+    fn block_label(&mut self, b: Block, indent: usize) {
         let ir = self.ir;
-        let data = &ir.ops[op];
-        let spec = data.opcode.spec();
-        self.out.push_str(&quote(spec.name));
-        self.out.push('(');
+        let args = &ir.blocks[b].args;
+        let first = ir
+            .block_region(b)
+            .and_then(|r| ir.entry_block(r))
+            .is_none_or(|e| e == b);
+        // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
+        // entry block.
+        let empty = self.opts.generic && ir.first_op(b).is_none();
+        if !first || !args.is_empty() || empty || self.names.targets[b] {
+            self.indent(indent);
+            self.block_ref(b);
+            if !args.is_empty() {
+                self.out.push('(');
+                for (j, &a) in args.iter().enumerate() {
+                    if j > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.value(a);
+                    let _ = write!(self.out, ": {}", ir.values[a].ty);
+                    self.loc(ir.values[a].loc);
+                }
+                self.out.push(')');
+            }
+            self.out.push(':');
+            let a = self.annot(Annot::Block(b));
+            self.comment(a);
+            self.out.push('\n');
+        }
+    }
+
+    /// An op after its last region: the form's text after the regions, the location and the
+    /// annotation if no region took it.
+    fn tail(&mut self, op: Op, annot: Option<String>) {
+        if self.opts.generic {
+            self.generic_tail(op);
+        } else {
+            self.custom_tail(op);
+        }
+        self.loc(self.ir.ops[op].loc);
+        self.comment(annot);
+        self.out.push('\n');
+    }
+
+    /// The generic form's operands: the op's own, then each successor's arguments.
+    fn generic_operands(&self, op: Op) -> Vec<Value> {
+        let data = &self.ir.ops[op];
         let mut operands = data.operands.clone();
         for s in &data.succs {
             operands.extend_from_slice(&s.args);
         }
+        operands
+    }
+
+    /// The generic form's attributes: properties (`<{...}>`) and the plain dictionary.
+    fn generic_attrs(&self, op: Op) -> (AttrList, AttrList) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let attrs: Vec<(String, String)> = ordered_attrs(ir, op)
+            .map(|(n, a)| (n.to_string(), a.to_string()))
+            .collect();
+        let (mut props, plain) = if data.opcode.spec().has(Traits::UPSTREAM) {
+            (attrs, Vec::new())
+        } else {
+            (Vec::new(), attrs)
+        };
+        if data.succs.len() > 1 {
+            let seg = Attr::I32Array(
+                std::iter::once(data.operands.len() as i32)
+                    .chain(data.succs.iter().map(|s| s.args.len() as i32))
+                    .collect(),
+            );
+            props.push(("operandSegmentSizes".to_string(), seg.to_string()));
+        }
+        (props, plain)
+    }
+
+    /// `"name"(operands) [succs] <{props}>`, and ` (` if regions follow.
+    fn generic_head(&mut self, op: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        self.out.push_str(&quote(data.opcode.spec().name));
+        self.out.push('(');
+        let operands = self.generic_operands(op);
         self.values(&operands);
         self.out.push(')');
         if !data.succs.is_empty() {
@@ -366,24 +488,7 @@ impl Printer<'_> {
             }
             self.out.push(']');
         }
-        let attrs: Vec<(&str, String)> = ordered_attrs(ir, op)
-            .map(|(n, a)| (n, a.to_string()))
-            .collect();
-        let mut props = Vec::new();
-        let mut plain = Vec::new();
-        if spec.has(Traits::UPSTREAM) {
-            props = attrs;
-        } else {
-            plain = attrs;
-        }
-        if data.succs.len() > 1 {
-            let seg = Attr::I32Array(
-                std::iter::once(data.operands.len() as i32)
-                    .chain(data.succs.iter().map(|s| s.args.len() as i32))
-                    .collect(),
-            );
-            props.push(("operandSegmentSizes", seg.to_string()));
-        }
+        let (props, _) = self.generic_attrs(op);
         if !props.is_empty() {
             self.out.push_str(" <");
             self.attr_dict(&props);
@@ -391,19 +496,23 @@ impl Printer<'_> {
         }
         if !data.regions.is_empty() {
             self.out.push_str(" (");
-            for (i, &r) in data.regions.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.region(r, indent, annot.take());
-            }
+        }
+    }
+
+    /// `)` after the regions, `{attrs}`, `: (operand types) -> result types`.
+    fn generic_tail(&mut self, op: Op) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        if !data.regions.is_empty() {
             self.out.push(')');
         }
+        let (_, plain) = self.generic_attrs(op);
         if !plain.is_empty() {
             self.out.push(' ');
             self.attr_dict(&plain);
         }
         self.out.push_str(" : (");
+        let operands = self.generic_operands(op);
         self.types(operands.iter().map(|&v| ir.values[v].ty));
         self.out.push_str(") -> ");
         if data.results.len() == 1 {
@@ -413,10 +522,10 @@ impl Printer<'_> {
             self.types(data.results.iter().map(|&v| ir.values[v].ty));
             self.out.push(')');
         }
-        annot
     }
 
-    fn custom_op(&mut self, op: Op, indent: usize, mut annot: Option<String>) -> Option<String> {
+    /// `name keyword, operands {attrs} [succs]`.
+    fn custom_head(&mut self, op: Op) {
         let ir = self.ir;
         let data = &ir.ops[op];
         let spec = data.opcode.spec();
@@ -439,9 +548,9 @@ impl Printer<'_> {
             self.values(&data.operands);
             sep = ", ";
         }
-        let attrs: Vec<(&str, String)> = ordered_attrs(ir, op)
+        let attrs: Vec<(String, String)> = ordered_attrs(ir, op)
             .filter(|(n, _)| Some(*n) != kw_attr)
-            .map(|(n, a)| (n, a.to_string()))
+            .map(|(n, a)| (n.to_string(), a.to_string()))
             .collect();
         if !attrs.is_empty() {
             self.out.push(' ');
@@ -464,20 +573,16 @@ impl Printer<'_> {
             }
             self.out.push(']');
         }
-        let seps = region_separators(data.opcode);
-        for (i, &r) in data.regions.iter().enumerate() {
-            self.out.push(' ');
-            if let Some(w) = i.checked_sub(1).and_then(|j| seps.get(j)) {
-                self.out.push_str(w);
-                self.out.push(' ');
-            }
-            self.region(r, indent, annot.take());
-        }
-        if !result_tys.is_empty() {
+    }
+
+    /// ` : result types`.
+    fn custom_tail(&mut self, op: Op) {
+        let ir = self.ir;
+        let results = &ir.ops[op].results;
+        if !results.is_empty() {
             self.out.push_str(" : ");
-            self.types(result_tys.into_iter());
+            self.types(results.iter().map(|&v| ir.values[v].ty));
         }
-        annot
     }
 }
 

@@ -25,12 +25,13 @@
 //! several blocks (IR read from a file past this pass): the loop structure needed to place
 //! hearts is gone, and tokens on the entry block's ops alone would mix controlled and
 //! uncontrolled convergence. Nothing else changes: no op is moved or removed. Cost: two linear
-//! walks per kernel.
+//! walks per kernel, neither recursive (any nesting depth).
 
 use crate::entities::{Block, Op, Region, Value};
-use crate::ir::Ir;
+use crate::ir::{Event, Ir};
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
+use cranelift_entity::SecondaryMap;
 use std::collections::HashMap;
 
 /// Inserts convergence tokens into every kernel of `ir` that has none (see the module docs).
@@ -50,8 +51,7 @@ pub fn insert_tokens(ir: &mut Ir) -> Vec<Op> {
         if ir.next_block(entry_block).is_some() {
             continue; // CFG form (structured kernels have one block): see the module docs
         }
-        let mut cycles = HashMap::new();
-        region_flow(ir, region, &mut cycles);
+        let cycles = loop_cycles(ir, func);
 
         let loc = ir.ops[func].loc;
         let entry = ir.create_op(Opcode::ConvEntry, &[], &[Type::Token], loc);
@@ -104,57 +104,91 @@ pub(crate) struct Flow {
     pub continues: bool,
 }
 
-/// Computes the [`Flow`] of `region` and records, for every `kernel.loop` nested in it,
-/// whether the loop is a real cycle. Each region is visited once.
-pub(crate) fn region_flow(ir: &Ir, region: Region, cycles: &mut HashMap<Op, bool>) -> Flow {
-    let mut f = Flow::default();
-    let Some(block) = ir.entry_block(region) else {
-        return f;
-    };
-    let mut reachable = true;
-    for op in ir.block_ops(block) {
-        match ir.opcode(op) {
-            Opcode::If => {
-                let regions = &ir.ops[op].regions;
-                let t = region_flow(ir, regions[0], cycles);
-                let e = region_flow(ir, regions[1], cycles);
-                if reachable {
-                    f.breaks |= t.breaks || e.breaks;
-                    f.continues |= t.continues || e.continues;
-                    reachable = t.falls || e.falls;
+/// For every `kernel.loop` in `func`, whether it is a real cycle (see the module docs). One
+/// walk: the [`Flow`] of each region is accumulated on a stack while its ops are visited, and
+/// an `if` or a loop applies its regions' flows when the walk leaves it (no recursion).
+fn loop_cycles(ir: &Ir, func: Op) -> HashMap<Op, bool> {
+    let mut cycles = HashMap::new();
+    // Per open region: its flow so far, and whether the point after its last op is reachable.
+    let mut open: Vec<(Flow, bool)> = Vec::new();
+    let mut flows: SecondaryMap<Region, Flow> = SecondaryMap::new();
+    for event in ir.events(func) {
+        match event {
+            Event::Region(_) => open.push((Flow::default(), true)),
+            Event::RegionEnd(r) => {
+                if let Some((f, _)) = open.pop() {
+                    flows[r] = f;
                 }
             }
-            Opcode::Loop => {
-                let regions = &ir.ops[op].regions;
-                let body = region_flow(ir, regions[0], cycles);
-                let latch = region_flow(ir, regions[1], cycles);
-                let latch_reached = body.falls || body.continues;
-                cycles.insert(op, latch_reached && latch.falls);
-                let exits = body.breaks || (latch_reached && latch.breaks);
-                reachable &= exits;
+            Event::OpEnd(op) if op != func => {
+                if let Some((f, reachable)) = open.last_mut() {
+                    step(ir, op, f, reachable, &flows, &mut cycles);
+                }
             }
-            Opcode::Yield => {
-                f.falls |= reachable;
-                reachable = false;
-            }
-            Opcode::Break => {
-                f.breaks |= reachable;
-                reachable = false;
-            }
-            Opcode::Continue => {
-                f.continues |= reachable;
-                reachable = false;
-            }
-            Opcode::Return => reachable = false,
             _ => {}
         }
     }
-    f
+    cycles
 }
 
+/// The effect of `op` (whose regions' flows are known) on the flow `f` of its region.
+fn step(
+    ir: &Ir,
+    op: Op,
+    f: &mut Flow,
+    reachable: &mut bool,
+    flows: &SecondaryMap<Region, Flow>,
+    cycles: &mut HashMap<Op, bool>,
+) {
+    let region = |i: usize| {
+        ir.ops[op]
+            .regions
+            .get(i)
+            .map_or(Flow::default(), |&r| flows[r])
+    };
+    match ir.opcode(op) {
+        Opcode::If => {
+            let (t, e) = (region(0), region(1));
+            if *reachable {
+                f.breaks |= t.breaks || e.breaks;
+                f.continues |= t.continues || e.continues;
+                *reachable = t.falls || e.falls;
+            }
+        }
+        Opcode::Loop => {
+            let (body, latch) = (region(0), region(1));
+            let latch_reached = body.falls || body.continues;
+            cycles.insert(op, latch_reached && latch.falls);
+            let exits = body.breaks || (latch_reached && latch.breaks);
+            *reachable &= exits;
+        }
+        Opcode::Yield => {
+            f.falls |= *reachable;
+            *reachable = false;
+        }
+        Opcode::Break => {
+            f.breaks |= *reachable;
+            *reachable = false;
+        }
+        Opcode::Continue => {
+            f.continues |= *reachable;
+            *reachable = false;
+        }
+        Opcode::Return => *reachable = false,
+        _ => {}
+    }
+}
+
+/// Gives the ops of `block` and everything nested in it their token (see the module docs), in
+/// layout order: a stack of blocks being walked, each with the token its ops take.
 fn insert_in_block(ir: &mut Ir, block: Block, token: Value, cycles: &HashMap<Op, bool>) {
-    let ops: Vec<Op> = ir.block_ops(block).collect();
-    for op in ops {
+    let mut stack = vec![(ir.first_op(block), token)];
+    while let Some(top) = stack.last_mut() {
+        let (Some(op), token) = *top else {
+            stack.pop();
+            continue;
+        };
+        top.0 = ir.next_op(op);
         let spec = ir.spec(op);
         if spec.has(Traits::TAKES_TOKEN) {
             let last = ir.ops[op].operands.last().copied();
@@ -164,9 +198,10 @@ fn insert_in_block(ir: &mut Ir, block: Block, token: Value, cycles: &HashMap<Op,
         }
         match ir.opcode(op) {
             Opcode::If => {
-                for r in ir.ops[op].regions.clone() {
+                // The then region first: pushed last.
+                for &r in ir.ops[op].regions.iter().rev() {
                     if let Some(b) = ir.entry_block(r) {
-                        insert_in_block(ir, b, token, cycles);
+                        stack.push((ir.first_op(b), token));
                     }
                 }
             }
@@ -184,10 +219,10 @@ fn insert_in_block(ir: &mut Ir, block: Block, token: Value, cycles: &HashMap<Op,
                     inner = ir.ops[heart].results[0];
                     ir.set_value_name(inner, "heart");
                 }
-                insert_in_block(ir, body, inner, cycles);
                 if let Some(latch) = latch {
-                    insert_in_block(ir, latch, inner, cycles);
+                    stack.push((ir.first_op(latch), inner));
                 }
+                stack.push((ir.first_op(body), inner));
             }
             _ => {}
         }

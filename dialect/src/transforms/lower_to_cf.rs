@@ -35,7 +35,8 @@
 //! latch), reads in unsealed blocks create incomplete phis, and trivial phis are removed as soon
 //! as they are complete. Phi operands are kept per predecessor edge and written into the
 //! predecessors' successor arguments once at the end; replacements go through a union-find map
-//! applied in one final walk, so the whole pass is near-linear in the kernel size.
+//! applied in one final walk, so the whole pass is near-linear in the kernel size. Emission
+//! keeps its own stack of tasks instead of recursing, so regions nest to any depth.
 
 use crate::entities::{Block, Op, Region, Value};
 use crate::ir::Ir;
@@ -150,7 +151,7 @@ impl<'a> Lowering<'a> {
         self.blocks[entry].sealed = true;
         self.blocks[entry].linked = true;
         self.cur = Some(entry);
-        self.emit_ops(ops, RegionKind::Kernel)?;
+        self.emit(ops)?;
         if self.cur.is_some() {
             return Err("kernel body does not end in a terminator".into());
         }
@@ -159,70 +160,119 @@ impl<'a> Lowering<'a> {
 
     // ---- emission ----
 
-    /// Emits the ops of one structured region (already in order) into the current block.
-    fn emit_ops(&mut self, ops: Vec<Op>, kind: RegionKind) -> Result<(), String> {
-        for op in ops {
-            let Some(cur) = self.cur else {
-                // Unreachable code after a terminator or a construct that never falls through.
-                return Ok(());
-            };
-            let loc = self.ir.ops[op].loc;
-            match self.ir.opcode(op) {
-                Opcode::Var => {
-                    let init = self.ir.ops[op].operands[0];
-                    let var = self.ir.ops[op].results[0];
-                    self.ir.remove_op(op);
-                    self.defs.insert((var, cur), init);
-                }
-                Opcode::Get => {
-                    let var = self.ir.ops[op].operands[0];
-                    let res = self.ir.ops[op].results[0];
-                    self.ir.remove_op(op);
-                    let val = self.read(var, cur)?;
-                    if self.ir.values[val].name.is_none() {
-                        self.ir.values[val].name = self.ir.values[res].name.clone();
-                    }
-                    self.repl[res] = Some(val);
-                }
-                Opcode::Set => {
-                    let (var, val) = (self.ir.ops[op].operands[0], self.ir.ops[op].operands[1]);
-                    self.ir.remove_op(op);
-                    self.defs.insert((var, cur), val);
-                }
-                Opcode::If => self.emit_if(op, cur, loc)?,
-                Opcode::Loop => self.emit_loop(op, cur, loc)?,
-                Opcode::Yield => {
-                    let target = match kind {
-                        RegionKind::Kernel => return Err("kernel.yield at kernel level".into()),
-                        RegionKind::IfArm(endif) => endif,
-                        RegionKind::LoopBody => self.innermost()?.latch,
-                        RegionKind::LoopLatch(header) => header,
+    /// Emits the kernel's ops: a stack of [`Task`]s (the rest of each open region, and what
+    /// follows the `if` or loop being emitted), so regions nest to any depth.
+    fn emit(&mut self, ops: Vec<Op>) -> Result<(), String> {
+        let mut stack = vec![Task::Ops {
+            ops,
+            next: 0,
+            kind: RegionKind::Kernel,
+        }];
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::Ops { ops, next, kind } => {
+                    let Some(&op) = ops.get(next) else {
+                        if self.cur.is_some() {
+                            return Err("structured region does not end in a terminator".into());
+                        }
+                        continue;
                     };
-                    self.branch(cur, target, loc);
+                    let Some(cur) = self.cur else {
+                        // Unreachable code after a terminator or a construct that never falls
+                        // through.
+                        continue;
+                    };
+                    stack.push(Task::Ops {
+                        ops,
+                        next: next + 1,
+                        kind,
+                    });
+                    self.emit_op(op, cur, kind, &mut stack)?;
                 }
-                Opcode::Break => {
-                    let exit = self.innermost()?.exit;
-                    self.branch(cur, exit, loc);
+                Task::Enter(b) => self.enter(b),
+                Task::EndIf(endif) => {
+                    self.enter_if_reachable(endif);
                 }
-                Opcode::Continue => {
-                    if matches!(kind, RegionKind::LoopLatch(_)) {
-                        return Err("kernel.continue in a loop latch".into());
+                Task::Latch { header, latch, ops } => {
+                    if self.enter_if_reachable(latch) {
+                        stack.push(Task::Ops {
+                            ops,
+                            next: 0,
+                            kind: RegionKind::LoopLatch(header),
+                        });
                     }
-                    let latch = self.innermost()?.latch;
-                    self.branch(cur, latch, loc);
                 }
-                Opcode::Return => {
-                    self.ir.move_op_to_end(op, cur);
-                    self.cur = None;
+                Task::EndLoop { header, exit } => {
+                    self.loops.pop();
+                    self.seal(header)?;
+                    self.enter_if_reachable(exit);
                 }
-                Opcode::Func | Opcode::Module => {
-                    return Err(format!("unexpected {}", self.ir.opcode(op).name()))
-                }
-                _ => self.ir.move_op_to_end(op, cur),
             }
         }
-        if self.cur.is_some() {
-            return Err("structured region does not end in a terminator".into());
+        Ok(())
+    }
+
+    /// Emits one op into `cur`; an `if` or a loop pushes the tasks of its regions.
+    fn emit_op(
+        &mut self,
+        op: Op,
+        cur: Block,
+        kind: RegionKind,
+        stack: &mut Vec<Task>,
+    ) -> Result<(), String> {
+        let loc = self.ir.ops[op].loc;
+        match self.ir.opcode(op) {
+            Opcode::Var => {
+                let init = self.ir.ops[op].operands[0];
+                let var = self.ir.ops[op].results[0];
+                self.ir.remove_op(op);
+                self.defs.insert((var, cur), init);
+            }
+            Opcode::Get => {
+                let var = self.ir.ops[op].operands[0];
+                let res = self.ir.ops[op].results[0];
+                self.ir.remove_op(op);
+                let val = self.read(var, cur)?;
+                if self.ir.values[val].name.is_none() {
+                    self.ir.values[val].name = self.ir.values[res].name.clone();
+                }
+                self.repl[res] = Some(val);
+            }
+            Opcode::Set => {
+                let (var, val) = (self.ir.ops[op].operands[0], self.ir.ops[op].operands[1]);
+                self.ir.remove_op(op);
+                self.defs.insert((var, cur), val);
+            }
+            Opcode::If => self.emit_if(op, cur, loc, stack)?,
+            Opcode::Loop => self.emit_loop(op, cur, loc, stack)?,
+            Opcode::Yield => {
+                let target = match kind {
+                    RegionKind::Kernel => return Err("kernel.yield at kernel level".into()),
+                    RegionKind::IfArm(endif) => endif,
+                    RegionKind::LoopBody => self.innermost()?.latch,
+                    RegionKind::LoopLatch(header) => header,
+                };
+                self.branch(cur, target, loc);
+            }
+            Opcode::Break => {
+                let exit = self.innermost()?.exit;
+                self.branch(cur, exit, loc);
+            }
+            Opcode::Continue => {
+                if matches!(kind, RegionKind::LoopLatch(_)) {
+                    return Err("kernel.continue in a loop latch".into());
+                }
+                let latch = self.innermost()?.latch;
+                self.branch(cur, latch, loc);
+            }
+            Opcode::Return => {
+                self.ir.move_op_to_end(op, cur);
+                self.cur = None;
+            }
+            Opcode::Func | Opcode::Module => {
+                return Err(format!("unexpected {}", self.ir.opcode(op).name()))
+            }
+            _ => self.ir.move_op_to_end(op, cur),
         }
         Ok(())
     }
@@ -242,7 +292,13 @@ impl<'a> Lowering<'a> {
         Ok(self.ir.block_ops(b).collect())
     }
 
-    fn emit_if(&mut self, op: Op, cur: Block, loc: Loc) -> Result<(), String> {
+    fn emit_if(
+        &mut self,
+        op: Op,
+        cur: Block,
+        loc: Loc,
+        stack: &mut Vec<Task>,
+    ) -> Result<(), String> {
         let cond = self.ir.ops[op].operands[0];
         let regions = self.ir.ops[op].regions.clone();
         let (then_ops, else_ops) = (self.region_ops(regions[0])?, self.region_ops(regions[1])?);
@@ -263,11 +319,16 @@ impl<'a> Lowering<'a> {
                 }
             }
         }
-        for (b, ops) in arms {
-            self.enter(b);
-            self.emit_ops(ops, RegionKind::IfArm(endif))?;
+        // Each arm in its block, then the merge block: pushed in reverse.
+        stack.push(Task::EndIf(endif));
+        for (b, ops) in arms.into_iter().rev() {
+            stack.push(Task::Ops {
+                ops,
+                next: 0,
+                kind: RegionKind::IfArm(endif),
+            });
+            stack.push(Task::Enter(b));
         }
-        self.enter_if_reachable(endif);
         Ok(())
     }
 
@@ -282,7 +343,13 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    fn emit_loop(&mut self, op: Op, cur: Block, loc: Loc) -> Result<(), String> {
+    fn emit_loop(
+        &mut self,
+        op: Op,
+        cur: Block,
+        loc: Loc,
+        stack: &mut Vec<Task>,
+    ) -> Result<(), String> {
         let regions = self.ir.ops[op].regions.clone();
         let (body_ops, latch_ops) = (self.region_ops(regions[0])?, self.region_ops(regions[1])?);
         self.ir.remove_op(op);
@@ -294,13 +361,18 @@ impl<'a> Lowering<'a> {
         self.link(header);
         self.cur = Some(header);
         self.loops.push(LoopCtx { latch, exit });
-        self.emit_ops(body_ops, RegionKind::LoopBody)?;
-        if self.enter_if_reachable(latch) {
-            self.emit_ops(latch_ops, RegionKind::LoopLatch(header))?;
-        }
-        self.loops.pop();
-        self.seal(header)?;
-        self.enter_if_reachable(exit);
+        // The body, the latch if reachable, then the exit: pushed in reverse.
+        stack.push(Task::EndLoop { header, exit });
+        stack.push(Task::Latch {
+            header,
+            latch,
+            ops: latch_ops,
+        });
+        stack.push(Task::Ops {
+            ops: body_ops,
+            next: 0,
+            kind: RegionKind::LoopBody,
+        });
         Ok(())
     }
 
@@ -582,6 +654,28 @@ impl<'a> Lowering<'a> {
         }
         Ok(())
     }
+}
+
+/// A step of [`Lowering::emit`].
+enum Task {
+    /// Emit `ops[next..]` of a structured region into the current block.
+    Ops {
+        ops: Vec<Op>,
+        next: usize,
+        kind: RegionKind,
+    },
+    /// Start emitting into the arm block `b` of an `if`.
+    Enter(Block),
+    /// After the arms of an `if`: continue in its merge block, if reachable.
+    EndIf(Block),
+    /// After a loop body: emit the latch `ops` into `latch`, if reachable.
+    Latch {
+        header: Block,
+        latch: Block,
+        ops: Vec<Op>,
+    },
+    /// After a loop: seal its header, continue in its exit block if reachable.
+    EndLoop { header: Block, exit: Block },
 }
 
 /// Which structured region is being emitted, to resolve `kernel.yield`.
