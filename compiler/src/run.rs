@@ -285,6 +285,7 @@ pub type EngineCounts = Vec<(&'static str, u64)>;
 pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
     let limits = Limits {
         max_steps: job.step_limit,
+        max_total_steps: job.total_step_limit,
     };
     let r = if job.trace {
         let mut sink = output::StderrSink::new();

@@ -28,7 +28,7 @@
 //!   for CF IR: e.g. a SIMT deadlock such as `examples/spinlock.k`. The error names the loop
 //!   running, and says when none is (a workgroup whose work exceeds the limit is no
 //!   deadlock); the count starts again for every workgroup (work-item), so a large grid
-//!   never trips it.
+//!   never trips it. [`Limits::max_total_steps`] bounds the whole run instead.
 //! - Cost is linear in the number of lane-ops executed: slots, decoded attributes and operand
 //!   slots are computed once per run (`Prep`).
 //!
@@ -103,14 +103,19 @@ pub struct Counts {
 /// Resource limits of a run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Steps (see [`Counts::ops`]) after which a run is stopped with an error.
+    /// Steps (see [`Counts::ops`]) of one workgroup (of one work-item for CF IR) after which
+    /// a run is stopped with an error.
     pub max_steps: u64,
+    /// Steps over the whole grid after which a run is stopped with an error (`u64::MAX`:
+    /// none): a bound on the run's time, whatever the grid.
+    pub max_total_steps: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_steps: DEFAULT_MAX_STEPS,
+            max_total_steps: u64::MAX,
         }
     }
 }
@@ -275,6 +280,7 @@ pub fn run_traced(
         counts: Counts::default(),
         steps: 0,
         max_steps: limits.max_steps,
+        max_total_steps: limits.max_total_steps,
     };
     match mode {
         Mode::Lockstep => simt::run(&mut run, &mut memory, &params, trace)?,
@@ -311,9 +317,22 @@ struct Run<'p> {
     counts: Counts,
     steps: u64,
     max_steps: u64,
+    max_total_steps: u64,
 }
 
 impl Run<'_> {
+    /// The error ending a run that spent its budget over the grid at the op at `at`.
+    fn out_of_budget(&self, at: Loc) -> InterpError {
+        InterpError::new(
+            at,
+            format!(
+                "stopped after {} steps over the grid, the run's budget (a large grid, not a \
+                 deadlock)",
+                self.counts.ops
+            ),
+        )
+    }
+
     /// The error ending a lockstep run whose workgroup exceeded the step limit at the op at
     /// `at`: a possible SIMT deadlock in the innermost running loop (`in_loop`); with no loop
     /// running, only a workgroup too big for the limit.

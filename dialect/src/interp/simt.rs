@@ -211,6 +211,9 @@ impl<'p> Simt<'_, 'p, '_, '_> {
         run.counts.ops += waves;
         run.counts.lane_ops += m.count();
         run.steps += waves;
+        if run.counts.ops > run.max_total_steps {
+            return Err(run.out_of_budget(run.prep.ir.ops[op].loc));
+        }
         if run.steps > run.max_steps {
             let ir = run.prep.ir;
             let in_loop = self.loops.last().map(|&l| ir.ops[l].loc);

@@ -1068,7 +1068,10 @@ fn step_limit_reports_the_innermost_loop() {
           %o = kernel.atomic xchg, %q, %z2 : i32
           kernel.return
         }";
-    let limits = Limits { max_steps: 10_000 };
+    let limits = Limits {
+        max_steps: 10_000,
+        ..Limits::default()
+    };
     let e = exec_limit(
         src,
         launch(1, 64),
@@ -1180,7 +1183,10 @@ fn cf_form_step_limit_and_errors() {
         launch(1, 64),
         vec![buf(Scalar::I32, 64)],
         &[],
-        Limits { max_steps: 300 },
+        Limits {
+            max_steps: 300,
+            ..Limits::default()
+        },
     )
     .unwrap_err();
     assert_eq!(
@@ -1194,7 +1200,10 @@ fn cf_form_step_limit_and_errors() {
         launch(1, 64),
         vec![buf(Scalar::I32, 64)],
         &[],
-        Limits { max_steps: 400 },
+        Limits {
+            max_steps: 400,
+            ..Limits::default()
+        },
     )
     .unwrap();
     let e = exec(CF_LOOP, launch(1, 8), vec![buf(Scalar::I32, 7)], &[]).unwrap_err();
@@ -1310,7 +1319,10 @@ fn step_limit_is_per_workgroup_and_names_only_real_loops() {
         launch(1000, 64),
         vec![buf(Scalar::I32, 1)],
         &[],
-        Limits { max_steps: 100 },
+        Limits {
+            max_steps: 100,
+            ..Limits::default()
+        },
     )
     .unwrap();
     assert_eq!(c.ops, 4 * 1000);
@@ -1322,7 +1334,10 @@ fn step_limit_is_per_workgroup_and_names_only_real_loops() {
         launch(1, 1024),
         vec![buf(Scalar::I32, 1)],
         &[],
-        Limits { max_steps: 10 },
+        Limits {
+            max_steps: 10,
+            ..Limits::default()
+        },
     )
     .unwrap_err();
     assert_eq!(

@@ -59,6 +59,9 @@ fn work_item(
             run.counts.ops += 1;
             run.counts.lane_ops += 1;
             run.steps += 1;
+            if run.counts.ops > run.max_total_steps {
+                return Err(run.out_of_budget(ir.ops[op].loc));
+            }
             if run.steps > run.max_steps {
                 return Err(run.out_of_steps_cf(ir.ops[op].loc));
             }
