@@ -6,11 +6,12 @@
 //! `vmcnt(N)` with N the loads issued after the one needed; SMEM may return out of order, so
 //! any outstanding SMEM forces `lgkmcnt(0)`. At a branch or a fall-through into a branch
 //! target every outstanding load is waited for (a conservative join).
-//! (hazards) a VMEM instruction reading an SGPR written by a VALU instruction
-//! (`v_readfirstlane_b32`, `v_readlane_b32`, `v_cmp_*_e64`) gets 5 wait states, and a
-//! `v_readlane`/`v_writelane` lane select 4, as the gfx9 hazard tables require; `s_nop N`
-//! provides N+1. Before a branch the window is drained, so a jump target needs no analysis of
-//! its predecessors.
+//! (hazards) after a VALU instruction writes a register, a VMEM/SMEM instruction reading it
+//! as an SGPR gets 5 wait states, a `v_readlane`/`v_writelane` lane select 4, any other VALU
+//! instruction reading it as an SGPR 2 and `v_readlane`/`v_readfirstlane` reading it as its
+//! VGPR 1, as gfx942 requires (the last two are gfx940's additions: clang pads
+//! `v_cmp_*` + `v_cndmask_b32` with `s_nop 1`); `s_nop N` provides N+1. Before a branch the
+//! window is drained, so a jump target needs no analysis of its predecessors.
 //! Linear in the number of instructions: what is outstanding is kept per register (issue
 //! numbers for VMEM, an epoch for LGKM), so an operand costs O(1) however many memory
 //! operations are in flight.
@@ -273,91 +274,115 @@ fn nop(wait_states: usize) -> Inst {
     }
 }
 
-/// Pads VALU-SGPR-write → VMEM / lane-select read hazards with `s_nop`.
+/// Wait states operand `i` of `inst` (a register of the given file) needs after a VALU
+/// instruction wrote it, as gfx942 requires (LLVM's GCNHazardRecognizer: checkVMEMHazards,
+/// checkRWLaneHazards, and gfx940's VDecCoExec rules in checkVALUHazards): an SGPR read by
+/// VMEM/SMEM 5; a `v_readlane`/`v_writelane` lane select 4; an SGPR read by any other VALU
+/// instruction 2; the VGPR `v_readlane`/`v_readfirstlane` reads 1.
+fn wait_states_needed(inst: &Inst, i: usize, vgpr: bool) -> usize {
+    let d = inst.op.desc();
+    let lane_op = matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32);
+    match (vgpr, d.unit) {
+        (false, Unit::Vmem | Unit::Smem) => 5,
+        (false, _) if lane_op && i == 2 => 4,
+        (false, Unit::Valu) => 2,
+        (true, Unit::Valu)
+            if i == 1 && matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_READFIRSTLANE_B32) =>
+        {
+            1
+        }
+        _ => 0,
+    }
+}
+
+/// The register operands `inst` reads, with the wait states each needs after a VALU write:
+/// (vgpr, first, count, wait states).
+fn hazard_reads(inst: &Inst) -> impl Iterator<Item = (bool, u16, u16, usize)> + '_ {
+    let defs = inst.op.desc().defs as usize;
+    inst.ops
+        .iter()
+        .enumerate()
+        .skip(defs)
+        .filter_map(move |(i, o)| {
+            let (vgpr, first, n) = regs(o)?;
+            let need = wait_states_needed(inst, i, vgpr);
+            (need > 0).then_some((vgpr, first, n, need))
+        })
+}
+
+/// Pads the hazards of a VALU write followed by a read of the same register
+/// ([`wait_states_needed`]) with `s_nop`.
 pub fn fix_hazards(f: &mut Func) {
-    // Recent VALU writes of SGPRs (first, count, position in wait states) along the layout;
+    // Recent VALU writes (vgpr, first, count, position in wait states) along the layout;
     // branches drain the window, so code reached by a jump has nothing pending.
     let layout = f.layout.clone();
-    // SGPRs some VMEM/SMEM or lane-select operand reads: only their writes can be hazards.
-    let mut sensitive = vec![false; 256];
+    // Per register, the most wait states any of its reads needs: only writes of registers
+    // with such readers are hazards, and only they are drained before a branch.
+    let mut need_s = vec![0usize; 256];
+    let mut need_v = vec![0usize; 512];
     for &b in &layout {
         for inst in &f.blocks[b].insts {
-            let d = inst.op.desc();
-            let reader = matches!(d.unit, Unit::Vmem | Unit::Smem)
-                || matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32);
-            if !reader {
-                continue;
-            }
-            for o in inst.ops.iter().skip(d.defs as usize) {
-                if let Some((false, first, n)) = regs(o) {
-                    for r in first..first + n {
-                        sensitive[r as usize] = true;
+            for (vgpr, first, n, need) in hazard_reads(inst) {
+                let table = if vgpr { &mut need_v } else { &mut need_s };
+                for r in first..first + n {
+                    if let Some(x) = table.get_mut(r as usize) {
+                        *x = (*x).max(need);
                     }
                 }
             }
         }
     }
-    let mut last_write: Vec<(u16, u16, usize)> = Vec::new(); // (first, n, position)
+    let reader_need = |vgpr: bool, first: u16, n: u16| {
+        let table = if vgpr { &need_v } else { &need_s };
+        (first..first + n)
+            .filter_map(|r| table.get(r as usize).copied())
+            .max()
+            .unwrap_or(0)
+    };
+    let mut last_write: Vec<(bool, u16, u16, usize)> = Vec::new();
     let mut pos = 0usize;
     for &b in &layout {
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
         for inst in insts {
             let d = inst.op.desc();
-            let reads: Vec<(u16, u16)> = inst
-                .ops
-                .iter()
-                .enumerate()
-                .skip(d.defs as usize)
-                .filter_map(|(_, o)| match regs(o) {
-                    Some((false, b, n)) => Some((b, n)),
-                    _ => None,
-                })
-                .collect();
-            let need = match d.unit {
-                Unit::Vmem | Unit::Smem => 5,
-                _ if matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32) => 4,
-                _ => 0,
-            };
             // A branch target is not analysed across its predecessors: drain the window
             // before every branch, so a jump never carries a pending hazard.
+            let mut wait_states = 0usize;
             if d.is_branch() {
-                let pending = last_write
-                    .iter()
-                    .filter(|w| (w.0..w.0 + w.1).any(|r| sensitive[r as usize]))
-                    .map(|w| w.2)
-                    .max();
-                if let Some(wp) = pending.filter(|&wp| pos - wp <= 5) {
-                    out.push(nop(6 - (pos - wp)));
-                    pos += 6 - (pos - wp);
+                for &(vgpr, wb, wn, wp) in &last_write {
+                    let need = reader_need(vgpr, wb, wn);
+                    let dist = pos - wp;
+                    if need > 0 && dist <= need {
+                        wait_states = wait_states.max(need + 1 - dist);
+                    }
                 }
             }
-            if need > 0 {
-                let mut wait_states = 0usize;
-                for &(rb, rn) in &reads {
-                    for &(wb, wn, wp) in &last_write {
-                        if wb < rb + rn && rb < wb + wn {
-                            let dist = pos - wp;
-                            if dist <= need {
-                                wait_states = wait_states.max(need + 1 - dist);
-                            }
+            for (vgpr, rb, rn, need) in hazard_reads(&inst) {
+                for &(wv, wb, wn, wp) in &last_write {
+                    if wv == vgpr && wb < rb + rn && rb < wb + wn {
+                        let dist = pos - wp;
+                        if dist <= need {
+                            wait_states = wait_states.max(need + 1 - dist);
                         }
                     }
                 }
-                if wait_states > 0 {
-                    out.push(nop(wait_states));
-                    pos += wait_states;
-                }
+            }
+            if wait_states > 0 {
+                out.push(nop(wait_states));
+                pos += wait_states;
             }
             if d.unit == Unit::Valu {
                 for o in inst.ops.iter().take(d.defs as usize) {
-                    if let Some((false, b, n)) = regs(o) {
-                        last_write.push((b, n, pos));
+                    if let Some((vgpr, b, n)) = regs(o) {
+                        if reader_need(vgpr, b, n) > 0 {
+                            last_write.push((vgpr, b, n, pos));
+                        }
                     }
                 }
             }
             pos += 1;
-            last_write.retain(|&(_, _, p)| pos - p <= 6);
+            last_write.retain(|&(_, _, _, p)| pos - p <= 6);
             out.push(inst);
         }
         f.blocks[b].insts = out;

@@ -229,6 +229,20 @@ fn quiet(x: f32) -> f32 {
     f32::from_bits(x.to_bits() | 0x0040_0000)
 }
 
+/// An f32 add, subtract or multiply with a defined NaN result: the first NaN operand, quieted.
+/// Rust leaves the payload unspecified (LLVM may commute `a + b`, so a release build can pick
+/// the other operand); the simulator must be deterministic across builds.
+#[inline(always)]
+pub fn farith(a: f32, b: f32, op: fn(f32, f32) -> f32) -> f32 {
+    if a.is_nan() {
+        quiet(a)
+    } else if b.is_nan() {
+        quiet(b)
+    } else {
+        op(a, b)
+    }
+}
+
 /// `v_min_f32` in IEEE mode: a signaling NaN input gives it quieted, a quiet NaN gives the
 /// other operand, -0 is less than +0.
 pub fn min_f32(a: f32, b: f32) -> f32 {

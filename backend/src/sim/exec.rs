@@ -598,9 +598,12 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             as u32),
         V_MIN_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.min(b)),
         V_MAX_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.max(b)),
-        V_ADD_F32 => map2!(w, inst, exec, |a, b| (f(a) + f(b)).to_bits()),
-        V_SUB_F32 => map2!(w, inst, exec, |a, b| (f(a) - f(b)).to_bits()),
-        V_MUL_F32 => map2!(w, inst, exec, |a, b| (f(a) * f(b)).to_bits()),
+        V_ADD_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x + y)
+            .to_bits()),
+        V_SUB_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x - y)
+            .to_bits()),
+        V_MUL_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x * y)
+            .to_bits()),
         V_MIN_F32 => map2!(w, inst, exec, |a, b| alu::min_f32(f(a), f(b)).to_bits()),
         V_MAX_F32 => map2!(w, inst, exec, |a, b| alu::max_f32(f(a), f(b)).to_bits()),
         V_MUL_LO_U32 => map2!(w, inst, exec, |a: u32, b| a.wrapping_mul(b)),

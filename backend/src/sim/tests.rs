@@ -592,6 +592,17 @@ fn fl(x: u32) -> f32 {
     f32::from_bits(x)
 }
 
+/// Expected bits of an f32 add/sub/mul: the first NaN operand quieted, else the IEEE result.
+fn nan_first(a: u32, b: u32, r: f32) -> u32 {
+    if fl(a).is_nan() {
+        a | 0x40_0000
+    } else if fl(b).is_nan() {
+        b | 0x40_0000
+    } else {
+        r.to_bits()
+    }
+}
+
 #[test]
 fn valu_binary_ops() {
     check_valu2("v_add_u32_e32", |a, b| a.wrapping_add(b));
@@ -625,9 +636,9 @@ fn valu_binary_ops() {
     check_valu2("v_mul_hi_i32", |a, b| {
         ((a as i32 as i128 * b as i32 as i128) >> 32) as u32
     });
-    check_valu2("v_add_f32_e32", |a, b| (fl(a) + fl(b)).to_bits());
-    check_valu2("v_sub_f32_e32", |a, b| (fl(a) - fl(b)).to_bits());
-    check_valu2("v_mul_f32_e32", |a, b| (fl(a) * fl(b)).to_bits());
+    check_valu2("v_add_f32_e32", |a, b| nan_first(a, b, fl(a) + fl(b)));
+    check_valu2("v_sub_f32_e32", |a, b| nan_first(a, b, fl(a) - fl(b)));
+    check_valu2("v_mul_f32_e32", |a, b| nan_first(a, b, fl(a) * fl(b)));
     let minmax = |min: bool| {
         move |a: u32, b: u32| {
             let (x, y) = (fl(a), fl(b));
@@ -647,7 +658,7 @@ fn valu_binary_ops() {
     check_valu2("v_min_f32_e32", minmax(true));
     check_valu2("v_max_f32_e32", minmax(false));
     // src0 modifiers on the VOP3 form.
-    check_valu2("v_add_f32_e64", |a, b| (fl(a) + fl(b)).to_bits());
+    check_valu2("v_add_f32_e64", |a, b| nan_first(a, b, fl(a) + fl(b)));
     let p = one("v_sub_f32_e64 v0, -|v1|, -v2");
     let mut w = wave();
     w.v[1][0] = (-3.0f32).to_bits();
