@@ -7,7 +7,8 @@
 //! `shrui` logical. f32 arithmetic is Rust's (IEEE 754, round to nearest even);
 //! `minimumf`/`maximumf` propagate NaN and order -0 below +0. Float to integer rounds toward
 //! zero and saturates (NaN gives 0); integer to float rounds to nearest. Reductions `fmin` /
-//! `fmax` ignore NaN like the hardware (`v_min_f32`, what the LLVM backend emits); `fadd`
+//! `fmax` ignore NaN and order -0 below +0 like the hardware (`v_min_f32`, what the LLVM
+//! backend emits); `fadd`
 //! sums in increasing lane order.
 
 use crate::registry::Opcode;
@@ -255,8 +256,28 @@ pub(super) fn reduce_step(kind: u64, acc: u64, v: u64, bits: u32) -> u64 {
         3 => acc.min(v),
         4 => acc.max(v),
         5 => bits_of(f(acc) + f(v)),
-        6 => bits_of(f(acc).min(f(v))),
-        _ => bits_of(f(acc).max(f(v))),
+        6 => bits_of(fminmax_num(f(acc), f(v), true)),
+        _ => bits_of(fminmax_num(f(acc), f(v), false)),
     };
     r & mask(bits)
+}
+
+/// `fmin`/`fmax` of a reduction: a NaN operand gives the other one, and -0 is below +0
+/// (`f32::min` may return either zero; `v_min_f32` takes -0).
+fn fminmax_num(a: f32, b: f32, min: bool) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if a == b {
+        f32::from_bits(if min {
+            a.to_bits() | b.to_bits()
+        } else {
+            a.to_bits() & b.to_bits()
+        })
+    } else if (a < b) == min {
+        a
+    } else {
+        b
+    }
 }

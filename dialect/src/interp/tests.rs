@@ -971,6 +971,13 @@ fn reductions_over_active_lanes() {
         fgo("fmax", &[0.0, 0.0, 0.0, 3.0, f32::NAN, -2.0, 5.0, 1.0]),
         5.0
     );
+    // -0 is below +0 whichever lane holds it (f32::min may return either zero).
+    for z in [[0.0, -0.0], [-0.0, 0.0]] {
+        let v = [0.0, 0.0, 0.0, z[0], z[1], 0.0, 0.0, 0.0];
+        assert_eq!(fgo("fmin", &v).to_bits(), (-0.0f32).to_bits());
+        let v = [0.0, 0.0, 0.0, -z[0], -z[1], -0.0, -0.0, -0.0];
+        assert_eq!(fgo("fmax", &v).to_bits(), 0.0f32.to_bits());
+    }
     // 64-bit add wraps at 64 bits.
     let mut input = buf(Scalar::I64, 8);
     input.data = vec![0, 0, 0, u64::MAX, 2, 0, 0, 0];
