@@ -952,7 +952,9 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
                 }
                 let old = sh.mem.load32(a).map_err(fault)? as u64
                     | (sh.mem.load32(a + 4).map_err(fault)? as u64) << 32;
-                let (x, y) = (pair(w, r, l), pair(w, r + 2, l));
+                // Only cmpswap's data is a quad: reading past the pair of the others could
+                // run off the kernel's VGPRs.
+                let x = pair(w, r, l);
                 let opc = match inst.opc {
                     GLOBAL_ATOMIC_ADD_X2 => DS_ADD_RTN_U64,
                     GLOBAL_ATOMIC_SMIN_X2 => DS_MIN_RTN_I64,
@@ -962,7 +964,7 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
                     GLOBAL_ATOMIC_SWAP_X2 => DS_WRXCHG_RTN_B64,
                     // Global cmpswap holds {new, cmp}; ds_cmpst takes (cmp, new).
                     _ => {
-                        let new = atomic64(DS_CMPST_RTN_B64, old, y, x);
+                        let new = atomic64(DS_CMPST_RTN_B64, old, pair(w, r + 2, l), x);
                         store64(sh, a, new).map_err(fault)?;
                         p.data[0][l] = old as u32;
                         p.data[1][l] = (old >> 32) as u32;

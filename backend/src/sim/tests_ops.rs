@@ -284,6 +284,20 @@ fn global_64_bit_atomics() {
     );
     let want = data.iter().fold(3u64, |a, &d| a.wrapping_add(d));
     assert_eq!(mem[200] as u64 | (mem[201] as u64) << 32, want);
+    // Data in the wave's last VGPR pair: only cmpswap reads a quad (this once indexed past
+    // the wave's VGPRs and panicked; found by exec_diff).
+    let last = w.v.len() - 2;
+    for l in 0..data.len() {
+        set_pair(&mut w, last, l, 1);
+    }
+    exec_mem(
+        &format!("global_atomic_add_x2 v1, v[{last}:{}], s[0:1]", last + 1),
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    let want = want + data.len() as u64;
+    assert_eq!(mem[200] as u64 | (mem[201] as u64) << 32, want);
 }
 
 #[test]
