@@ -568,6 +568,10 @@ impl Gen {
                 if shared {
                     let i = self.index(depth - 1, div, false);
                     self.shared_place(&src, &i)
+                } else if self.race_free && self.buffers(true).iter().any(|b| b.0 == src) {
+                    // Other work-items write the rest of a writable buffer: read an own slot.
+                    let i = self.index(depth - 1, div, false);
+                    self.place(&src, &i, ty)
                 } else {
                     let i = self.index(depth - 1, div, self.race_free);
                     format!("{src}[{i}]")
