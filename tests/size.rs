@@ -11,7 +11,10 @@
 //! criterion benchmark `compiler/benches/size.rs`; this test only checks the outcome.
 //!
 //! Environment: `KC_BIN` (the `kc` binary; built with cargo otherwise). Assembling is
-//! skipped, with a message, when llvm-mc-22 is missing.
+//! skipped, with a message, when llvm-mc-22 is missing (`tests/run` fails on that message).
+//! `KC_SIZE_TABLE=1` prints instead the README's table: each shape at N, 2N and 4N compiled
+//! with `-S`, wall time and peak memory (GNU `/usr/bin/time`), so linear growth reads as 2x
+//! per column.
 
 use kc_tests::gen::large::Shape;
 use kc_tests::harness::Layout;
@@ -87,6 +90,59 @@ fn assemble(mc: &str, s: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The base size N of each shape in the growth table.
+fn table_base(shape: Shape) -> usize {
+    match shape {
+        Shape::SequentialIfs => 5_000,
+        Shape::UniformChain | Shape::DivergentChain => 2_500,
+        Shape::Stores => 25_000,
+    }
+}
+
+/// Prints the growth table (`KC_SIZE_TABLE=1`): `-S` at N, 2N, 4N, time and peak memory.
+fn table(kc: &Path, dir: &Path) -> ExitCode {
+    println!("| shape, `-S` | N | 2N | 4N |");
+    println!("|---|---|---|---|");
+    for shape in Shape::ALL {
+        let n = table_base(shape);
+        let mut cells = Vec::new();
+        for size in [n, 2 * n, 4 * n] {
+            let src = dir.join(format!("{}_{size}.k", shape.name()));
+            if let Err(e) = std::fs::write(&src, shape.kernel(size)) {
+                println!("size: cannot write {}: {e}", src.display());
+                return ExitCode::FAILURE;
+            }
+            let o = Command::new("/usr/bin/time")
+                .args(["-f", "%e %M"])
+                .arg(kc)
+                .arg(&src)
+                .args(["-S", "-o"])
+                .arg(src.with_extension("s"))
+                .output();
+            let stderr = o
+                .as_ref()
+                .map(|o| String::from_utf8_lossy(&o.stderr).to_string());
+            let fields: Vec<f64> = stderr
+                .as_deref()
+                .unwrap_or("")
+                .lines()
+                .last()
+                .unwrap_or("")
+                .split(' ')
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            match (&o, fields.as_slice()) {
+                (Ok(o), [secs, kib]) if o.status.success() => {
+                    cells.push(format!("{secs:.2} s, {:.0} MB", kib / 1024.0))
+                }
+                _ => cells.push(format!("failed: {}", stderr.unwrap_or_default().trim())),
+            }
+        }
+        println!("| {} ({n}) | {} |", shape.name(), cells.join(" | "));
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let layout = Layout::detect();
     let kc = match layout.build_kc(false) {
@@ -96,6 +152,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if std::env::var_os("KC_SIZE_TABLE").is_some() {
+        let dir = layout.target_dir.join("size-table");
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            println!("size: cannot create {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+        return table(&kc, &dir);
+    }
     let mc = llvm_mc();
     if mc.is_none() {
         println!("size: skipped assembling (llvm-mc-22 not found)");
