@@ -125,7 +125,7 @@ fn run(cli: Cli) -> i32 {
     }
     let (name, text) = match read_input(&cli.input) {
         Ok(x) => x,
-        Err(msg) => return output::error(&msg, 2),
+        Err(failure) => return exit_failure(&failure),
     };
     let lang = match cli.lang {
         Some(LangArg::K) => false,
@@ -187,17 +187,43 @@ pub(crate) fn exit_failure(failure: &pipeline::Failure) -> i32 {
     }
 }
 
-pub(crate) fn read_input(path: &str) -> Result<(String, String), String> {
-    if path == "-" {
-        let mut s = String::new();
+pub(crate) fn read_input(path: &str) -> Result<(String, String), pipeline::Failure> {
+    use pipeline::Failure;
+    let (name, bytes) = if path == "-" {
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-        return Ok(("<stdin>".to_string(), s));
+            .read_to_end(&mut b)
+            .map_err(|e| Failure::Usage(format!("cannot read stdin: {e}")))?;
+        ("<stdin>".to_string(), b)
+    } else {
+        let b = std::fs::read(path)
+            .map_err(|e| Failure::Usage(format!("cannot read `{path}`: {e}")))?;
+        (path.to_string(), b)
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => Err(Failure::Diagnostics(invalid_utf8(
+            &name,
+            e.as_bytes(),
+            e.utf8_error(),
+        ))),
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("`{path}` is not valid UTF-8"))?;
-    Ok((path.to_string(), text))
+}
+
+/// `file:line:col: error: invalid UTF-8`, at the first bad byte, with its line up to there.
+fn invalid_utf8(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> String {
+    let at = e.valid_up_to();
+    // The prefix up to `at` is valid UTF-8 by definition.
+    let prefix = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+    let line = prefix.matches('\n').count() + 1;
+    let before = &prefix[line_start..];
+    let col = before.chars().count() + 1;
+    format!(
+        "{name}:{line}:{col}: error: the file is not valid UTF-8 (byte 0x{:02x})\n  {before}\n  {}^\n",
+        bytes[at],
+        " ".repeat(col - 1)
+    )
 }
 
 fn write_output(path: &str, text: &str) -> Result<(), String> {

@@ -146,7 +146,7 @@ pub fn main(args: &[OsString]) -> i32 {
 }
 
 fn run_cli(cli: RunCli) -> Result<String, Failure> {
-    let (name, text) = read_input(&cli.input).map_err(Failure::Usage)?;
+    let (name, text) = read_input(&cli.input)?;
     let is_ir = match cli.lang {
         Some(LangArg::K) => false,
         Some(LangArg::Mlir) => true,
