@@ -6,6 +6,7 @@
 //! [`crate::output`]: one that fails is exit code 2.
 
 use crate::output;
+use crate::pass_manager;
 use crate::pipeline::{self, Input, Options, Stage};
 use clap::{Parser, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
@@ -24,7 +25,8 @@ use std::io::{IsTerminal, Read, Write};
 )]
 struct Cli {
     /// Input file: `.k` source, `.mlir` IR (custom or generic form), or `-` for stdin.
-    input: String,
+    #[arg(required_unless_present = "list_passes")]
+    input: Option<String>,
 
     /// Output file (`-` for stdout, the default).
     #[arg(short = 'o', value_name = "OUT", default_value = "-")]
@@ -40,7 +42,7 @@ struct Cli {
 
     /// Stage to stop at and print.
     #[arg(long, value_enum, value_name = "STAGE")]
-    emit: Option<EmitArg>,
+    emit: Option<Stage>,
 
     /// Explain why a value is divergent or uniform: a `let` name (every SSA version of it),
     /// a printed IR name (`%x_1`) or the source position `LINE:COL` of its definition.
@@ -55,9 +57,32 @@ struct Cli {
     #[arg(long)]
     no_locs: bool,
 
-    /// Print the IR after every pass to stderr.
+    /// Print the IR after every pass to stderr (`-S` included).
     #[arg(long)]
     print_ir_after_all: bool,
+
+    /// Print the IR after the pass NAME to stderr (repeatable; `--list-passes` names them,
+    /// and `lower-ast` is the IR the front end builds).
+    #[arg(long, value_name = "NAME")]
+    print_ir_after: Vec<String>,
+
+    /// Print a table of the wall time of every pass and stage to stderr, like `opt
+    /// -time-passes`.
+    #[arg(long)]
+    time_passes: bool,
+
+    /// Run exactly these passes, comma-separated, on IR input and print the IR, like
+    /// `mlir-opt --pass-pipeline`/`opt -passes` (`--list-passes` names them).
+    #[arg(long, value_name = "A,B,C")]
+    passes: Option<String>,
+
+    /// List the passes (name, IR level, what each preserves) and exit.
+    #[arg(long)]
+    list_passes: bool,
+
+    /// Optimization level: -O0 (none), -O1, -O2 (the default).
+    #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "1", "2"])]
+    opt: String,
 
     /// Skip the IR verifier between passes (it still runs on IR read from a file).
     #[arg(long, hide = true)]
@@ -70,31 +95,6 @@ struct Cli {
     /// Colored diagnostics: auto (when stderr is a terminal), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
-}
-
-#[derive(Copy, Clone, Debug, ValueEnum)]
-enum EmitArg {
-    /// The parsed syntax tree.
-    Ast,
-    /// Structured kernel dialect (`kernel.if`, `kernel.loop`, variables), right after lowering.
-    KernelIr,
-    /// Structured kernel dialect after convergence-token insertion.
-    Tokens,
-    /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
-    CfIr,
-    /// CF IR made ready for structurization: irreducible cycles get a guard header, loops a
-    /// single exit block.
-    Reducible,
-    /// CF IR with every value, block argument and branch marked uniform or divergent.
-    Uniformity,
-    /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
-    Llvm,
-    /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
-    UniformityJson,
-    /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
-    Dot,
-    /// gfx942 assembly (the backend; `-S`).
-    Asm,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -118,32 +118,55 @@ pub fn main() -> i32 {
 }
 
 fn run(cli: Cli) -> i32 {
-    if cli.explain.is_some()
-        && (cli.assembly || cli.emit.is_some_and(|e| !matches!(e, EmitArg::Uniformity)))
-    {
+    if cli.list_passes {
+        return match output::stdout(&pass_manager::list()) {
+            Ok(()) => 0,
+            Err(e) => output::fail(&e),
+        };
+    }
+    let Some(input_path) = cli.input.clone() else {
+        return output::error("no input file (see kc --help)", 2);
+    };
+    if cli.explain.is_some() && (cli.assembly || cli.emit.is_some_and(|e| e != Stage::Uniformity)) {
         return output::error("--explain prints an explanation; it cannot be combined with -S or --emit other than uniformity", 2);
     }
-    let (name, text) = match read_input(&cli.input) {
+    if cli.passes.is_some() && (cli.assembly || cli.emit.is_some() || cli.explain.is_some()) {
+        return output::error(
+            "--passes prints the IR after the passes it names; it cannot be combined with -S, --emit or --explain",
+            2,
+        );
+    }
+    let passes = match cli.passes.as_deref().map(pass_manager::parse_list) {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(msg)) => return output::error(&msg, 2),
+    };
+    if let Some(bad) = cli
+        .print_ir_after
+        .iter()
+        .find(|n| *n != "lower-ast" && pass_manager::find(n).is_none())
+    {
+        return output::error(
+            &format!(
+                "--print-ir-after: unknown pass `{bad}` (passes: lower-ast, {})",
+                pass_manager::names()
+            ),
+            2,
+        );
+    }
+    let (name, text) = match read_input(&input_path) {
         Ok(x) => x,
         Err(failure) => return exit_failure(&failure),
     };
     let lang = match cli.lang {
         Some(LangArg::K) => false,
         Some(LangArg::Mlir) => true,
-        None => name.ends_with(".mlir") || (cli.input == "-" && pipeline::looks_like_ir(&text)),
+        None => name.ends_with(".mlir") || (input_path == "-" && pipeline::looks_like_ir(&text)),
     };
-    let stage = match (cli.emit, cli.assembly) {
+    let stage = match cli.emit {
         _ if cli.explain.is_some() => Stage::Explain,
-        (Some(EmitArg::Ast), _) => Stage::Ast,
-        (Some(EmitArg::KernelIr), _) => Stage::KernelIr,
-        (Some(EmitArg::Tokens), _) => Stage::Tokens,
-        (Some(EmitArg::CfIr), _) => Stage::CfIr,
-        (Some(EmitArg::Reducible), _) => Stage::Reducible,
-        (Some(EmitArg::Uniformity), _) => Stage::Uniformity,
-        (Some(EmitArg::Llvm), _) => Stage::Llvm,
-        (Some(EmitArg::UniformityJson), _) => Stage::UniformityJson,
-        (Some(EmitArg::Dot), _) => Stage::Dot,
-        (Some(EmitArg::Asm), _) | (None, _) => Stage::Asm,
+        Some(stage) => stage,
+        None => Stage::Asm,
     };
     let color = match cli.color.as_str() {
         "always" => true,
@@ -158,6 +181,10 @@ fn run(cli: Cli) -> i32 {
         verify: !cli.no_verify,
         color,
         explain: cli.explain,
+        opt_level: cli.opt.parse().unwrap_or(2),
+        print_ir_after: cli.print_ir_after,
+        time_passes: cli.time_passes,
+        passes: passes.clone(),
     };
     let input = Input {
         name,
@@ -165,7 +192,11 @@ fn run(cli: Cli) -> i32 {
         is_ir: lang,
     };
     // Without -S or --emit, an output file gets an object assembled by llvm-mc-22.
-    let object = stage == Stage::Asm && !cli.assembly && cli.emit.is_none() && cli.output != "-";
+    let object = stage == Stage::Asm
+        && passes.is_none()
+        && !cli.assembly
+        && cli.emit.is_none()
+        && cli.output != "-";
     match pipeline::run(&input, &opts) {
         Ok(out) if object => match assemble(&out, &cli.output) {
             Ok(()) => 0,

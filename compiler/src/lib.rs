@@ -14,6 +14,7 @@ pub mod lexer;
 pub mod lower;
 pub mod output;
 pub mod parse;
+pub mod pass_manager;
 pub mod pipeline;
 pub mod run;
 

@@ -19,6 +19,7 @@
 //! is in: the passes are no-ops on kernels already past them.
 
 use crate::diag::{self, Diagnostic, SourceFile};
+use crate::pass_manager::{self, Pass, Runner};
 use crate::{ast, check, lower, parse};
 use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::text::{self, PrintOptions};
@@ -26,25 +27,32 @@ use kc_dialect::verify::{self, VerifyError};
 use kc_dialect::verify_tokens::verify_tokens;
 use kc_dialect::{transforms, Ir, Op, Opcode};
 
-/// Where to stop.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Where to stop: the `--emit` values (`kc --help` prints these comments).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Stage {
+    /// The parsed syntax tree.
     Ast,
+    /// Structured kernel dialect (`kernel.if`, `kernel.loop`, variables), right after lowering.
     KernelIr,
+    /// Structured kernel dialect after convergence-token insertion.
     Tokens,
+    /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
     CfIr,
-    /// CF IR after make-structurizable: reducible, one exit block per loop.
+    /// CF IR made ready for structurization: irreducible cycles get a guard header, loops a
+    /// single exit block.
     Reducible,
-    /// CF IR annotated with the uniformity analysis.
+    /// CF IR with every value, block argument and branch marked uniform or divergent.
     Uniformity,
-    /// LLVM IR for amdgcn-amd-amdhsa, translated from cf-ir.
+    /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
     Llvm,
-    /// The uniformity analysis as JSON (`report::json`).
+    /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
     UniformityJson,
-    /// Graphviz CFGs with uniformity facts (`report::dot`).
+    /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
     Dot,
-    /// Why `Options::explain` is divergent or uniform (`report::explain`).
+    /// Why `Options::explain` is divergent or uniform (`--explain`, not an `--emit` value).
+    #[value(skip)]
     Explain,
+    /// gfx942 assembly (the backend; `-S`).
     Asm,
 }
 
@@ -64,6 +72,14 @@ pub struct Options {
     pub color: bool,
     /// The `--explain` query (`NAME`, `%NAME` or `LINE:COL`), for [`Stage::Explain`].
     pub explain: Option<String>,
+    /// `-O0`, `-O1`, `-O2`.
+    pub opt_level: u8,
+    /// `--print-ir-after=NAME` (repeatable): dump the IR after these passes only.
+    pub print_ir_after: Vec<String>,
+    /// `--time-passes`: a timing table on stderr at the end of the run.
+    pub time_passes: bool,
+    /// `--passes=a,b,c`: run exactly these passes on IR input and print the IR.
+    pub passes: Option<Vec<&'static Pass>>,
 }
 
 impl Options {
@@ -78,6 +94,10 @@ impl Options {
             verify: true,
             color: false,
             explain: None,
+            opt_level: 2,
+            print_ir_after: Vec::new(),
+            time_passes: false,
+            passes: None,
         }
     }
 }
@@ -105,9 +125,24 @@ pub fn looks_like_ir(text: &str) -> bool {
         || t.starts_with("kernel.func")
 }
 
-/// Runs the pipeline up to `opts.stage` and returns the text to write.
+/// Runs the pipeline up to `opts.stage` (or the `--passes` list) and returns the text to
+/// write; the `--time-passes` table goes to stderr.
 pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
-    let ir = match to_cf(input, opts)? {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let mut runner = Runner::new(opts, &file);
+    let result = run_with(input, opts, &mut runner);
+    let report = runner.report();
+    if !report.is_empty() {
+        crate::output::stderr(&report).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    result
+}
+
+fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String, Failure> {
+    if let Some(passes) = &opts.passes {
+        return run_passes(input, opts, runner, passes);
+    }
+    let ir = match to_cf(input, opts, runner)? {
         Reached::Text(text) => return Ok(text),
         Reached::Cf(ir) => ir,
     };
@@ -115,58 +150,87 @@ pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
         return Ok(print(&ir, opts));
     }
     if opts.stage == Stage::Reducible {
-        return reducible(ir, input, opts);
+        return reducible(ir, input, opts, runner);
     }
     if matches!(
         opts.stage,
         Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain
     ) {
-        let mu = ModuleUniformity::compute(&ir).map_err(|e| {
-            Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
-        })?;
+        let mu = runner
+            .time("uniformity", || ModuleUniformity::compute(&ir))
+            .map_err(|e| {
+                Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
+            })?;
         return uniformity_report(&ir, &mu, input, opts);
     }
     if opts.stage == Stage::Llvm {
-        return kc_dialect::target::emit_llvm(&ir).map_err(|e| {
-            // Checked source always translates; only hand-written IR can be unsupported.
-            let what = if input.is_ir {
-                "error"
-            } else {
-                "internal compiler error"
-            };
-            Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
-        });
+        return runner
+            .time("emit-llvm", || kc_dialect::target::emit_llvm(&ir))
+            .map_err(|e| {
+                // Checked source always translates; only hand-written IR can be unsupported.
+                let what = if input.is_ir {
+                    "error"
+                } else {
+                    "internal compiler error"
+                };
+                Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
+            });
     }
     // Stage::Asm: the gfx942 backend.
-    compile_asm(ir, input)
+    listing(ir, runner).map(|(listing, _)| listing)
+}
+
+/// `--passes=a,b,c`: IR input, read and verified, then exactly those passes, then the IR.
+fn run_passes(
+    input: &Input,
+    opts: &Options,
+    runner: &mut Runner,
+    passes: &[&'static Pass],
+) -> Result<String, Failure> {
+    if !input.is_ir {
+        return Err(Failure::Usage(
+            "--passes runs passes on IR input (`.mlir`, or -x mlir); for `.k` source, print \
+             the IR to start from with --emit=kernel-ir"
+                .into(),
+        ));
+    }
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
+    check_ir(&ir, &file, opts, None)?;
+    check_tokens(&ir, &file, opts, &[])?;
+    for pass in passes {
+        runner.run(&mut ir, pass, true)?;
+    }
+    Ok(print(&ir, opts))
 }
 
 /// The gfx942 listing of a CF module: make it structurizable, then the backend.
-fn compile_asm(ir: Ir, input: &Input) -> Result<String, Failure> {
-    compile_listing(ir, input).map(|(listing, _)| listing)
+fn listing(
+    mut ir: Ir,
+    runner: &mut Runner,
+) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
+    // The backend needs reducible cycles; one exit per loop only simplifies its shapes (its
+    // control tree places every exit of a loop after it), so a loop whose exits
+    // `unify_loop_exits` must leave alone (a convergence token crossing the exit) is fine.
+    for name in ["fix-irreducible", "unify-loop-exits"] {
+        let pass = pass_manager::find(name).expect("a table pass");
+        runner.run(&mut ir, pass, false)?;
+    }
+    let file = runner.file();
+    runner
+        .time("gfx942 backend", || kc_backend::compile_with_layouts(&ir))
+        .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))
 }
 
 /// The listing of a CF module and each kernel's argument layout (for `kc run --engine sim`).
 pub fn compile_listing(
-    mut ir: Ir,
+    ir: Ir,
     input: &Input,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    // The backend needs reducible cycles; one exit per loop only simplifies its shapes (its
-    // control tree places every exit of a loop after it), so a loop whose exits
-    // `unify_loop_exits` must leave alone (a convergence token crossing the exit) is fine.
-    for func in ir.kernels() {
-        transforms::fix_irreducible(&mut ir, func);
-        transforms::unify_loop_exits(&mut ir, func);
-    }
-    after_pass(
-        &ir,
-        &file,
-        &Options::new(Stage::Asm),
-        "fix-irreducible, unify-loop-exits",
-    )?;
-    kc_backend::compile_with_layouts(&ir)
-        .map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
+    let opts = Options::new(Stage::Asm);
+    let mut runner = Runner::new(&opts, &file);
+    listing(ir, &mut runner)
 }
 
 /// A backend error, rendered like a verifier error without the IR context.
@@ -175,9 +239,17 @@ fn backend_error(ir: &Ir, file: &SourceFile, e: &kc_backend::Error) -> String {
 }
 
 /// `--emit=reducible`: the CF IR after make-structurizable, verified and token-checked.
-fn reducible(mut ir: Ir, input: &Input, opts: &Options) -> Result<String, Failure> {
+fn reducible(
+    mut ir: Ir,
+    input: &Input,
+    opts: &Options,
+    runner: &mut Runner,
+) -> Result<String, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    transforms::make_structurizable(&mut ir).map_err(|e| {
+    let made = runner.time("make-structurizable", || {
+        transforms::make_structurizable(&mut ir)
+    });
+    made.map_err(|e| {
         // Only hand-written IR (a token crossing a loop exit) can be left unstructurizable.
         let what = if input.is_ir {
             "error"
@@ -186,7 +258,7 @@ fn reducible(mut ir: Ir, input: &Input, opts: &Options) -> Result<String, Failur
         };
         Failure::Diagnostics(format!("{what}: make-structurizable: {e}\n"))
     })?;
-    after_pass(&ir, &file, opts, "make-structurizable")?;
+    runner.after(&ir, "make-structurizable")?;
     if opts.verify {
         if let Err(errors) = verify_tokens(&ir) {
             return Err(report(
@@ -227,7 +299,9 @@ fn uniformity_report(
 /// analyses and `target::emit_llvm` on it themselves). Diagnostics are rendered without
 /// color.
 pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
-    match to_cf(input, &Options::new(Stage::CfIr))? {
+    let opts = Options::new(Stage::CfIr);
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    match to_cf(input, &opts, &mut Runner::new(&opts, &file))? {
         Reached::Cf(ir) => Ok(ir),
         Reached::Text(_) => unreachable!("stage cf-ir runs the whole front end"),
     }
@@ -241,12 +315,13 @@ pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
 pub fn compile_to_kernel_ir(input: &Input) -> Result<Ir, Failure> {
     let opts = Options::new(Stage::CfIr);
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    let (ir, inserted) = match front(input, &opts, &file)? {
+    let mut runner = Runner::new(&opts, &file);
+    let (ir, inserted) = match front(input, &opts, &file, &mut runner)? {
         Front::Tokens(ir, inserted) => (ir, inserted),
         Front::Text(_) => unreachable!("stage cf-ir runs the whole front end"),
     };
     let mut cf = ir.clone();
-    lower_and_check(&mut cf, &inserted, input, &opts, &file)?;
+    lower_and_check(&mut cf, &inserted, input, &opts, &file, &mut runner)?;
     Ok(ir)
 }
 
@@ -265,47 +340,57 @@ enum Front {
 
 /// The front end: parse (or read IR), check, lower, insert tokens, lower to cf, verifying
 /// along the way; stops early with the text of a stage before cf-ir.
-fn to_cf(input: &Input, opts: &Options) -> Result<Reached, Failure> {
+fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    let (mut ir, inserted) = match front(input, opts, &file)? {
+    let (mut ir, inserted) = match front(input, opts, &file, runner)? {
         Front::Text(text) => return Ok(Reached::Text(text)),
         Front::Tokens(ir, inserted) => (ir, inserted),
     };
     if opts.stage == Stage::Tokens {
         return Ok(Reached::Text(print(&ir, opts)));
     }
-    lower_and_check(&mut ir, &inserted, input, opts, &file)?;
+    lower_and_check(&mut ir, &inserted, input, opts, &file, runner)?;
     Ok(Reached::Cf(ir))
 }
 
 /// Parse (or read IR), check, lower and insert tokens, verifying along the way; stops early
 /// with the text of a stage before tokens.
-fn front(input: &Input, opts: &Options, file: &SourceFile) -> Result<Front, Failure> {
+fn front(
+    input: &Input,
+    opts: &Options,
+    file: &SourceFile,
+    runner: &mut Runner,
+) -> Result<Front, Failure> {
     let mut ir = if input.is_ir {
         if opts.stage == Stage::Ast {
             return Err(Failure::Usage(
                 "--emit=ast needs `.k` source input, not IR".into(),
             ));
         }
-        let ir = parse_ir(file, opts)?;
+        let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
         check_ir(&ir, file, opts, None)?;
         check_tokens(&ir, file, opts, &[])?;
         ir
     } else {
-        let module = parse::parse(file).map_err(|d| render(file, &d, opts))?;
+        let module = runner
+            .time("parse", || parse::parse(file))
+            .map_err(|d| render(file, &d, opts))?;
         if opts.stage == Stage::Ast {
             return Ok(Front::Text(ast::dump(&module, file)));
         }
-        let checked = check::check(file, &module).map_err(|d| render(file, &d, opts))?;
-        let ir = lower::lower(file, &module, &checked);
-        after_pass(&ir, file, opts, "lower-ast")?;
+        let checked = runner
+            .time("check", || check::check(file, &module))
+            .map_err(|d| render(file, &d, opts))?;
+        let ir = runner.time("lower-ast", || lower::lower(file, &module, &checked));
+        runner.after(&ir, "lower-ast")?;
         ir
     };
     if opts.stage == Stage::KernelIr {
         return Ok(Front::Text(print(&ir, opts)));
     }
-    let inserted = transforms::insert_tokens(&mut ir);
-    after_pass(&ir, file, opts, "insert-tokens")?;
+    let pass = pass_manager::find("insert-tokens").expect("a table pass");
+    runner.run(&mut ir, pass, false)?;
+    let inserted = std::mem::take(&mut runner.ctx.inserted);
     Ok(Front::Tokens(ir, inserted))
 }
 
@@ -316,17 +401,17 @@ fn lower_and_check(
     input: &Input,
     opts: &Options,
     file: &SourceFile,
+    runner: &mut Runner,
 ) -> Result<(), Failure> {
-    transforms::lower_to_cf(ir).map_err(|e| {
+    let pass = pass_manager::find("lower-to-cf").expect("a table pass");
+    runner.run(ir, pass, false).map_err(|f| match f {
         // Checked source always lowers; only hand-written structured IR can be malformed.
-        let what = if input.is_ir {
-            "error"
-        } else {
-            "internal compiler error"
-        };
-        Failure::Diagnostics(format!("{what}: lower-to-cf: {e}\n"))
+        Failure::Diagnostics(d) if !input.is_ir => Failure::Diagnostics(format!(
+            "internal compiler error: {}",
+            d.strip_prefix("error: ").unwrap_or(&d)
+        )),
+        f => f,
     })?;
-    after_pass(ir, file, opts, "lower-to-cf")?;
     // The user's tokens are checked even with `--no-verify`; only ours depend on it.
     if opts.verify || inserted.len() < ir.kernels().len() {
         check_tokens(ir, file, opts, inserted)?;
@@ -368,8 +453,13 @@ fn next_char_boundary(text: &str, at: usize) -> usize {
 }
 
 /// Verifies after a pass; a failure there is a compiler bug, reported with the IR.
-fn after_pass(ir: &Ir, file: &SourceFile, opts: &Options, pass: &str) -> Result<(), Failure> {
-    if opts.print_ir_after_all {
+pub(crate) fn after_pass(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    pass: &str,
+) -> Result<(), Failure> {
+    if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
         let dump = format!(
             "// -----// IR Dump After {pass} //----- //\n{}\n",
             print(ir, opts)

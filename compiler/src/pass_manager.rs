@@ -1,0 +1,343 @@
+//! The pass manager: kc's IR passes in one ordered table, the pipelines `-O0`/`-O1`/`-O2`
+//! and `--passes=a,b,c` build from it, and the runner that owns what happens between passes.
+//!
+//! Guarantees of [`Runner::run`], for every pass it runs:
+//! - the pass sees IR at the level it declares ([`Pass::input`]; a CF pass on a structured
+//!   kernel is refused before it runs, with the kernel named, when the user chose the pass);
+//! - afterwards, unless verification is off, the IR verifier runs: a failure is an internal
+//!   compiler error reported with the pass's name and the IR (never a panic inside a later
+//!   pass);
+//! - `--print-ir-after-all` / `--print-ir-after=NAME` dump the IR to stderr in MLIR's
+//!   `// -----// IR Dump After NAME //----- //` format, on every path (`-S` included);
+//! - `--time-passes` records the wall time of the pass (and of the stages around the IR
+//!   passes: parsing, checking, the backend) for the table [`Runner::report`] prints.
+//!
+//! No pass claims to preserve the uniformity analysis: it is computed where it is used.
+
+use crate::diag::SourceFile;
+use crate::pipeline::{self, Failure, Options};
+use kc_dialect::{transforms, Ir, Op};
+use std::time::{Duration, Instant};
+
+/// The IR level a pass reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The structured kernel dialect (`kernel.if`, `kernel.loop`, variables); CF kernels of IR
+    /// input are left alone.
+    Kernel,
+    /// CF form (`cf.br`, `cf.cond_br`, block arguments).
+    Cf,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Kernel => "kernel",
+            Level::Cf => "cf",
+        }
+    }
+}
+
+/// What a pass leaves valid for the next one (analyses are recomputed where they are used;
+/// this is the contract a future cache relies on).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Preserves {
+    /// Blocks, edges and therefore dominance and cycles (it only changes ops inside blocks).
+    Cfg,
+    /// Nothing.
+    Nothing,
+}
+
+impl Preserves {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preserves::Cfg => "cfg",
+            Preserves::Nothing => "nothing",
+        }
+    }
+}
+
+/// What a pass's run function may use and report.
+pub struct PassCtx {
+    /// Kernels insert-tokens gave tokens to (the token rules' violations there are ours).
+    pub inserted: Vec<Op>,
+}
+
+/// One IR pass.
+pub struct Pass {
+    pub name: &'static str,
+    pub input: Level,
+    pub preserves: Preserves,
+    /// One line for `--help` and `--list-passes`.
+    pub summary: &'static str,
+    /// Runs the pass on every kernel; `Err` is a message about IR the pass cannot handle.
+    pub run: fn(&mut Ir, &mut PassCtx) -> Result<(), String>,
+}
+
+impl std::fmt::Debug for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+fn insert_tokens(ir: &mut Ir, ctx: &mut PassCtx) -> Result<(), String> {
+    ctx.inserted = transforms::insert_tokens(ir);
+    Ok(())
+}
+
+fn lower_to_cf(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    transforms::lower_to_cf(ir)
+}
+
+fn fix_irreducible(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    for func in ir.kernels() {
+        transforms::fix_irreducible(ir, func);
+    }
+    Ok(())
+}
+
+fn unify_loop_exits(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    for func in ir.kernels() {
+        transforms::unify_loop_exits(ir, func);
+    }
+    Ok(())
+}
+
+/// Every IR pass, in pipeline order.
+pub const PASSES: &[Pass] = &[
+    Pass {
+        name: "insert-tokens",
+        input: Level::Kernel,
+        preserves: Preserves::Nothing,
+        summary: "give kernels without convergence tokens conv.entry and loop hearts",
+        run: insert_tokens,
+    },
+    Pass {
+        name: "lower-to-cf",
+        input: Level::Kernel,
+        preserves: Preserves::Nothing,
+        summary: "structured kernel dialect to CF form (blocks, cf.br, cf.cond_br)",
+        run: lower_to_cf,
+    },
+    Pass {
+        name: "fix-irreducible",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "give every irreducible cycle one header (a guarded control-flow hub)",
+        run: fix_irreducible,
+    },
+    Pass {
+        name: "unify-loop-exits",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "route a loop's exits through one exit block (exits into a token's region stay)",
+        run: unify_loop_exits,
+    },
+];
+
+/// The pass called `name`.
+pub fn find(name: &str) -> Option<&'static Pass> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// Every pass name, comma-separated (for messages).
+pub fn names() -> String {
+    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+/// The passes of `--passes=a,b,c`, or a usage message naming the unknown one.
+pub fn parse_list(list: &str) -> Result<Vec<&'static Pass>, String> {
+    list.split(',')
+        .map(str::trim)
+        .map(|n| {
+            if n.is_empty() {
+                return Err("--passes: empty pass name in the list".to_string());
+            }
+            find(n).ok_or_else(|| format!("--passes: unknown pass `{n}` (passes: {})", names()))
+        })
+        .collect()
+}
+
+/// The `--list-passes` table.
+pub fn list() -> String {
+    let mut out = String::from("pass               level   preserves  what it does\n");
+    for p in PASSES {
+        out.push_str(&format!(
+            "{:<18} {:<7} {:<10} {}\n",
+            p.name,
+            p.input.name(),
+            p.preserves.name(),
+            p.summary
+        ));
+    }
+    out
+}
+
+/// Runs passes and what surrounds them: verification, IR dumps, timing.
+pub struct Runner<'a> {
+    opts: &'a Options,
+    file: &'a SourceFile,
+    pub ctx: PassCtx,
+    timings: Vec<(String, Duration)>,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(opts: &'a Options, file: &'a SourceFile) -> Runner<'a> {
+        Runner {
+            opts,
+            file,
+            ctx: PassCtx {
+                inserted: Vec::new(),
+            },
+            timings: Vec::new(),
+        }
+    }
+
+    /// The input file diagnostics point into.
+    pub fn file(&self) -> &'a SourceFile {
+        self.file
+    }
+
+    /// Runs `pass`, then dumps and verifies as the options ask. `user_chosen`: the pass comes
+    /// from `--passes`, so a kernel at the wrong level is the user's error (exit 2).
+    pub fn run(&mut self, ir: &mut Ir, pass: &Pass, user_chosen: bool) -> Result<(), Failure> {
+        if user_chosen && pass.input == Level::Cf {
+            if let Some(k) = ir.kernels().into_iter().find(|&k| !ir.is_cf_kernel(k)) {
+                return Err(Failure::Usage(format!(
+                    "--passes: `{}` runs on CF IR, and kernel @{} is in the structured kernel \
+                     dialect (run lower-to-cf first)",
+                    pass.name,
+                    ir.func_name(k)
+                )));
+            }
+        }
+        let start = Instant::now();
+        let result = (pass.run)(ir, &mut self.ctx);
+        self.record(pass.name, start.elapsed());
+        result.map_err(|e| Failure::Diagnostics(format!("error: {}: {e}\n", pass.name)))?;
+        self.after(ir, pass.name)
+    }
+
+    /// Dumps and verifies after `pass` (also for steps that are not table passes, such as
+    /// the AST lowering).
+    pub fn after(&mut self, ir: &Ir, pass: &str) -> Result<(), Failure> {
+        pipeline::after_pass(ir, self.file, self.opts, pass)
+    }
+
+    /// Times a step that is not an IR pass (parsing, checking, the backend).
+    pub fn time<T>(&mut self, name: &str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = f();
+        self.record(name, start.elapsed());
+        r
+    }
+
+    fn record(&mut self, name: &str, d: Duration) {
+        if self.opts.time_passes {
+            self.timings.push((name.to_string(), d));
+        }
+    }
+
+    /// The `--time-passes` table (empty without the flag), like `opt -time-passes`: one row
+    /// per step in the order run, wall time and share of the total.
+    pub fn report(&self) -> String {
+        if !self.opts.time_passes {
+            return String::new();
+        }
+        let total: Duration = self.timings.iter().map(|t| t.1).sum();
+        let pct = |d: Duration| {
+            if total.is_zero() {
+                0.0
+            } else {
+                100.0 * d.as_secs_f64() / total.as_secs_f64()
+            }
+        };
+        let rule = "===".to_string() + &"-".repeat(73) + "===\n";
+        let mut out = rule.clone();
+        out.push_str("                      ... Pass execution timing report ...\n");
+        out.push_str(&rule);
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        out.push_str(&format!(
+            "  Total Execution Time: {:.3} ms (wall clock)\n\n",
+            ms(total)
+        ));
+        out.push_str("   --Wall Time (ms)--  --- Name ---\n");
+        for (name, d) in &self.timings {
+            out.push_str(&format!("   {:>9.3} ({:5.1}%)  {name}\n", ms(*d), pct(*d)));
+        }
+        out.push_str(&format!("   {:>9.3} (100.0%)  Total\n\n", ms(total)));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_listed() {
+        for (i, p) in PASSES.iter().enumerate() {
+            assert!(PASSES[..i].iter().all(|q| q.name != p.name), "{}", p.name);
+            assert!(list().contains(p.name));
+            assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
+        }
+    }
+
+    /// A pass that leaves invalid IR (the entry block loses its terminator) is caught by the
+    /// runner's verifier and reported as an internal error naming it, with the IR.
+    #[test]
+    fn the_verifier_runs_after_every_pass() {
+        let text = "builtin.module {\n  kernel.func @k {\n  ^entry(%out: !kernel.ptr<global, i32>):\n    %0 = arith.constant 1 : i32\n    kernel.store %0, %out, %0\n    kernel.return\n  }\n}\n";
+        let mut ir = kc_dialect::text::parse(text, "k.mlir").unwrap();
+        fn break_it(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+            let k = ir.kernels()[0];
+            let entry = ir.entry_block(ir.ops[k].regions[0]).unwrap();
+            let term = ir.terminator(entry).unwrap();
+            ir.remove_op(term);
+            Ok(())
+        }
+        let pass = Pass {
+            name: "break-it",
+            input: Level::Kernel,
+            preserves: Preserves::Nothing,
+            summary: "",
+            run: break_it,
+        };
+        let file = SourceFile::new("k.mlir", text);
+        let opts = Options::new(crate::pipeline::Stage::Asm);
+        let mut runner = Runner::new(&opts, &file);
+        match runner.run(&mut ir, &pass, false) {
+            Err(Failure::Diagnostics(d)) => {
+                assert!(
+                    d.starts_with(
+                        "internal compiler error: the IR is invalid after pass `break-it`"
+                    ),
+                    "{d}"
+                );
+                assert!(d.contains("// IR:"), "{d}");
+            }
+            _ => panic!("the broken IR was not reported"),
+        }
+        // With verification off (`--no-verify`), the runner does not look.
+        let mut ir = kc_dialect::text::parse(text, "k.mlir").unwrap();
+        let opts = Options {
+            verify: false,
+            ..Options::new(crate::pipeline::Stage::Asm)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        assert!(runner.run(&mut ir, &pass, false).is_ok());
+    }
+
+    #[test]
+    fn pass_lists_parse() {
+        let l = parse_list("lower-to-cf, unify-loop-exits").unwrap();
+        assert_eq!(
+            l.iter().map(|p| p.name).collect::<Vec<_>>(),
+            ["lower-to-cf", "unify-loop-exits"]
+        );
+        assert!(parse_list("dce,nope")
+            .unwrap_err()
+            .contains("unknown pass `"));
+        assert!(parse_list("lower-to-cf,,x").unwrap_err().contains("empty"));
+    }
+}
