@@ -12,7 +12,8 @@
 //! workgroups, on random buffers and scalars. A kernel whose reference run reports undefined behaviour (an index
 //! out of bounds, a division by zero, a shuffle of an inactive lane, no progress) is
 //! skipped and counted: it has no meaning to compare. Otherwise the simulator must finish
-//! and give identical buffers.
+//! and give identical buffers, with the kernel compiled at -O0 and at -O2 (the optimizer
+//! must not change a defined result).
 //!
 //! Environment: `KC_EXEC_SEED`, `KC_EXEC_COUNT` (kernels, default 200), `KC_EXEC_FIRST`
 //! (first index, to rerun the kernel a failure names), `KC_EXEC_VERBOSE=1`, `KC_EXEC_KEEP=DIR`
@@ -118,7 +119,7 @@ fn main() -> ExitCode {
             text: text.clone(),
             is_ir: false,
         };
-        let request = |engine| Request {
+        let request = |engine, opt_level| Request {
             kernel: None,
             grid: Some([grid, 1, 1]),
             block: Some([block, 1, 1]),
@@ -133,10 +134,11 @@ fn main() -> ExitCode {
                 200_000_000
             },
             total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
+            opt_level,
             trace: false,
             color: false,
         };
-        let reference = match run::execute(&input, &request(Engine::Ref)) {
+        let reference = match run::execute(&input, &request(Engine::Ref, 0)) {
             Ok(out) => out,
             Err(Failure::Diagnostics(d)) => {
                 skipped += 1;
@@ -155,15 +157,21 @@ fn main() -> ExitCode {
         compared += 1;
         let describe = format!("kernel {i} (seed {s:#x}), block {block}, grid {grid}");
         let failed_before = failures.len();
-        match run::execute(&input, &request(Engine::Sim)) {
-            Ok(out) if buffers(&out) == buffers(&reference) => {}
-            Ok(out) => failures.push(format!(
-                "{describe}: buffers differ\n--- ref\n{}\n--- sim\n{}\n{text}",
-                buffers(&reference),
-                buffers(&out)
-            )),
-            Err(Failure::Diagnostics(d) | Failure::Usage(d)) => {
-                failures.push(format!("{describe}: the simulator run failed: {d}\n{text}"))
+        // The simulator runs the listing of the unoptimized and of the optimized kernel.
+        for opt in [0u8, 2] {
+            match run::execute(&input, &request(Engine::Sim, opt)) {
+                Ok(out) if buffers(&out) == buffers(&reference) => {}
+                Ok(out) => failures.push(format!(
+                    "{describe}: buffers differ at -O{opt}\n--- ref\n{}\n--- sim -O{opt}\n{}\n{text}",
+                    buffers(&reference),
+                    buffers(&out)
+                )),
+                Err(Failure::Diagnostics(d) | Failure::Usage(d)) => failures.push(format!(
+                    "{describe}: the simulator run at -O{opt} failed: {d}\n{text}"
+                )),
+            }
+            if failures.len() > failed_before {
+                break;
             }
         }
         if let (Some(dir), true) = (&keep, failures.len() > failed_before) {

@@ -160,6 +160,7 @@ fn compare(
         engine,
         step_limit: 100_000_000,
         total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
+        opt_level: 2,
         trace: false,
         color: false,
     };

@@ -103,6 +103,16 @@ fn unify_loop_exits(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     Ok(())
 }
 
+fn canonicalize(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    transforms::canonicalize(ir);
+    Ok(())
+}
+
+fn dce(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    transforms::dce(ir);
+    Ok(())
+}
+
 /// Every IR pass, in pipeline order.
 pub const PASSES: &[Pass] = &[
     Pass {
@@ -120,6 +130,20 @@ pub const PASSES: &[Pass] = &[
         run: lower_to_cf,
     },
     Pass {
+        name: "canonicalize",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "fold constants and algebraic identities; a branch on a constant becomes a jump",
+        run: canonicalize,
+    },
+    Pass {
+        name: "dce",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "remove unused pure ops, unread block arguments and unreachable blocks",
+        run: dce,
+    },
+    Pass {
         name: "fix-irreducible",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -134,6 +158,19 @@ pub const PASSES: &[Pass] = &[
         run: unify_loop_exits,
     },
 ];
+
+/// The optimizer's passes at `-O<level>`, in order (the CF IR after lower-to-cf goes
+/// through them before the backend and every later stage).
+pub fn pipeline(level: u8) -> Vec<&'static Pass> {
+    let names: &[&str] = match level {
+        0 => &[],
+        _ => &["canonicalize", "dce"],
+    };
+    names
+        .iter()
+        .map(|n| find(n).expect("a table pass"))
+        .collect()
+}
 
 /// The pass called `name`.
 pub fn find(name: &str) -> Option<&'static Pass> {

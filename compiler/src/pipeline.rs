@@ -36,8 +36,10 @@ pub enum Stage {
     KernelIr,
     /// Structured kernel dialect after convergence-token insertion.
     Tokens,
-    /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens.
+    /// CFG form: `cf.br` / `cf.cond_br`, block arguments, tokens (as lower-to-cf gives it).
     CfIr,
+    /// CF IR after the optimizer (the `-O` pipeline); the later stages start from it.
+    Opt,
     /// CF IR made ready for structurization: irreducible cycles get a guard header, loops a
     /// single exit block.
     Reducible,
@@ -149,6 +151,11 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     if opts.stage == Stage::CfIr {
         return Ok(print(&ir, opts));
     }
+    let mut ir = ir;
+    optimize(&mut ir, opts.opt_level, runner)?;
+    if opts.stage == Stage::Opt {
+        return Ok(print(&ir, opts));
+    }
     if opts.stage == Stage::Reducible {
         return reducible(ir, input, opts, runner);
     }
@@ -222,14 +229,25 @@ fn listing(
         .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))
 }
 
-/// The listing of a CF module and each kernel's argument layout (for `kc run --engine sim`).
+/// The optimizer: the passes of `-O<level>` on CF IR.
+fn optimize(ir: &mut Ir, level: u8, runner: &mut Runner) -> Result<(), Failure> {
+    for pass in pass_manager::pipeline(level) {
+        runner.run(ir, pass, false)?;
+    }
+    Ok(())
+}
+
+/// The listing of a CF module optimized at `opt_level`, and each kernel's argument layout
+/// (for `kc run --engine sim`).
 pub fn compile_listing(
-    ir: Ir,
+    mut ir: Ir,
     input: &Input,
+    opt_level: u8,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let opts = Options::new(Stage::Asm);
     let mut runner = Runner::new(&opts, &file);
+    optimize(&mut ir, opt_level, &mut runner)?;
     listing(ir, &mut runner)
 }
 

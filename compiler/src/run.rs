@@ -94,6 +94,11 @@ struct RunCli {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TOTAL_STEPS)]
     total_step_limit: u64,
 
+    /// Optimization level of the compile for the simulator: -O0, -O1, -O2 (the default). The
+    /// reference engine runs the kernel as written.
+    #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "1", "2"])]
+    opt: String,
+
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
     lang: Option<LangArg>,
@@ -123,6 +128,8 @@ pub struct Request {
     pub step_limit: u64,
     /// Steps over the whole grid before the run stops.
     pub total_step_limit: u64,
+    /// Optimization level of the simulator's compile (0, 1, 2).
+    pub opt_level: u8,
     /// Trace to stderr.
     pub trace: bool,
     /// ANSI colors in diagnostics.
@@ -172,6 +179,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         engine: cli.engine,
         step_limit: cli.step_limit,
         total_step_limit: cli.total_step_limit,
+        opt_level: cli.opt.parse().unwrap_or(2),
         trace: cli.trace,
         color,
     };
@@ -233,6 +241,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         buffer_names: spec.buffers.iter().map(|b| b.param.clone()).collect(),
         step_limit: req.step_limit,
         total_step_limit: req.total_step_limit,
+        opt_level: req.opt_level,
         trace: req.trace,
     };
     let counts = match req.engine {
@@ -268,6 +277,7 @@ pub struct Job<'a> {
     pub buffer_names: Vec<String>,
     pub step_limit: u64,
     pub total_step_limit: u64,
+    pub opt_level: u8,
     pub trace: bool,
 }
 
@@ -339,7 +349,7 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
     let fail = |m: String| EngineError::Failure(Failure::Diagnostics(m));
     let cf = pipeline::compile_to_cf(job.input).map_err(EngineError::Failure)?;
     let (listing, layouts) =
-        pipeline::compile_listing(cf, job.input).map_err(EngineError::Failure)?;
+        pipeline::compile_listing(cf, job.input, job.opt_level).map_err(EngineError::Failure)?;
     let name = job.ir.func_name(job.func).to_string();
     let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
         fail(format!(

@@ -14,7 +14,7 @@
 use crate::registry::Opcode;
 
 /// All ones in the low `bits` bits.
-pub(super) fn mask(bits: u32) -> u64 {
+pub(crate) fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -23,7 +23,7 @@ pub(super) fn mask(bits: u32) -> u64 {
 }
 
 /// The signed value of a `bits`-wide pattern.
-pub(super) fn sext(v: u64, bits: u32) -> i64 {
+pub(crate) fn sext(v: u64, bits: u32) -> i64 {
     if bits == 0 || bits >= 64 {
         v as i64
     } else {
@@ -33,7 +33,7 @@ pub(super) fn sext(v: u64, bits: u32) -> i64 {
 }
 
 /// An index operand as an element count: signed, except that an `i1` index is 0 or 1.
-pub(super) fn index(v: u64, bits: u32) -> i64 {
+pub(crate) fn index(v: u64, bits: u32) -> i64 {
     if bits == 1 {
         (v & 1) as i64
     } else {
@@ -50,7 +50,7 @@ fn bits_of(x: f32) -> u64 {
 }
 
 /// Integer binary ops of `arith`, at width `bits`.
-pub(super) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, String> {
+pub(crate) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, String> {
     use Opcode::*;
     let m = mask(bits);
     let (sa, sb) = (sext(a, bits), sext(b, bits));
@@ -117,7 +117,7 @@ pub(super) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, 
 }
 
 /// IEEE `minimum`: NaN if either is NaN, -0 below +0.
-pub(super) fn minimumf(a: f32, b: f32) -> f32 {
+pub(crate) fn minimumf(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if a == b {
@@ -129,7 +129,7 @@ pub(super) fn minimumf(a: f32, b: f32) -> f32 {
 }
 
 /// IEEE `maximum`: NaN if either is NaN, +0 above -0.
-pub(super) fn maximumf(a: f32, b: f32) -> f32 {
+pub(crate) fn maximumf(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if a == b {
@@ -140,7 +140,7 @@ pub(super) fn maximumf(a: f32, b: f32) -> f32 {
 }
 
 /// f32 binary ops of `arith` (`remf` is C's `fmod`, as Rust's `%`).
-pub(super) fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
+pub(crate) fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
     use Opcode::*;
     let (x, y) = (f(a), f(b));
     bits_of(match code {
@@ -156,7 +156,7 @@ pub(super) fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
 }
 
 /// `arith.cmpi` with MLIR's predicate numbering (`CMPI_PREDICATES`).
-pub(super) fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
+pub(crate) fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
     let (sa, sb) = (sext(a, bits), sext(b, bits));
     match pred {
         0 => a == b,
@@ -174,7 +174,7 @@ pub(super) fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
 
 /// `arith.cmpf` with MLIR's predicate numbering (`CMPF_PREDICATES`): `o*` are false and `u*`
 /// true when either operand is NaN.
-pub(super) fn cmpf(pred: u64, a: u64, b: u64) -> bool {
+pub(crate) fn cmpf(pred: u64, a: u64, b: u64) -> bool {
     let (x, y) = (f(a), f(b));
     let uno = x.is_nan() || y.is_nan();
     match pred {
@@ -198,7 +198,7 @@ pub(super) fn cmpf(pred: u64, a: u64, b: u64) -> bool {
 }
 
 /// Casts from a `from`-bit to a `to`-bit type.
-pub(super) fn cast(code: Opcode, a: u64, from: u32, to: u32) -> u64 {
+pub(crate) fn cast(code: Opcode, a: u64, from: u32, to: u32) -> u64 {
     use Opcode::*;
     let m = mask(to);
     match code {
@@ -234,7 +234,7 @@ fn fp_to_int(x: f32, bits: u32, signed: bool) -> u64 {
 }
 
 /// The new value of an atomic of kind `ATOMIC_KINDS[kind]` on `old` with operand `v`.
-pub(super) fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
+pub(crate) fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
     let r = match kind {
         0 => old.wrapping_add(v),
         1 => sext(old, bits).min(sext(v, bits)) as u64,
@@ -248,7 +248,7 @@ pub(super) fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
 }
 
 /// Folds `v` into the running reduction `acc` of kind `REDUCE_KINDS[kind]`.
-pub(super) fn reduce_step(kind: u64, acc: u64, v: u64, bits: u32) -> u64 {
+pub(crate) fn reduce_step(kind: u64, acc: u64, v: u64, bits: u32) -> u64 {
     let r = match kind {
         0 => acc.wrapping_add(v),
         1 => sext(acc, bits).min(sext(v, bits)) as u64,

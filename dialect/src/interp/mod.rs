@@ -37,7 +37,7 @@
 //! [`Memory`], or a `kernel.shared_alloc` of the kernel, allocated zeroed per workgroup) in the
 //! high 16 bits and a signed 48-bit element offset.
 
-mod eval;
+pub(crate) mod eval;
 mod simt;
 mod thread;
 

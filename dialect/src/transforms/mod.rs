@@ -1,5 +1,7 @@
 //! IR-to-IR transforms.
 //!
+//! - [`canonicalize`], [`dce`]: CFG form -> CFG form, the optimizer's clean-up passes
+//!   (constant folding and identities; dead ops, arguments and blocks).
 //! - [`insert_tokens`]: structured form -> structured form; makes convergence explicit by
 //!   giving every structured kernel without tokens an entry token, a loop heart per real loop,
 //!   and a token operand on every convergent op (what clang does for HLSL).
@@ -12,12 +14,16 @@
 //!   - [`unify_loop_exits`]: every natural loop gets a single exit block (a guard that
 //!     dispatches to the former exits).
 
+pub mod canonicalize;
 mod control_flow_hub;
+pub mod dce;
 pub mod fix_irreducible;
 pub mod insert_tokens;
 pub mod lower_to_cf;
 pub mod unify_loop_exits;
 
+pub use canonicalize::canonicalize;
+pub use dce::dce;
 pub use fix_irreducible::fix_irreducible;
 pub use insert_tokens::insert_tokens;
 pub use lower_to_cf::lower_to_cf;

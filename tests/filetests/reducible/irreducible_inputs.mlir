@@ -3,10 +3,10 @@
 // RUN: for f in %S/../uniformity_seed/*.mlir %S/../uniformity_llvm/*.mlir \
 // RUN:     %S/../uniformity_diff/*.mlir %S/../cf/irreducible_input.mlir; do \
 // RUN:   %kc $f --emit=reducible > %t.mlir \
-// RUN:     && %kc %t.mlir --emit=uniformity --no-locs > %t.txt || exit 1; \
+// RUN:     && %kc %t.mlir -O0 --emit=uniformity --no-locs > %t.txt || exit 1; \
 // RUN:   if grep -E 'entries\([^) ]+ ' %t.txt; then echo "irreducible: $f"; exit 1; fi; \
 // RUN: done
-// RUN: %kc %S/../uniformity_seed/nested_irreducible.mlir --emit=reducible --no-locs \
+// RUN: %kc %S/../uniformity_seed/nested_irreducible.mlir -O0 --emit=reducible --no-locs \
 // RUN:   | FileCheck %s
 // The outer cycle (entries ^R and ^P) gets a guard, which also removes the nested cycle
 // (entries ^S and ^P) since every edge into ^P now goes through the guard.

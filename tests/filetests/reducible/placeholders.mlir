@@ -3,7 +3,7 @@
 // / `0.0` for scalars, for a pointer a kernel parameter of its type or, for a shared pointer,
 // the `kernel.shared_alloc` it comes from, moved into the entry block (a static allocation:
 // where it runs does not change its address).
-// RUN: %kc %s --emit=reducible --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=reducible --no-locs | FileCheck %s
 kernel.func @types {
 ^entry(%c: i1, %x: i32, %g: !kernel.ptr<global, f32>):
   %f = arith.constant 2.0 : f32

@@ -12,8 +12,8 @@
 // and atomic results (LLVM: every atomicrmw and cmpxchg) are divergent; a global load at a
 // uniform index is uniform, at a divergent index divergent (loads.ll); a shared allocation's
 // address is uniform.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @readfirstlane {
 ^entry:
   %id.x = kernel.workitem_id x : i32

@@ -10,8 +10,8 @@
 // Entry or B4; Entry branches on the thread id to B0 (-> B1 -> B2) or B3 (-> B4). The chains
 // rejoin only at B6, through uniform diamonds after B2 and after B4: B6's three arguments are
 // divergent. B4 (reached from Alpha and from B3) has no arguments.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @test_ctrl_divergence {
 ^Entry(%a: i32, %b: i32, %c: i32, %d: i32):
   %zero = arith.constant 0 : i32

@@ -15,8 +15,8 @@
 // left divergently, and calls %use uniform. kc takes the outermost cycle around the branch
 // that does not contain the exit: the outer loop, and %use is divergent, as in the other
 // kernel.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @exit_into_sibling_cycle {
 ^entry(%n: i32):
   %tid = kernel.workitem_id x : i32

@@ -9,8 +9,8 @@
 // C); C leaves uniformly to E, D leaves on the thread id to F. E and F each have a single
 // predecessor in the loop and a constant argument: uniform. G, where they meet, is a join of
 // D's divergent exit: its argument is divergent.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @hidden_diverge {
 ^entry(%n: i32, %a: i32, %b: i32):
   %zero = arith.constant 0 : i32

@@ -19,8 +19,8 @@
 // (temporal) and Y's divergent.
 // @hidden_containedloop_diverge: inner loop G <-> L left divergently to B inside a uniform
 // outer loop: B's argument divergent; the outer loop's values and X's argument uniform.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @hidden_loop_diverge {
 ^entry(%n: i32, %a: i32, %b: i32):
   %zero = arith.constant 0 : i32

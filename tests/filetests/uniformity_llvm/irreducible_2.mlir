@@ -36,8 +36,8 @@
 // - @always_uniform: the entry branches on a lane id into the cycle L2 <-> L3 at either
 //   block: assumed divergent; a ballot in L3 (LLVM: an icmp intrinsic) stays uniform, values
 //   computed from it in the cycle (%inst5, %inst6) are divergent.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @cycle_diverge_enter {
 ^entry(%n: i32, %a: i32, %b: i32):
   %zero = arith.constant 0 : i32

@@ -15,8 +15,8 @@
 // entries(Q R) C B D > entries(R) C B D > entries(B) D, and the branch in the entry (a kernel
 // argument in kc: uniform; in LLVM a non-kernel argument: divergent) is made divergent here
 // by testing the thread id. LLVM: the outermost cycle is assumed divergent.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @basic {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32

@@ -15,8 +15,8 @@
 // diverged paths Q -> S and Q -> R -> S. Q dominates S: nothing is assumed divergent, there
 // is no divergent exit, and only S's argument (the join) is divergent; P's argument is
 // uniform.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @divergent_cycle_1 {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32

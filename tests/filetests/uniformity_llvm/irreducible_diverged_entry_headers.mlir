@@ -20,8 +20,8 @@
 // - @headers_b_t: inner header T does not dominate S, outer header B does: only the inner cycle
 //   is assumed divergent (LLVM's test disables these checks; LLVM 22 prints exactly this).
 // - @headers_a_t: neither T nor A dominates S: the outer cycle is assumed divergent.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @t_header {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32

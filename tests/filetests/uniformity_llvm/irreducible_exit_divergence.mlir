@@ -18,8 +18,8 @@
 // that are missing a colon and check nothing; LLVM 22 reports them divergent). Its exits
 // (B -> X, C -> X) are uniform branches, so there is no divergent exit; X's arguments are
 // divergent only because the values they receive are.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @basic {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32

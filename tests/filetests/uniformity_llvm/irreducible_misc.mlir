@@ -21,8 +21,8 @@
 // bb.3 -> bb.5 -> bb.7 -> bb.8 -> bb.3 leaves the reducible loop bb.3 <-> bb.4 and re-enters it
 // through the irreducible cycle around it (see uniformity_seed/re_entry.mlir); the outermost
 // cycle is assumed divergent anyway.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @cycle_inner_ipd {
 ^entry(%n: i32, %a: i32, %b: i32):
   %zero = arith.constant 0 : i32

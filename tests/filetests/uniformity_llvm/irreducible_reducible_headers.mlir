@@ -19,8 +19,8 @@
 // @header_label_2: loop H1 -> B | H2, H2 -> B | C on the thread id, B, C -> D, D -> exit | H1.
 // D is the join (its argument divergent); B's argument (reached from H1 and H2) is uniform;
 // the loop exit in D is uniform: no divergent exit.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @nested_irreducible {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32

@@ -24,8 +24,8 @@
 // and %inc with it. (LLVM's test carries convergence tokens, an anchor and a loop intrinsic
 // in E that is not a heart; they play no part in these verdicts. Its undef branch conditions
 // are kernel arguments here.)
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @test {
 ^bb0:
   %minus1 = arith.constant -1 : i32

@@ -12,8 +12,8 @@
 // @self_loop_exit: J is also the divergent exit of a loop (kc's first departure from LLVM 22
 // compares an exit argument's incoming values): both exits pass 0 and the self loop passes
 // %x back: uniform in kc and LLVM.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @self_loop_join {
 ^entry(%n: i32):
   %tid = kernel.workitem_id x : i32

@@ -31,8 +31,8 @@
 //
 // 3. kernel.reduce is always uniform: a wave reduction gives every active lane the same value.
 //    LLVM 22 calls wave.reduce of a divergent input divergent. @reduce.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @divergent_cycle_exit_phi {
 ^entry(%n: i32):
   %zero = arith.constant 0 : i32

@@ -9,8 +9,8 @@
 // @unreachable_loop: a loop that the entry cannot reach (the entry returns at once). LLVM still
 // marks the cmpxchg there divergent (a source of divergence wherever it is); so does kc. The
 // loop's branch on it is divergent too, with no joins computed for unreachable blocks.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @no_return_blocks {
 ^bb0(%arg: !kernel.ptr<global, f32>, %arg1: !kernel.ptr<global, f32>):
   %tmp = kernel.workitem_id x : i32

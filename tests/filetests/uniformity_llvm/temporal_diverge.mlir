@@ -13,8 +13,8 @@
 // divergent exit: divergent.
 // @temporal_diverge_loopuser_nested: H and the user's loop X are both inside the uniform loop
 // G: the user in X is divergent.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @temporal_diverge {
 ^entry(%n: i32, %a: i32, %b: i32):
   %zero = arith.constant 0 : i32

@@ -14,8 +14,8 @@
 // - @uniform_exit: A leaves on a kernel-argument test, but the compare sits in the cycle and
 //   is tainted like every definition there, so the exit is divergent anyway; the exit block's
 //   argument %r.out (fed %r) and %use are divergent (LLVM 22: uniform).
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @divergent_exit_lane_first {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32

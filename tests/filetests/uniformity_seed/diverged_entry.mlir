@@ -15,8 +15,8 @@
 // kc's DFS visits successors in order: @header_p lists P first (one cycle, entries(P R)),
 // @headers_r_s lists R first (outer entries(R P), inner entries(S P) Q, as in the
 // document's figure). The verdicts must be identical.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @header_p {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32

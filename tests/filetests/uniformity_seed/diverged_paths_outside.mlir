@@ -11,8 +11,8 @@
 // uses no cycle value is uniform, one that does is divergent.
 //
 // @header_p lists P first (header P), @header_r lists R first (header R): same verdicts.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @header_p {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32

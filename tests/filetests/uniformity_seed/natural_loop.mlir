@@ -12,8 +12,8 @@
 // - L3 and L5 are not converged (H5 lies between): threads leave the loop on different
 //   iterations (divergent exit ^exit), so a use of %i.next after the loop is temporally
 //   divergent, while a value defined before the loop stays uniform after it.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @natural_loop {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32

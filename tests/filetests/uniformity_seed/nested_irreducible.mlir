@@ -14,8 +14,8 @@
 // @headers_r_s lists R first in Entry, so kc's DFS finds the document's hierarchy
 // (entries(R P) S Q, nested entries(S P) Q); @header_p lists P first and gets a single
 // cycle entries(P R). Same verdicts.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @headers_r_s {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32

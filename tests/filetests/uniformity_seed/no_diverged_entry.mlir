@@ -17,8 +17,8 @@
 // dominates S (second clause of the simplified criterion), so the cycle is m-converged.
 // (With T as the header the simplified criterion cannot tell, and the cycle is
 // conservatively assumed divergent: see uniformity_llvm/irreducible_diverged_entry_headers.)
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @r_not_an_entry {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32

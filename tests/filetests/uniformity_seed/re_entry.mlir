@@ -16,8 +16,8 @@
 // reducible child and calls everything in the cycle uniform in this hierarchy, while it calls
 // it divergent in the other: one of kc's departures from LLVM 22.)
 // @h_first lists H first: one cycle entries(H X) B, assumed divergent. Same verdicts.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @x_first {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32

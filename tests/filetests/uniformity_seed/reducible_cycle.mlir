@@ -18,8 +18,8 @@
 // would call %i uniform: converged threads pick the same value in every iteration).
 //
 // A reducible loop inside an irreducible cycle is in re_entry.mlir.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @branch_and_join_inside {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32

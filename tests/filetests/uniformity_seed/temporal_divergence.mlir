@@ -16,8 +16,8 @@
 // The outer counter, its uses and the outer exit stay uniform: the threads that left the
 // inner loop on different iterations are converged again at the outer latch (outside the
 // inner loop, in the same outer iteration) and at the outer header.
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=SUM
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s
 kernel.func @divergent_exit {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32

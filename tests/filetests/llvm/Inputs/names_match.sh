@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # usage: names_match.sh KC FILE
-# Checks that every value `kc FILE --emit=cf-ir` defines (block arguments and op results, except
+# Checks that every value `kc FILE --emit=opt` defines (block arguments and op results, except
 # arith.constant and kernel.wave_size, which LLVM folds into their uses) is defined under the
 # same name by `kc FILE --emit=llvm`, with kc's numbered %N spelled %.N. Per kernel.
 set -euo pipefail
 kc=$1
 file=$2
-cf=$("$kc" "$file" --emit=cf-ir --no-locs)
+cf=$("$kc" "$file" --emit=opt --no-locs)
 ll=$("$kc" "$file" --emit=llvm)
 status=0
 for k in $(grep -oE '^ *kernel\.func @[A-Za-z0-9_.$-]+' <<<"$cf" | sed 's/.*@//'); do

@@ -1,0 +1,245 @@
+//! canonicalize: constant folding and algebraic identities on CF kernels.
+//!
+//! Pre: verified IR; only CF kernels are changed (structured kernels are left alone).
+//! Post: the IR verifies and computes the same buffers, and
+//! - an `arith` op whose operands are all constants is a constant, computed with the
+//!   reference interpreter's own scalar semantics (`interp::eval`, LANGUAGE.md); integer
+//!   division or remainder by zero and signed `MIN / -1` are left alone (their value is
+//!   undefined: folding would pick one);
+//! - integer identities: `x + 0`, `x - 0`, `x * 1`, `x / 1`, `x | 0`, `x ^ 0`, `x & -1`,
+//!   shifts by 0 give `x`; `x * 0`, `x & 0` give 0; `x - x`, `x ^ x` give 0; `x & x`, `x | x`,
+//!   `min/max(x, x)` give `x`; `select(c, a, a)` and `select(true/false, a, b)` pick; an
+//!   unsigned `x % 2^k` is `x & (2^k - 1)` and an unsigned `x / 2^k` is `x >> k`;
+//!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
+//! - `cf.cond_br` on a constant is a `cf.br` to the taken side.
+//! The folded op is removed; the operands it read may be left for `dce`.
+//!
+//! Legality (seed 004, the convergence rules): no op moves and no convergent op is touched, so
+//! nothing changes which threads execute a convergent operation together. A constant is
+//! uniform, so a branch on a constant is uniform and replacing it by a jump removes no
+//! divergence. Replacing a value by one of its operands (`x + 0` -> `x`) keeps the same value
+//! at the same place; it can make a use read a value defined in a cycle from outside it only
+//! if the op itself is outside, which is where its operand already was.
+//!
+//! Cost: one worklist over the ops; a fold pushes the users of its result (a use list built
+//! once, kept up to date), so the pass is linear in the ops plus the uses it rewrites.
+
+use crate::attrs::Attr;
+use crate::entities::{Op, Value};
+use crate::interp::eval;
+use crate::ir::{Ir, Successor, ValueDef};
+use crate::registry::Opcode;
+use crate::types::Type;
+use cranelift_entity::SecondaryMap;
+
+/// Folds every CF kernel of the module; returns the number of ops folded or simplified.
+pub fn canonicalize(ir: &mut Ir) -> usize {
+    let mut n = 0;
+    for func in ir.kernels() {
+        if ir.is_cf_kernel(func) {
+            n += canonicalize_kernel(ir, func);
+        }
+    }
+    n
+}
+
+/// The bit pattern of a constant value (masked to its width), if it is one.
+fn constant(ir: &Ir, v: Value) -> Option<u64> {
+    let ValueDef::Result(op, 0) = ir.values[v].def else {
+        return None;
+    };
+    if ir.opcode(op) != Opcode::Constant {
+        return None;
+    }
+    let bits = ir.value_type(v).bits();
+    match ir.attr(op, "value")? {
+        Attr::Int(x, _) => Some(*x as u64 & eval::mask(bits)),
+        Attr::Float(f) => Some(f.to_bits() as u64),
+        Attr::Bool(b) => Some(*b as u64),
+        _ => None,
+    }
+}
+
+/// What an op simplifies to.
+enum Fold {
+    /// A new constant with this bit pattern.
+    Const(u64),
+    /// An existing value.
+    Value(Value),
+    /// An unsigned op by a power of two: `x & mask` or `x >> k` (opcode, constant operand).
+    Rewrite(Opcode, Value, u64),
+}
+
+fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
+    let mut users = ir.users(func);
+    let mut ops = Vec::new();
+    ir.walk(func, &mut |o| ops.push(o));
+    // A stack: folds push users, which are then folded before the rest (order is irrelevant
+    // to the result; every op is visited at least once).
+    ops.reverse();
+    let mut count = 0;
+    while let Some(op) = ops.pop() {
+        if ir.op_block(op).is_none() {
+            continue; // removed meanwhile
+        }
+        if ir.opcode(op) == Opcode::CondBr {
+            if let Some(c) = constant(ir, ir.ops[op].operands[0]) {
+                let taken = if c & 1 != 0 { 0 } else { 1 };
+                let succ: Successor = ir.ops[op].succs[taken].clone();
+                let loc = ir.ops[op].loc;
+                let br = ir.create_op(Opcode::Br, &[], &[], loc);
+                ir.add_successor(br, succ.block, &succ.args);
+                ir.insert_op_before(br, op);
+                ir.remove_op(op);
+                count += 1;
+            }
+            continue;
+        }
+        let Some(fold) = fold(ir, op) else { continue };
+        let old = ir.ops[op].results[0];
+        let ty = ir.value_type(old);
+        let loc = ir.ops[op].loc;
+        let new = match fold {
+            Fold::Value(v) => v,
+            Fold::Const(bits) => {
+                let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
+                let attr = match ty {
+                    Type::F32 => Attr::Float(f32::from_bits(bits as u32)),
+                    Type::I1 => Attr::Int((bits & 1) as i64, ty),
+                    _ => Attr::Int(eval::sext(bits, ty.bits()), ty),
+                };
+                ir.set_attr(c, "value", attr);
+                ir.insert_op_before(c, op);
+                ir.ops[c].results[0]
+            }
+            Fold::Rewrite(code, x, k) => {
+                let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
+                ir.set_attr(c, "value", Attr::Int(eval::sext(k, ty.bits()), ty));
+                ir.insert_op_before(c, op);
+                let kv = ir.ops[c].results[0];
+                let r = ir.create_op(code, &[x, kv], &[ty], loc);
+                ir.insert_op_before(r, op);
+                let rv = ir.ops[r].results[0];
+                users[x].push(r);
+                rv
+            }
+        };
+        if let Some(name) = ir.values[old].name.clone() {
+            if ir.values[new].name.is_none() {
+                ir.set_value_name(new, &name);
+            }
+        }
+        replace_uses(ir, &mut users, old, new);
+        // The folded op is pure and unread now; unlinking it also keeps it from being
+        // revisited as a user of `new`.
+        ir.remove_op(op);
+        ops.extend(users[new].iter().copied());
+        count += 1;
+    }
+    count
+}
+
+/// Replaces every use of `old` by `new`, through the use list (linear in the uses).
+fn replace_uses(ir: &mut Ir, users: &mut SecondaryMap<Value, Vec<Op>>, old: Value, new: Value) {
+    let uses = std::mem::take(&mut users[old]);
+    for &u in &uses {
+        let data = &mut ir.ops[u];
+        for v in data
+            .operands
+            .iter_mut()
+            .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
+        {
+            if *v == old {
+                *v = new;
+            }
+        }
+    }
+    users[new].extend(uses);
+}
+
+/// What `op` simplifies to, if anything.
+fn fold(ir: &Ir, op: Op) -> Option<Fold> {
+    use Opcode::*;
+    let data = &ir.ops[op];
+    let code = data.opcode;
+    if data.results.len() != 1 || !data.regions.is_empty() {
+        return None;
+    }
+    let ty = ir.value_type(data.results[0]);
+    let bits = ty.bits();
+    let ops = &data.operands;
+    let c: Vec<Option<u64>> = ops.iter().map(|&v| constant(ir, v)).collect();
+    let all_const = !c.is_empty() && c.iter().all(Option::is_some);
+    let k = |i: usize| c[i].unwrap_or(0);
+    match code {
+        AddI | SubI | MulI | DivSI | DivUI | RemSI | RemUI | AndI | OrI | XOrI | ShLI | ShRSI
+        | ShRUI | MinSI | MaxSI | MinUI | MaxUI => {
+            if all_const {
+                return eval::int_binop(code, k(0), k(1), bits)
+                    .ok()
+                    .map(Fold::Const);
+            }
+            let (x, y) = (ops[0], ops[1]);
+            let ones = eval::mask(bits);
+            let rhs = c[1];
+            let lhs = c[0];
+            match (code, lhs, rhs) {
+                (AddI | SubI | OrI | XOrI | ShLI | ShRSI | ShRUI, _, Some(0)) => {
+                    Some(Fold::Value(x))
+                }
+                (AddI | OrI | XOrI, Some(0), _) => Some(Fold::Value(y)),
+                (MulI | DivSI | DivUI, _, Some(1)) => Some(Fold::Value(x)),
+                (MulI, Some(1), _) => Some(Fold::Value(y)),
+                (MulI | AndI, _, Some(0)) | (MulI | AndI, Some(0), _) => Some(Fold::Const(0)),
+                (AndI, _, Some(m)) if m == ones => Some(Fold::Value(x)),
+                (AndI, Some(m), _) if m == ones => Some(Fold::Value(y)),
+                (RemUI, _, Some(p)) if p.is_power_of_two() => Some(Fold::Rewrite(AndI, x, p - 1)),
+                (DivUI, _, Some(p)) if p.is_power_of_two() => {
+                    Some(Fold::Rewrite(ShRUI, x, p.trailing_zeros() as u64))
+                }
+                _ if x == y => match code {
+                    SubI | XOrI => Some(Fold::Const(0)),
+                    AndI | OrI | MinSI | MaxSI | MinUI | MaxUI => Some(Fold::Value(x)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        AddF | SubF | MulF | DivF | RemF | MinimumF | MaximumF if all_const => {
+            Some(Fold::Const(eval::float_binop(code, k(0), k(1))))
+        }
+        NegF if all_const => Some(Fold::Const(k(0) ^ 0x8000_0000)),
+        CmpI | CmpF => {
+            let pred = ir.attr(op, "predicate").and_then(Attr::as_int)? as u64;
+            if all_const {
+                let obits = ir.value_type(ops[0]).bits();
+                let r = if code == CmpI {
+                    eval::cmpi(pred, k(0), k(1), obits)
+                } else {
+                    eval::cmpf(pred, k(0), k(1))
+                };
+                return Some(Fold::Const(r as u64));
+            }
+            // x == x and friends, for integers only (NaN != NaN).
+            if code == CmpI && ops[0] == ops[1] {
+                let obits = ir.value_type(ops[0]).bits();
+                return Some(Fold::Const(eval::cmpi(pred, 0, 0, obits) as u64));
+            }
+            None
+        }
+        Select => {
+            if ops[1] == ops[2] {
+                return Some(Fold::Value(ops[1]));
+            }
+            match c[0] {
+                Some(b) => Some(Fold::Value(if b & 1 != 0 { ops[1] } else { ops[2] })),
+                None => None,
+            }
+        }
+        ExtSI | ExtUI | TruncI | SIToFP | UIToFP | FPToSI | FPToUI | Bitcast if all_const => {
+            let from = ir.value_type(ops[0]).bits();
+            Some(Fold::Const(eval::cast(code, k(0), from, bits)))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,181 @@
+//! dce: dead code elimination on CF kernels.
+//!
+//! Pre: verified IR; only CF kernels are changed.
+//! Post: the IR verifies and computes the same buffers, and
+//! - blocks unreachable from the entry are gone (when no reachable op reads a value they
+//!   define, which dominance guarantees in verified IR);
+//! - no pure op (`PURE` in the registry: arithmetic, constants, work-item queries, pointer
+//!   offsets) has a result nobody reads; removal cascades to the operands it was the last
+//!   reader of;
+//! - no block argument of a non-entry block is unread, unless it is a convergence token
+//!   (removing a token argument would change which token an op is controlled by); the value
+//!   each predecessor passed for it is dropped too, and removed in turn if that was its
+//!   last use.
+//!
+//! Legality (seed 004): dead ops are pure, so none is convergent, co-convergent or has
+//! side effects (loads, stores, atomics, barriers, cross-lane ops and token ops are never
+//! removed, even unused: a shuffle of an inactive lane must stay an error of the reference
+//! run, not become a silent success). Removing unreachable blocks removes only code no thread
+//! runs.
+//!
+//! Cost: linear: one use-count pass, then one worklist of unread values (op results and
+//! block arguments) that decrements counts.
+
+use crate::entities::{Block, Op, Value};
+use crate::ir::{Ir, ValueDef};
+use crate::registry::Traits;
+use crate::types::Type;
+use cranelift_entity::SecondaryMap;
+
+/// Removes dead code from every CF kernel; returns the number of ops and arguments removed.
+pub fn dce(ir: &mut Ir) -> usize {
+    let mut n = 0;
+    for func in ir.kernels() {
+        if ir.is_cf_kernel(func) {
+            n += remove_unreachable(ir, func);
+            n += dce_kernel(ir, func);
+        }
+    }
+    n
+}
+
+/// Unlinks the blocks of the kernel body that the entry does not reach.
+fn remove_unreachable(ir: &mut Ir, func: Op) -> usize {
+    let region = ir.ops[func].regions[0];
+    let Some(entry) = ir.entry_block(region) else {
+        return 0;
+    };
+    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut stack = vec![entry];
+    seen[entry] = true;
+    while let Some(b) = stack.pop() {
+        for s in ir.block_succs(b).collect::<Vec<_>>() {
+            if !seen[s] {
+                seen[s] = true;
+                stack.push(s);
+            }
+        }
+    }
+    let dead: Vec<Block> = ir.region_blocks(region).filter(|&b| !seen[b]).collect();
+    if dead.is_empty() {
+        return 0;
+    }
+    // Keep them if a reachable op reads one of their values (not possible in verified IR,
+    // where defs dominate uses, but cheap to make sure).
+    let users = ir.users(func);
+    for &b in &dead {
+        let args = ir.blocks[b].args.clone();
+        let results: Vec<Value> = ir
+            .block_ops(b)
+            .flat_map(|o| ir.ops[o].results.clone())
+            .collect();
+        for v in args.into_iter().chain(results) {
+            if users[v]
+                .iter()
+                .any(|&u| ir.op_block(u).is_some_and(|ub| seen[ub]))
+            {
+                return 0;
+            }
+        }
+    }
+    for &b in &dead {
+        ir.remove_block(b);
+    }
+    dead.len()
+}
+
+fn is_dead_candidate(ir: &Ir, op: Op) -> bool {
+    let spec = ir.spec(op);
+    spec.traits.contains(Traits::PURE)
+        && !spec.traits.contains(Traits::CONVERGENT)
+        && !spec.traits.contains(Traits::CO_CONVERGENT)
+        && ir.ops[op].regions.is_empty()
+        && ir.ops[op]
+            .results
+            .iter()
+            .all(|&r| ir.value_type(r) != Type::Token)
+}
+
+fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
+    // Use counts of every value (operands and successor arguments).
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let mut ops = Vec::new();
+    ir.walk(func, &mut |o| ops.push(o));
+    for &o in &ops {
+        let d = &ir.ops[o];
+        for &v in d
+            .operands
+            .iter()
+            .chain(d.succs.iter().flat_map(|s| s.args.iter()))
+        {
+            uses[v] += 1;
+        }
+    }
+    // The edges into every block: (terminator, successor index).
+    let region = ir.ops[func].regions[0];
+    let entry = ir.entry_block(region);
+    let mut preds: SecondaryMap<Block, Vec<(Op, usize)>> = SecondaryMap::new();
+    for &o in &ops {
+        for (i, s) in ir.ops[o].succs.iter().enumerate() {
+            preds[s.block].push((o, i));
+        }
+    }
+    // Values nobody reads: results of pure ops and arguments of non-entry blocks.
+    let mut work: Vec<Value> = Vec::new();
+    for &o in &ops {
+        if is_dead_candidate(ir, o) {
+            work.extend(ir.ops[o].results.iter().copied().filter(|&r| uses[r] == 0));
+        }
+    }
+    for b in ir.region_blocks(region).collect::<Vec<_>>() {
+        if Some(b) != entry {
+            work.extend(ir.blocks[b].args.iter().copied().filter(|&a| uses[a] == 0));
+        }
+    }
+    let mut removed = 0;
+    while let Some(v) = work.pop() {
+        if uses[v] > 0 {
+            continue;
+        }
+        match ir.values[v].def {
+            ValueDef::Result(o, _) => {
+                if ir.op_block(o).is_none()
+                    || !is_dead_candidate(ir, o)
+                    || ir.ops[o].results.iter().any(|&r| uses[r] > 0)
+                {
+                    continue;
+                }
+                ir.remove_op(o);
+                removed += 1;
+                for u in ir.ops[o].operands.clone() {
+                    uses[u] -= 1;
+                    if uses[u] == 0 {
+                        work.push(u);
+                    }
+                }
+            }
+            ValueDef::BlockArg(b, _) => {
+                if Some(b) == entry || ir.value_type(v) == Type::Token {
+                    continue;
+                }
+                // Its current position (earlier removals shift the arguments).
+                let Some(i) = ir.blocks[b].args.iter().position(|&a| a == v) else {
+                    continue;
+                };
+                for &(t, si) in &preds[b] {
+                    if ir.op_block(t).is_none() {
+                        continue;
+                    }
+                    let passed = ir.ops[t].succs[si].args.remove(i);
+                    uses[passed] -= 1;
+                    if uses[passed] == 0 {
+                        work.push(passed);
+                    }
+                }
+                ir.retain_block_args(b, |a| a != v);
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
