@@ -108,6 +108,11 @@ fn canonicalize(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     Ok(())
 }
 
+fn cse(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    transforms::cse(ir);
+    Ok(())
+}
+
 fn dce(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     transforms::dce(ir);
     Ok(())
@@ -137,6 +142,13 @@ pub const PASSES: &[Pass] = &[
         run: canonicalize,
     },
     Pass {
+        name: "cse",
+        input: Level::Cf,
+        preserves: Preserves::Cfg,
+        summary: "reuse a dominating pure op of the same kind on the same operands",
+        run: cse,
+    },
+    Pass {
         name: "dce",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -164,7 +176,8 @@ pub const PASSES: &[Pass] = &[
 pub fn pipeline(level: u8) -> Vec<&'static Pass> {
     let names: &[&str] = match level {
         0 => &[],
-        _ => &["canonicalize", "dce"],
+        1 => &["canonicalize", "dce"],
+        _ => &["canonicalize", "cse", "dce"],
     };
     names
         .iter()

@@ -24,6 +24,7 @@
 //! Cost: one worklist over the ops; a fold pushes the users of its result (a use list built
 //! once, kept up to date), so the pass is linear in the ops plus the uses it rewrites.
 
+use crate::analysis::value_range;
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
 use crate::interp::eval;
@@ -68,6 +69,11 @@ enum Fold {
     Value(Value),
     /// An unsigned op by a power of two: `x & mask` or `x >> k` (opcode, constant operand).
     Rewrite(Opcode, Value, u64),
+    /// The same op on the same operands with another opcode (`divsi` -> `divui` when both
+    /// operands are known non-negative).
+    Recode(Opcode),
+    /// A signed `x / 2^k` (`div`) or `x % 2^k` without a division (LLVM's sequence).
+    SignedPow2 { div: bool, x: Value, k: u32 },
 }
 
 fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -111,6 +117,54 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
                 ir.set_attr(c, "value", attr);
                 ir.insert_op_before(c, op);
                 ir.ops[c].results[0]
+            }
+            Fold::Recode(code) => {
+                let operands = ir.ops[op].operands.clone();
+                let r = ir.create_op(code, &operands, &[ty], loc);
+                ir.insert_op_before(r, op);
+                for &x in &operands {
+                    users[x].push(r);
+                }
+                ops.push(r);
+                ir.ops[r].results[0]
+            }
+            Fold::SignedPow2 { div, x, k } => {
+                // bias = (x >> (bits-1)) >>> (bits-k) is 2^k - 1 for negative x, else 0;
+                // x / 2^k = (x + bias) >> k; x % 2^k = x - ((x + bias) & -2^k).
+                let bits = ty.bits();
+                let mut made: Vec<Op> = Vec::new();
+                let mut emit = |ir: &mut Ir, code: Opcode, a: Value, b: Value| {
+                    let o = ir.create_op(code, &[a, b], &[ty], loc);
+                    ir.insert_op_before(o, op);
+                    made.push(o);
+                    ir.ops[o].results[0]
+                };
+                let konst = |ir: &mut Ir, n: u64| {
+                    let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
+                    ir.set_attr(c, "value", Attr::Int(eval::sext(n, bits), ty));
+                    ir.insert_op_before(c, op);
+                    ir.ops[c].results[0]
+                };
+                let top = konst(ir, (bits - 1) as u64);
+                let sign = emit(ir, Opcode::ShRSI, x, top);
+                let back = konst(ir, (bits - k) as u64);
+                let bias = emit(ir, Opcode::ShRUI, sign, back);
+                let t = emit(ir, Opcode::AddI, x, bias);
+                let r = if div {
+                    let kk = konst(ir, k as u64);
+                    emit(ir, Opcode::ShRSI, t, kk)
+                } else {
+                    let m = konst(ir, eval::mask(bits) & !((1u64 << k) - 1));
+                    let low = emit(ir, Opcode::AndI, t, m);
+                    emit(ir, Opcode::SubI, x, low)
+                };
+                // The use lists learn the new readers (a later fold of `x` rewrites them).
+                for o in made {
+                    for a in ir.ops[o].operands.clone() {
+                        users[a].push(o);
+                    }
+                }
+                r
             }
             Fold::Rewrite(code, x, k) => {
                 let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
@@ -196,6 +250,22 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
                 (RemUI, _, Some(p)) if p.is_power_of_two() => Some(Fold::Rewrite(AndI, x, p - 1)),
                 (DivUI, _, Some(p)) if p.is_power_of_two() => {
                     Some(Fold::Rewrite(ShRUI, x, p.trailing_zeros() as u64))
+                }
+                // Both operands non-negative: the unsigned op gives the same result.
+                (DivSI | RemSI, _, _)
+                    if value_range::nonneg_bound(ir, x).is_some()
+                        && value_range::nonneg_bound(ir, y).is_some_and(|_| rhs != Some(0)) =>
+                {
+                    Some(Fold::Recode(if code == DivSI { DivUI } else { RemUI }))
+                }
+                (DivSI | RemSI, _, Some(p))
+                    if p.is_power_of_two() && p >= 2 && p.trailing_zeros() < bits - 1 =>
+                {
+                    Some(Fold::SignedPow2 {
+                        div: code == DivSI,
+                        x,
+                        k: p.trailing_zeros(),
+                    })
                 }
                 _ if x == y => match code {
                     SubI | XOrI => Some(Fold::Const(0)),

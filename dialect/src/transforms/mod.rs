@@ -16,6 +16,7 @@
 
 pub mod canonicalize;
 mod control_flow_hub;
+pub mod cse;
 pub mod dce;
 pub mod fix_irreducible;
 pub mod insert_tokens;
@@ -23,6 +24,7 @@ pub mod lower_to_cf;
 pub mod unify_loop_exits;
 
 pub use canonicalize::canonicalize;
+pub use cse::cse;
 pub use dce::dce;
 pub use fix_irreducible::fix_irreducible;
 pub use insert_tokens::insert_tokens;

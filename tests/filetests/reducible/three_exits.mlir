@@ -5,9 +5,9 @@
 // dominate the exit from the header, so the values cross the guard as %k.moved and %i1.moved
 // (a placeholder on the edges where they are not defined). The header's %i dominates every
 // exit and crosses nothing. The heart stays first in the header.
-// RUN: %kc %s --emit=reducible --no-locs | FileCheck %s
-// RUN: %kc %s --emit=reducible > %t.mlir
-// RUN: %kc %t.mlir --emit=reducible > %t2.mlir
+// RUN: %kc %s -O0 --emit=reducible --no-locs | FileCheck %s
+// RUN: %kc %s -O0 --emit=reducible > %t.mlir
+// RUN: %kc %t.mlir -O0 --emit=reducible > %t2.mlir
 // RUN: diff %t.mlir %t2.mlir
 kernel.func @three_exits {
 ^entry(%n: i32, %out: !kernel.ptr<global, i32>):

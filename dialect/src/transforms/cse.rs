@@ -1,0 +1,178 @@
+//! cse: dominator-based common subexpression elimination on CF kernels.
+//!
+//! Pre: verified IR; only CF kernels are changed.
+//! Post: the IR verifies and computes the same buffers, and no pure op computes what an op
+//! of the same kind on the same operands (commutative operands in either order) with the
+//! same attributes already computed in a dominating position: its uses read the earlier
+//! result instead, and it is removed.
+//!
+//! Legality (seed 004): only pure ops that are neither convergent nor co-convergent are
+//! merged (arithmetic, constants, work-item and workgroup queries, pointer offsets): their
+//! value depends on their operands alone, not on which threads execute them, so reading the
+//! dominating copy gives every thread the value it would have computed. Cross-lane ops,
+//! loads, atomics and token ops are never merged. A use may now read a value defined inside a
+//! cycle from outside it (the dominating copy is in the cycle): that is temporal divergence,
+//! which the uniformity analysis, recomputed after this pass, sees and the backend handles
+//! (per-lane copies); no verdict is carried over.
+//!
+//! Cost: one walk of the blocks in dominator-tree preorder with a hash table of available
+//! expressions; an entry whose block does not dominate the current one is dropped for good
+//! (in preorder its subtree is finished), so the pass is linear in the ops.
+
+use crate::analysis::{DomTree, RegionCfg};
+use crate::attrs::Attr;
+use crate::entities::{Op, Value};
+use crate::ir::Ir;
+use crate::registry::{Opcode, Traits};
+use crate::types::Type;
+use std::collections::HashMap;
+
+/// Merges common subexpressions in every CF kernel; returns the number of ops removed.
+pub fn cse(ir: &mut Ir) -> usize {
+    let mut n = 0;
+    for func in ir.kernels() {
+        if ir.is_cf_kernel(func) {
+            n += cse_kernel(ir, func);
+        }
+    }
+    n
+}
+
+/// What identifies an expression: opcode, operands (sorted for commutative ops), result
+/// types and attributes (their debug form: attributes hold floats, which do not hash).
+#[derive(Hash, PartialEq, Eq)]
+struct Key {
+    opcode: Opcode,
+    operands: Vec<Value>,
+    results: Vec<Type>,
+    attrs: String,
+}
+
+fn commutative(code: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        code,
+        AddI | MulI
+            | AndI
+            | OrI
+            | XOrI
+            | MinSI
+            | MaxSI
+            | MinUI
+            | MaxUI
+            | AddF
+            | MulF
+            | MinimumF
+            | MaximumF
+    )
+}
+
+fn key(ir: &Ir, op: Op) -> Option<Key> {
+    let data = &ir.ops[op];
+    let traits = ir.spec(op).traits;
+    if !traits.contains(Traits::PURE)
+        || traits.contains(Traits::CONVERGENT)
+        || traits.contains(Traits::CO_CONVERGENT)
+        || !data.regions.is_empty()
+        || !data.succs.is_empty()
+        || data.results.is_empty()
+    {
+        return None;
+    }
+    let results: Vec<Type> = data.results.iter().map(|&r| ir.value_type(r)).collect();
+    if results.contains(&Type::Token) {
+        return None;
+    }
+    let mut operands = data.operands.clone();
+    if commutative(data.opcode) {
+        operands.sort();
+    }
+    let attrs = if data.attrs.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<(&str, &Attr)> = data.attrs.iter().map(|(n, a)| (n.as_str(), a)).collect();
+        format!("{list:?}")
+    };
+    Some(Key {
+        opcode: data.opcode,
+        operands,
+        results,
+        attrs,
+    })
+}
+
+fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
+    let region = ir.ops[func].regions[0];
+    let cfg = RegionCfg::compute(ir, region);
+    let dom = DomTree::dominators(&cfg);
+    // Available expressions: per key, the results of earlier ops and their block's node,
+    // innermost last.
+    let mut avail: HashMap<Key, Vec<(Vec<Value>, u32)>> = HashMap::new();
+    // Replacements made so far (old -> new), applied to operands as the walk reaches them:
+    // every use is dominated by its def, so it is visited after the replacement is known.
+    let mut repl: HashMap<Value, Value> = HashMap::new();
+    let mut removed = 0;
+    for &n in dom.preorder() {
+        let block = cfg.blocks[n as usize];
+        let ops: Vec<Op> = ir.block_ops(block).collect();
+        for op in ops {
+            // Uses first: operands and successor arguments read the surviving copies.
+            if !repl.is_empty() {
+                let data = &mut ir.ops[op];
+                for v in data
+                    .operands
+                    .iter_mut()
+                    .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
+                {
+                    if let Some(&r) = repl.get(v) {
+                        *v = r;
+                    }
+                }
+            }
+            let Some(k) = key(ir, op) else { continue };
+            let stack = avail.entry(k).or_default();
+            while stack.last().is_some_and(|&(_, m)| !dom.dominates(m, n)) {
+                stack.pop();
+            }
+            match stack.last() {
+                Some((earlier, _)) => {
+                    let pairs: Vec<(Value, Value)> = ir.ops[op]
+                        .results
+                        .iter()
+                        .copied()
+                        .zip(earlier.iter().copied())
+                        .collect();
+                    for (old, new) in pairs {
+                        repl.insert(old, new);
+                        if ir.values[new].name.is_none() {
+                            if let Some(name) = ir.values[old].name.clone() {
+                                ir.set_value_name(new, &name);
+                            }
+                        }
+                    }
+                    ir.remove_op(op);
+                    removed += 1;
+                }
+                None => stack.push((ir.ops[op].results.clone(), n)),
+            }
+        }
+    }
+    // Uses in blocks the dominator tree does not reach (unreachable code) are rewritten too.
+    if !repl.is_empty() {
+        let mut all = Vec::new();
+        ir.walk(func, &mut |o| all.push(o));
+        for o in all {
+            let data = &mut ir.ops[o];
+            for v in data
+                .operands
+                .iter_mut()
+                .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
+            {
+                if let Some(&r) = repl.get(v) {
+                    *v = r;
+                }
+            }
+        }
+    }
+    removed
+}
