@@ -1711,6 +1711,7 @@ impl<'a> Isel<'a> {
                 MaxSI => Opc::S_MAX_I32,
                 MinUI => Opc::S_MIN_U32,
                 MaxUI => Opc::S_MAX_U32,
+                MulHiU => Opc::S_MUL_HI_U32,
                 _ => return err(self.loc, format!("unsupported op {}", opc.name())),
             };
             let a = self.sop(xs[0], 1)?;
@@ -1759,14 +1760,19 @@ impl<'a> Isel<'a> {
             return Ok(());
         }
         match opc {
-            MulI => {
+            MulI | MulHiU => {
                 let a = self.vop(xs[0], 1, false)?;
                 let b = if matches!(xs[0], Val::V(_)) {
                     self.vop(xs[1], 1, false)?
                 } else {
                     mir::r(self.vreg(xs[1], 1)?)
                 };
-                self.emit(Opc::V_MUL_LO_U32, vec![mir::r(r), a, b]);
+                let o = if opc == MulI {
+                    Opc::V_MUL_LO_U32
+                } else {
+                    Opc::V_MUL_HI_U32
+                };
+                self.emit(o, vec![mir::r(r), a, b]);
             }
             ShLI | ShRSI | ShRUI => {
                 let o = match opc {

@@ -303,6 +303,9 @@ ops! {
     MaxSI = "arith.maxsi" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     MinUI = "arith.minui" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     MaxUI = "arith.maxui" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
+    // The high 32 bits of the unsigned 64-bit product of two i32 (what the optimizer's
+    // division by a constant multiplies with; `v_mul_hi_u32`).
+    MulHiU = "kernel.mulhiu" [PURE] (N(2), N(1), 0, N(0));
     AddF = "arith.addf" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     SubF = "arith.subf" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));
     MulF = "arith.mulf" [PURE | UPSTREAM] (N(2), N(1), 0, N(0));

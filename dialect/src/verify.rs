@@ -435,6 +435,10 @@ impl Verifier<'_> {
                 int(ty(0)) && ty(0) == ty(1) && ty(0) == res(0),
                 "operands and result must be the same integer type",
             ),
+            MulHiU => need(
+                ty(0) == Some(Type::I32) && ty(1) == Some(Type::I32) && res(0) == Some(Type::I32),
+                "operands and result must be i32",
+            ),
             AddF | SubF | MulF | DivF | RemF | MinimumF | MaximumF => need(
                 f32(ty(0)) && f32(ty(1)) && f32(res(0)),
                 "operands and result must be f32",

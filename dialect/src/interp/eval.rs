@@ -105,6 +105,7 @@ pub(crate) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, 
         MinSI => sa.min(sb) as u64,
         MaxSI => sa.max(sb) as u64,
         MinUI => a.min(b),
+        MulHiU => ((a as u128 * b as u128) >> bits) as u64,
         MaxUI => a.max(b),
         _ => {
             return Err(format!(

@@ -809,7 +809,9 @@ fn eval_op(
     Ok(match code {
         Constant => info.attr,
         AddI | SubI | MulI | DivSI | DivUI | RemSI | RemUI | AndI | OrI | XOrI | ShLI | ShRSI
-        | ShRUI | MinSI | MaxSI | MinUI | MaxUI => eval::int_binop(code, a[0], a[1], rbits)?,
+        | ShRUI | MinSI | MaxSI | MinUI | MaxUI | MulHiU => {
+            eval::int_binop(code, a[0], a[1], rbits)?
+        }
         AddF | SubF | MulF | DivF | RemF | MinimumF | MaximumF => {
             eval::float_binop(code, a[0], a[1])
         }

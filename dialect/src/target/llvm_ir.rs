@@ -1058,6 +1058,7 @@ impl<'a> FuncEmitter<'a> {
             }
 
             // ---- arith ----
+            MulHiU => self.mulhiu(op)?,
             AddI | SubI | MulI | DivSI | DivUI | RemSI | RemUI | AndI | OrI | XOrI | AddF
             | SubF | MulF | DivF | RemF => {
                 let inst = match data.opcode {
@@ -1215,6 +1216,25 @@ impl<'a> FuncEmitter<'a> {
                 ))
             }
         }
+        Ok(())
+    }
+
+    /// `kernel.mulhiu`: the high half of the 64-bit product of the zero-extended operands.
+    fn mulhiu(&mut self, op: Op) -> Result<(), String> {
+        let r = self.result(op)?;
+        let a = self.val(self.operand(op, 0)?)?;
+        let b = self.val(self.operand(op, 1)?)?;
+        let (xa, xb, p, h) = (
+            self.fresh(format!("{r}.a")),
+            self.fresh(format!("{r}.b")),
+            self.fresh(format!("{r}.p")),
+            self.fresh(format!("{r}.h")),
+        );
+        self.line(format!("%{xa} = zext i32 {a} to i64"));
+        self.line(format!("%{xb} = zext i32 {b} to i64"));
+        self.line(format!("%{p} = mul nuw i64 %{xa}, %{xb}"));
+        self.line(format!("%{h} = lshr i64 %{p}, 32"));
+        self.line(format!("%{r} = trunc i64 %{h} to i32"));
         Ok(())
     }
 

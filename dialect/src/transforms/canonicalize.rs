@@ -9,7 +9,10 @@
 //! - integer identities: `x + 0`, `x - 0`, `x * 1`, `x / 1`, `x | 0`, `x ^ 0`, `x & -1`,
 //!   shifts by 0 give `x`; `x * 0`, `x & 0` give 0; `x - x`, `x ^ x` give 0; `x & x`, `x | x`,
 //!   `min/max(x, x)` give `x`; `select(c, a, a)` and `select(true/false, a, b)` pick; an
-//!   unsigned `x % 2^k` is `x & (2^k - 1)` and an unsigned `x / 2^k` is `x >> k`;
+//!   unsigned `x % 2^k` is `x & (2^k - 1)` and an unsigned `x / 2^k` is `x >> k`; a 32-bit
+//!   unsigned division or remainder by another constant is a multiply-high by a magic number
+//!   (`kernel.mulhiu`); a signed one by 2^k is LLVM's shift sequence, and a signed one whose
+//!   operands are both known non-negative (`value_range`) is the unsigned one;
 //!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
 //! - `cf.cond_br` on a constant is a `cf.br` to the taken side.
 //! The folded op is removed; the operands it read may be left for `dce`.
@@ -74,6 +77,29 @@ enum Fold {
     Recode(Opcode),
     /// A signed `x / 2^k` (`div`) or `x % 2^k` without a division (LLVM's sequence).
     SignedPow2 { div: bool, x: Value, k: u32 },
+    /// An unsigned 32-bit `x / d` (`div`) or `x % d` by a constant: a multiply-high by a
+    /// magic number ([`udiv_magic`]).
+    UnsignedConst { div: bool, x: Value, d: u32 },
+}
+
+/// How to divide a 32-bit unsigned value by `d` (not a power of two, at least 3) with a
+/// multiply-high (Granlund and Montgomery; LLVM's `UnsignedDivisionByConstantInfo`):
+/// `(m, s, false)`: `q = mulhi(x, m) >> s`, when some `s` has `m = ceil(2^(32+s) / d)`
+/// below 2^32 with `m*d - 2^(32+s) <= 2^s` (then the rounding error never reaches the next
+/// integer for any 32-bit `x`); otherwise `(m, l, true)` with `l = ceil(log2 d)` and
+/// `m = floor(2^32 (2^l - d) / d) + 1`: `t = mulhi(x, m)`, `q = (t + ((x - t) >> 1)) >> (l-1)`.
+pub fn udiv_magic(d: u32) -> (u32, u32, bool) {
+    let d128 = d as u128;
+    for s in 0..32u32 {
+        let p = 1u128 << (32 + s);
+        let m = p.div_ceil(d128);
+        if m < (1u128 << 32) && m * d128 - p <= (1u128 << s) {
+            return (m as u32, s, false);
+        }
+    }
+    let l = 32 - (d - 1).leading_zeros();
+    let m = ((1u128 << 32) * ((1u128 << l) - d128)) / d128 + 1;
+    (m as u32, l, true)
 }
 
 fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -159,6 +185,52 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
                     emit(ir, Opcode::SubI, x, low)
                 };
                 // The use lists learn the new readers (a later fold of `x` rewrites them).
+                for o in made {
+                    for a in ir.ops[o].operands.clone() {
+                        users[a].push(o);
+                    }
+                }
+                r
+            }
+            Fold::UnsignedConst { div, x, d } => {
+                let (m, s, add) = udiv_magic(d);
+                let mut made: Vec<Op> = Vec::new();
+                let mut emit = |ir: &mut Ir, code: Opcode, a: Value, b: Value| {
+                    let o = ir.create_op(code, &[a, b], &[ty], loc);
+                    ir.insert_op_before(o, op);
+                    made.push(o);
+                    ir.ops[o].results[0]
+                };
+                let konst = |ir: &mut Ir, n: u32| {
+                    let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
+                    ir.set_attr(c, "value", Attr::Int(n as i32 as i64, ty));
+                    ir.insert_op_before(c, op);
+                    ir.ops[c].results[0]
+                };
+                let mv = konst(ir, m);
+                let t = emit(ir, Opcode::MulHiU, x, mv);
+                let q = if !add {
+                    if s == 0 {
+                        t
+                    } else {
+                        let sv = konst(ir, s);
+                        emit(ir, Opcode::ShRUI, t, sv)
+                    }
+                } else {
+                    let diff = emit(ir, Opcode::SubI, x, t);
+                    let one = konst(ir, 1);
+                    let half = emit(ir, Opcode::ShRUI, diff, one);
+                    let sum = emit(ir, Opcode::AddI, t, half);
+                    let sv = konst(ir, s - 1);
+                    emit(ir, Opcode::ShRUI, sum, sv)
+                };
+                let r = if div {
+                    q
+                } else {
+                    let dv = konst(ir, d);
+                    let qd = emit(ir, Opcode::MulI, q, dv);
+                    emit(ir, Opcode::SubI, x, qd)
+                };
                 for o in made {
                     for a in ir.ops[o].operands.clone() {
                         users[a].push(o);
@@ -258,6 +330,13 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
                 {
                     Some(Fold::Recode(if code == DivSI { DivUI } else { RemUI }))
                 }
+                (DivUI | RemUI, _, Some(d)) if bits == 32 && d >= 3 && !d.is_power_of_two() => {
+                    Some(Fold::UnsignedConst {
+                        div: code == DivUI,
+                        x,
+                        d: d as u32,
+                    })
+                }
                 (DivSI | RemSI, _, Some(p))
                     if p.is_power_of_two() && p >= 2 && p.trailing_zeros() < bits - 1 =>
                 {
@@ -311,5 +390,51 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
             Some(Fold::Const(eval::cast(code, k(0), from, bits)))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::udiv_magic;
+
+    /// The magic numbers divide every tested 32-bit value exactly: edges, multiples of `d`
+    /// and their neighbours, and a pseudo-random sweep, for many divisors.
+    #[test]
+    fn magic_division_is_exact() {
+        let mut ds: Vec<u32> = (3..2000).filter(|d: &u32| !d.is_power_of_two()).collect();
+        ds.extend([
+            7,
+            10,
+            641,
+            6700417,
+            0x7fff_ffff,
+            0x8000_0001,
+            0xffff_fffe,
+            0xffff_ffff,
+        ]);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for d in ds {
+            let (m, s, add) = udiv_magic(d);
+            let q = |x: u32| {
+                let t = ((x as u64 * m as u64) >> 32) as u32;
+                if add {
+                    (t + ((x - t) >> 1)) >> (s - 1)
+                } else {
+                    t >> s
+                }
+            };
+            let mut xs = vec![0, 1, d - 1, d, d.wrapping_add(1), u32::MAX, u32::MAX - 1];
+            let top = u32::MAX / d * d;
+            xs.extend([top, top.wrapping_sub(1), top - d, top - d + 1]);
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                xs.push(seed as u32);
+            }
+            for x in xs {
+                assert_eq!(q(x), x / d, "{x} / {d} (m {m:#x}, s {s}, add {add})");
+            }
+        }
     }
 }
