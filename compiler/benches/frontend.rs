@@ -53,6 +53,17 @@ fn bench(c: &mut Criterion) {
             lower::lower(&file, &module, &checked)
         })
     });
+    // The whole -O2 pipeline to the optimized CF IR (front end, insert-tokens, lower-to-cf,
+    // canonicalize, cse, dce, the verifier after each pass), as `kc big.k --emit=opt`.
+    let input = kc_compiler::pipeline::Input {
+        name: "big.k".into(),
+        text: text.clone(),
+        is_ir: false,
+    };
+    let opts = kc_compiler::pipeline::Options::new(kc_compiler::pipeline::Stage::Opt);
+    g.bench_function("-O2 pipeline to optimized CF IR, 100k lines", |b| {
+        b.iter(|| kc_compiler::pipeline::run(&input, &opts).expect("generated kernel compiles"))
+    });
     g.finish();
 }
 

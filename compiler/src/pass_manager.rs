@@ -229,6 +229,8 @@ pub struct Runner<'a> {
     file: &'a SourceFile,
     pub ctx: PassCtx,
     timings: Vec<(String, Duration)>,
+    /// Time spent in the verifier and the IR dumps between passes, and how many times.
+    between: (Duration, usize),
 }
 
 impl<'a> Runner<'a> {
@@ -240,6 +242,7 @@ impl<'a> Runner<'a> {
                 inserted: Vec::new(),
             },
             timings: Vec::new(),
+            between: (Duration::ZERO, 0),
         }
     }
 
@@ -271,7 +274,11 @@ impl<'a> Runner<'a> {
     /// Dumps and verifies after `pass` (also for steps that are not table passes, such as
     /// the AST lowering).
     pub fn after(&mut self, ir: &Ir, pass: &str) -> Result<(), Failure> {
-        pipeline::after_pass(ir, self.file, self.opts, pass)
+        let start = Instant::now();
+        let r = pipeline::after_pass(ir, self.file, self.opts, pass);
+        self.between.0 += start.elapsed();
+        self.between.1 += 1;
+        r
     }
 
     /// Times a step that is not an IR pass (parsing, checking, the backend).
@@ -294,7 +301,14 @@ impl<'a> Runner<'a> {
         if !self.opts.time_passes {
             return String::new();
         }
-        let total: Duration = self.timings.iter().map(|t| t.1).sum();
+        let mut timings = self.timings.clone();
+        if self.between.1 > 0 {
+            timings.push((
+                format!("verifier and IR dumps ({} times)", self.between.1),
+                self.between.0,
+            ));
+        }
+        let total: Duration = timings.iter().map(|t| t.1).sum();
         let pct = |d: Duration| {
             if total.is_zero() {
                 0.0
@@ -312,7 +326,7 @@ impl<'a> Runner<'a> {
             ms(total)
         ));
         out.push_str("   --Wall Time (ms)--  --- Name ---\n");
-        for (name, d) in &self.timings {
+        for (name, d) in &timings {
             out.push_str(&format!("   {:>9.3} ({:5.1}%)  {name}\n", ms(*d), pct(*d)));
         }
         out.push_str(&format!("   {:>9.3} (100.0%)  Total\n\n", ms(total)));

@@ -39,13 +39,37 @@ pub fn cse(ir: &mut Ir) -> usize {
 }
 
 /// What identifies an expression: opcode, operands (sorted for commutative ops), result
-/// types and attributes (their debug form: attributes hold floats, which do not hash).
+/// types and attributes.
 #[derive(Hash, PartialEq, Eq)]
 struct Key {
     opcode: Opcode,
     operands: Vec<Value>,
     results: Vec<Type>,
-    attrs: String,
+    attrs: Vec<(String, AttrKey)>,
+}
+
+/// An attribute as a hashable value (a float by its bits).
+#[derive(Hash, PartialEq, Eq)]
+enum AttrKey {
+    Int(i64, Type),
+    Float(u32),
+    Str(String),
+    Bool(bool),
+    Symbol(String),
+    I32Array(Vec<i32>),
+    Unit,
+}
+
+fn attr_key(a: &Attr) -> AttrKey {
+    match a {
+        Attr::Int(v, t) => AttrKey::Int(*v, *t),
+        Attr::Float(f) => AttrKey::Float(f.to_bits()),
+        Attr::Str(s) => AttrKey::Str(s.clone()),
+        Attr::Bool(b) => AttrKey::Bool(*b),
+        Attr::Symbol(s) => AttrKey::Symbol(s.clone()),
+        Attr::I32Array(v) => AttrKey::I32Array(v.clone()),
+        Attr::Unit => AttrKey::Unit,
+    }
 }
 
 fn commutative(code: Opcode) -> bool {
@@ -87,12 +111,11 @@ fn key(ir: &Ir, op: Op) -> Option<Key> {
     if commutative(data.opcode) {
         operands.sort();
     }
-    let attrs = if data.attrs.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<(&str, &Attr)> = data.attrs.iter().map(|(n, a)| (n.as_str(), a)).collect();
-        format!("{list:?}")
-    };
+    let attrs = data
+        .attrs
+        .iter()
+        .map(|(n, a)| (n.clone(), attr_key(a)))
+        .collect();
     Some(Key {
         opcode: data.opcode,
         operands,
