@@ -123,6 +123,11 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
                 ir.add_successor(br, succ.block, &succ.args);
                 ir.insert_op_before(br, op);
                 ir.remove_op(op);
+                // The jump reads the taken edge's arguments now (a later fold of one of them
+                // must rewrite it).
+                for &a in &succ.args {
+                    users[a].push(br);
+                }
                 count += 1;
             }
             continue;
