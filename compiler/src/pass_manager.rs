@@ -113,6 +113,11 @@ fn cse(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     Ok(())
 }
 
+fn licm(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    transforms::licm(ir);
+    Ok(())
+}
+
 fn dce(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     transforms::dce(ir);
     Ok(())
@@ -149,6 +154,13 @@ pub const PASSES: &[Pass] = &[
         run: cse,
     },
     Pass {
+        name: "licm",
+        input: Level::Cf,
+        preserves: Preserves::Cfg,
+        summary: "hoist pure, non-convergent, non-faulting loop-invariant ops into the preheader",
+        run: licm,
+    },
+    Pass {
         name: "dce",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -177,7 +189,7 @@ pub fn pipeline(level: u8) -> Vec<&'static Pass> {
     let names: &[&str] = match level {
         0 => &[],
         1 => &["canonicalize", "dce"],
-        _ => &["canonicalize", "cse", "dce"],
+        _ => &["canonicalize", "cse", "licm", "dce"],
     };
     names
         .iter()

@@ -20,6 +20,7 @@ pub mod cse;
 pub mod dce;
 pub mod fix_irreducible;
 pub mod insert_tokens;
+pub mod licm;
 pub mod lower_to_cf;
 pub mod unify_loop_exits;
 
@@ -28,6 +29,7 @@ pub use cse::cse;
 pub use dce::dce;
 pub use fix_irreducible::fix_irreducible;
 pub use insert_tokens::insert_tokens;
+pub use licm::licm;
 pub use lower_to_cf::lower_to_cf;
 pub use unify_loop_exits::unify_loop_exits;
 
