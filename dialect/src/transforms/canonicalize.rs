@@ -15,6 +15,7 @@
 //!   operands are both known non-negative (`value_range`) is the unsigned one;
 //!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
 //! - `cf.cond_br` on a constant is a `cf.br` to the taken side.
+//!
 //! The folded op is removed; the operands it read may be left for `dce`.
 //!
 //! Legality (seed 004, the convergence rules): no op moves and no convergent op is touched, so
@@ -385,10 +386,7 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
             if ops[1] == ops[2] {
                 return Some(Fold::Value(ops[1]));
             }
-            match c[0] {
-                Some(b) => Some(Fold::Value(if b & 1 != 0 { ops[1] } else { ops[2] })),
-                None => None,
-            }
+            c[0].map(|b| Fold::Value(if b & 1 != 0 { ops[1] } else { ops[2] }))
         }
         ExtSI | ExtUI | TruncI | SIToFP | UIToFP | FPToSI | FPToUI | Bitcast if all_const => {
             let from = ir.value_type(ops[0]).bits();
