@@ -305,8 +305,19 @@ fn uniformity_report(
         Stage::Explain => {
             let query =
                 kc_dialect::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
-            kc_dialect::report::explain::explain(ir, mu, &query, source_names)
-                .map_err(|e| Failure::Diagnostics(format!("{}: error: {e}\n", input.name)))?
+            kc_dialect::report::explain::explain(ir, mu, &query, source_names).map_err(|e| {
+                // The optimizer removes and merges values: say so when one is not found.
+                let hint = if opts.opt_level > 0 {
+                    format!(
+                        "  note: this explains the IR after the optimizer (-O{}), which may have \
+                         removed or merged the value; -O0 explains the kernel as written\n",
+                        opts.opt_level
+                    )
+                } else {
+                    String::new()
+                };
+                Failure::Diagnostics(format!("{}: error: {e}\n{hint}", input.name))
+            })?
         }
         _ => kc_dialect::report::uniformity::annotated(ir, mu, &print_options(opts)),
     })
