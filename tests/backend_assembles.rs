@@ -15,8 +15,8 @@
 
 use kc_compiler::pipeline::{self, Failure, Input, Options, Stage};
 use kc_tests::gen::{cfg, source, Rng};
-use std::io::Write as _;
-use std::process::{Command, ExitCode, Stdio};
+use kc_tests::harness::{assemble_gfx942, locate_llvm_mc};
+use std::process::ExitCode;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -28,22 +28,13 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn llvm_mc() -> Option<String> {
-    ["llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc"]
-        .into_iter()
-        .find(|t| {
-            Command::new(t)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-        .map(str::to_string)
-}
-
 fn main() -> ExitCode {
-    let Some(mc) = llvm_mc() else {
-        println!("backend_assembles: skipped (llvm-mc-22 not found)");
-        return ExitCode::SUCCESS;
+    let mc = match locate_llvm_mc() {
+        Ok(mc) => mc,
+        Err(e) => {
+            println!("backend_assembles: skipped ({e})");
+            return ExitCode::SUCCESS;
+        }
     };
     let seed = env_u64("KC_ASM_SEED", 0x6b63_0004);
     let count = env_u64("KC_ASM_COUNT", 400) as usize;
@@ -78,31 +69,8 @@ fn main() -> ExitCode {
                     continue;
                 }
             };
-        let mut child = Command::new(&mc)
-            .args([
-                "-triple=amdgcn-amd-amdhsa",
-                "-mcpu=gfx942",
-                "-filetype=obj",
-                "-o",
-                "/dev/null",
-                "-",
-            ])
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run llvm-mc");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(listing.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        if !out.status.success() || !out.stderr.is_empty() {
-            failures.push(format!(
-                "kernel {i} (seed {s:#x}): llvm-mc: {}\n{listing}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        if let Err(e) = assemble_gfx942(&mc, &listing) {
+            failures.push(format!("kernel {i} (seed {s:#x}): {e}\n{listing}"));
         }
     }
     println!(

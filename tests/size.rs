@@ -12,12 +12,11 @@
 //!
 //! Environment: `KC_BIN` (the `kc` binary; built with cargo otherwise). Assembling is
 //! skipped, with a message, when llvm-mc-22 is missing (`tests/run` fails on that message).
-//! `KC_SIZE_TABLE=1` prints instead the README's table: each shape at N, 2N and 4N compiled
-//! with `-S`, wall time and peak memory (GNU `/usr/bin/time`), so linear growth reads as 2x
-//! per column.
+//! The README's growth table comes from `tests/size_table.rs` (`cargo run --release -p
+//! kc-tests --bin size-table`).
 
 use kc_tests::gen::large::Shape;
-use kc_tests::harness::Layout;
+use kc_tests::harness::{assemble_gfx942, locate_llvm_mc, Layout};
 use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -33,18 +32,6 @@ fn cases() -> Vec<(Shape, usize)> {
         (Shape::DivergentChain, 10_000),
         (Shape::Stores, 100_000),
     ]
-}
-
-fn llvm_mc() -> Option<String> {
-    ["llvm-mc-22", "/usr/lib/llvm-22/bin/llvm-mc"]
-        .into_iter()
-        .find(|t| {
-            Command::new(t)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-        .map(str::to_string)
 }
 
 /// Compiles `src` with `kc -S` under the memory limit: the listing or kc's stderr.
@@ -68,79 +55,11 @@ fn compile(kc: &Path, src: &Path, out: &Path) -> Result<(), String> {
     }
 }
 
-/// Assembles the listing `s` with llvm-mc-22: no error and no warning.
-fn assemble(mc: &str, s: &Path) -> Result<(), String> {
-    let obj = s.with_extension("o");
-    let o = Command::new(mc)
-        .args([
-            "-triple=amdgcn-amd-amdhsa",
-            "-mcpu=gfx942",
-            "-filetype=obj",
-            "-o",
-        ])
-        .arg(&obj)
-        .arg(s)
-        .output()
-        .map_err(|e| format!("cannot run {mc}: {e}"))?;
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    if !o.status.success() || !stderr.trim().is_empty() {
-        let first: Vec<&str> = stderr.lines().take(4).collect();
-        return Err(format!("{mc}: {}", first.join(" | ")));
-    }
-    Ok(())
-}
-
-/// The base size N of each shape in the growth table.
-fn table_base(shape: Shape) -> usize {
-    match shape {
-        Shape::SequentialIfs => 5_000,
-        Shape::UniformChain | Shape::DivergentChain => 2_500,
-        Shape::Stores => 25_000,
-    }
-}
-
-/// Prints the growth table (`KC_SIZE_TABLE=1`): `-S` at N, 2N, 4N, time and peak memory.
-fn table(kc: &Path, dir: &Path) -> ExitCode {
-    println!("| shape, `-S` | N | 2N | 4N |");
-    println!("|---|---|---|---|");
-    for shape in Shape::ALL {
-        let n = table_base(shape);
-        let mut cells = Vec::new();
-        for size in [n, 2 * n, 4 * n] {
-            let src = dir.join(format!("{}_{size}.k", shape.name()));
-            if let Err(e) = std::fs::write(&src, shape.kernel(size)) {
-                println!("size: cannot write {}: {e}", src.display());
-                return ExitCode::FAILURE;
-            }
-            let o = Command::new("/usr/bin/time")
-                .args(["-f", "%e %M"])
-                .arg(kc)
-                .arg(&src)
-                .args(["-S", "-o"])
-                .arg(src.with_extension("s"))
-                .output();
-            let stderr = o
-                .as_ref()
-                .map(|o| String::from_utf8_lossy(&o.stderr).to_string());
-            let fields: Vec<f64> = stderr
-                .as_deref()
-                .unwrap_or("")
-                .lines()
-                .last()
-                .unwrap_or("")
-                .split(' ')
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            match (&o, fields.as_slice()) {
-                (Ok(o), [secs, kib]) if o.status.success() => {
-                    cells.push(format!("{secs:.2} s, {:.0} MB", kib / 1024.0))
-                }
-                _ => cells.push(format!("failed: {}", stderr.unwrap_or_default().trim())),
-            }
-        }
-        println!("| {} ({n}) | {} |", shape.name(), cells.join(" | "));
-    }
-    ExitCode::SUCCESS
+/// Assembles the listing file `s` with llvm-mc-22: no error and no warning.
+fn assemble(mc: &Path, s: &Path) -> Result<(), String> {
+    let listing =
+        std::fs::read_to_string(s).map_err(|e| format!("cannot read {}: {e}", s.display()))?;
+    assemble_gfx942(mc, &listing)
 }
 
 fn main() -> ExitCode {
@@ -152,18 +71,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if std::env::var_os("KC_SIZE_TABLE").is_some() {
-        let dir = layout.target_dir.join("size-table");
-        if let Err(e) = std::fs::create_dir_all(&dir) {
-            println!("size: cannot create {}: {e}", dir.display());
-            return ExitCode::FAILURE;
-        }
-        return table(&kc, &dir);
-    }
-    let mc = llvm_mc();
-    if mc.is_none() {
-        println!("size: skipped assembling (llvm-mc-22 not found)");
-    }
+    let mc = locate_llvm_mc()
+        .map_err(|e| println!("size: skipped assembling ({e})"))
+        .ok();
     let dir = layout.target_dir.join("size-test");
     if let Err(e) = std::fs::create_dir_all(&dir) {
         println!("size: cannot create {}: {e}", dir.display());

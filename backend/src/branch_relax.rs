@@ -28,7 +28,6 @@ use crate::isa::{is_inline_int, Fmt, Kind, Opc};
 use crate::mir::{Func, Inst, MBlock, Operand, PReg};
 use crate::regalloc::{Usage, SGPR_BUDGET};
 use cranelift_entity::SecondaryMap;
-use kc_dialect::Loc;
 
 /// Bytes of a SOPP branch.
 const SHORT: u64 = 4;
@@ -71,17 +70,6 @@ fn inverse(op: Opc) -> Option<Opc> {
         Opc::S_CBRANCH_EXECNZ => Opc::S_CBRANCH_EXECZ,
         _ => return None,
     })
-}
-
-fn inst(op: Opc, ops: Vec<Operand>, loc: Loc) -> Inst {
-    Inst {
-        op,
-        ops,
-        offset: 0,
-        sc0: false,
-        loc,
-        comment: None,
-    }
 }
 
 /// Rewrites every branch that may not reach its target into the long form (see the module
@@ -166,9 +154,9 @@ pub fn relax(f: &mut Func, usage: &mut Usage) -> Result<(), RelaxError> {
             if let Some(inv) = inverse(i.op) {
                 f.blocks[cur]
                     .insts
-                    .push(inst(inv, vec![Operand::Label(skip)], i.loc));
+                    .push(Inst::new(inv, vec![Operand::Label(skip)], i.loc));
             }
-            let mut getpc = inst(Opc::S_GETPC_B64, vec![both.clone()], i.loc);
+            let mut getpc = Inst::new(Opc::S_GETPC_B64, vec![both.clone()], i.loc);
             getpc.comment = Some(format!("long branch ({})", i.op.name()));
             f.blocks[cur].insts.push(getpc);
             let diff = |hi| Operand::LabelDiff {
@@ -177,17 +165,17 @@ pub fn relax(f: &mut Func, usage: &mut Usage) -> Result<(), RelaxError> {
                 hi,
             };
             f.blocks[post].insts = vec![
-                inst(
+                Inst::new(
                     Opc::S_ADD_U32,
                     vec![lo.clone(), lo.clone(), diff(false)],
                     i.loc,
                 ),
-                inst(
+                Inst::new(
                     Opc::S_ADDC_U32,
                     vec![hi.clone(), hi.clone(), diff(true)],
                     i.loc,
                 ),
-                inst(Opc::S_SETPC_B64, vec![both.clone()], i.loc),
+                Inst::new(Opc::S_SETPC_B64, vec![both.clone()], i.loc),
             ];
             layout.push(post);
             layout.push(skip);
@@ -202,10 +190,11 @@ pub fn relax(f: &mut Func, usage: &mut Usage) -> Result<(), RelaxError> {
 mod tests {
     use super::*;
     use crate::mir::BlockData;
+    use kc_dialect::Loc;
 
     fn nops(n: usize) -> Vec<Inst> {
         (0..n)
-            .map(|_| inst(Opc::S_NOP, vec![Operand::Imm(0)], Loc::UNKNOWN))
+            .map(|_| Inst::new(Opc::S_NOP, vec![Operand::Imm(0)], Loc::UNKNOWN))
             .collect()
     }
 
@@ -215,7 +204,7 @@ mod tests {
         let mut f = Func::default();
         let (a, mid, end) = (f.new_block(), f.new_block(), f.new_block());
         f.blocks[a] = BlockData {
-            insts: vec![inst(
+            insts: vec![Inst::new(
                 Opc::S_CBRANCH_SCC0,
                 vec![Operand::Label(end)],
                 Loc::UNKNOWN,
@@ -224,8 +213,8 @@ mod tests {
         };
         f.blocks[mid].insts = nops(gap);
         f.blocks[end].insts = vec![
-            inst(Opc::S_BRANCH, vec![Operand::Label(a)], Loc::UNKNOWN),
-            inst(Opc::S_ENDPGM, vec![], Loc::UNKNOWN),
+            Inst::new(Opc::S_BRANCH, vec![Operand::Label(a)], Loc::UNKNOWN),
+            Inst::new(Opc::S_ENDPGM, vec![], Loc::UNKNOWN),
         ];
         f.layout = vec![a, mid, end];
         f

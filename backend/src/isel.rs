@@ -343,14 +343,7 @@ impl<'a> Isel<'a> {
             self.masked.clear();
         }
         let b = self.cur;
-        self.mf.blocks[b].insts.push(Inst {
-            op,
-            ops,
-            offset: 0,
-            sc0: false,
-            loc: self.loc,
-            comment: None,
-        });
+        self.mf.blocks[b].insts.push(Inst::new(op, ops, self.loc));
         self.mf.blocks[b].insts.last_mut().unwrap()
     }
 
@@ -371,14 +364,11 @@ impl<'a> Isel<'a> {
             for k in 0..n {
                 let part = if k == 0 { c as u32 } else { (c >> 32) as u32 };
                 let b = self.cur;
-                self.mf.blocks[b].insts.push(Inst {
-                    op: Opc::S_MOV_B32,
-                    ops: vec![mir::rsub(t, k, 1), Operand::Imm(part as i32 as i64)],
-                    offset: 0,
-                    sc0: false,
-                    loc: self.loc,
-                    comment: None,
-                });
+                self.mf.blocks[b].insts.push(Inst::new(
+                    Opc::S_MOV_B32,
+                    vec![mir::rsub(t, k, 1), Operand::Imm(part as i32 as i64)],
+                    self.loc,
+                ));
             }
             ops[i] = mir::r(t);
         }

@@ -425,14 +425,7 @@ mod tests {
     use crate::mir::{self, Class, Func};
 
     fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
-        Inst {
-            op,
-            ops,
-            offset: 0,
-            sc0: false,
-            loc: kc_dialect::Loc::UNKNOWN,
-            comment: None,
-        }
+        Inst::new(op, ops, kc_dialect::Loc::UNKNOWN)
     }
 
     /// A 64-bit register written half by half is live only from its first half on, and a

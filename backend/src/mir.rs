@@ -133,6 +133,20 @@ pub struct Inst {
     pub comment: Option<String>,
 }
 
+impl Inst {
+    /// `op` on `ops` at `loc`: no memory offset, no `sc0`, no comment.
+    pub fn new(op: Opc, ops: Vec<Operand>, loc: Loc) -> Inst {
+        Inst {
+            op,
+            ops,
+            offset: 0,
+            sc0: false,
+            loc,
+            comment: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct BlockData {
     pub insts: Vec<Inst>,

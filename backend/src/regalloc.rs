@@ -520,14 +520,7 @@ impl Spiller {
 }
 
 fn lane_op(op: Opc, ops: Vec<Operand>, at: &Inst) -> Inst {
-    Inst {
-        op,
-        ops,
-        offset: 0,
-        sc0: false,
-        loc: at.loc,
-        comment: None,
-    }
+    Inst::new(op, ops, at.loc)
 }
 
 /// Replaces virtual registers by their physical ones and deletes the moves that became
@@ -586,14 +579,7 @@ mod tests {
     use Opc::*;
 
     fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
-        Inst {
-            op,
-            ops,
-            offset: 0,
-            sc0: false,
-            loc: kc_dialect::Loc::UNKNOWN,
-            comment: None,
-        }
+        Inst::new(op, ops, kc_dialect::Loc::UNKNOWN)
     }
 
     fn ops(f: &Func) -> Vec<Opc> {

@@ -43,14 +43,11 @@ fn regs(o: &Operand) -> Option<(bool, u16, u16)> {
 }
 
 fn wait(vm: Option<u8>, lgkm: Option<u8>) -> Inst {
-    Inst {
-        op: Opc::S_WAITCNT,
-        ops: vec![Operand::Wait { vm, lgkm }],
-        offset: 0,
-        sc0: false,
-        loc: Loc::UNKNOWN,
-        comment: None,
-    }
+    Inst::new(
+        Opc::S_WAITCNT,
+        vec![Operand::Wait { vm, lgkm }],
+        Loc::UNKNOWN,
+    )
 }
 
 /// What may be outstanding, kept per register so that each operand is checked in O(1)
@@ -264,14 +261,11 @@ pub fn insert_waits(f: &mut Func) {
 
 /// `s_nop` giving `wait_states` (1..=16) wait states.
 fn nop(wait_states: usize) -> Inst {
-    Inst {
-        op: Opc::S_NOP,
-        ops: vec![Operand::Imm(wait_states as i64 - 1)],
-        offset: 0,
-        sc0: false,
-        loc: Loc::UNKNOWN,
-        comment: None,
-    }
+    Inst::new(
+        Opc::S_NOP,
+        vec![Operand::Imm(wait_states as i64 - 1)],
+        Loc::UNKNOWN,
+    )
 }
 
 /// Wait states operand `i` of `inst` (a register of the given file) needs after a VALU
@@ -403,14 +397,7 @@ mod tests {
     }
 
     fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
-        Inst {
-            op,
-            ops,
-            offset: 0,
-            sc0: false,
-            loc: Loc::UNKNOWN,
-            comment: None,
-        }
+        Inst::new(op, ops, kc_dialect::Loc::UNKNOWN)
     }
 
     fn waits(f: &Func) -> Vec<(usize, Option<u8>, Option<u8>)> {

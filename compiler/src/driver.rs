@@ -81,8 +81,8 @@ struct Cli {
     list_passes: bool,
 
     /// Optimization level: -O0 (none), -O1, -O2 (the default).
-    #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "1", "2"])]
-    opt: String,
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    opt: u8,
 
     /// Skip the IR verifier between passes (it still runs on IR read from a file).
     #[arg(long, hide = true)]
@@ -181,7 +181,7 @@ fn run(cli: Cli) -> i32 {
         verify: !cli.no_verify,
         color,
         explain: cli.explain,
-        opt_level: cli.opt.parse().unwrap_or(2),
+        opt_level: cli.opt,
         print_ir_after: cli.print_ir_after,
         time_passes: cli.time_passes,
         passes: passes.clone(),

@@ -96,8 +96,8 @@ struct RunCli {
 
     /// Optimization level of the compile for the simulator: -O0, -O1, -O2 (the default). The
     /// reference engine runs the kernel as written.
-    #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "1", "2"])]
-    opt: String,
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    opt: u8,
 
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
@@ -179,7 +179,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         engine: cli.engine,
         step_limit: cli.step_limit,
         total_step_limit: cli.total_step_limit,
-        opt_level: cli.opt.parse().unwrap_or(2),
+        opt_level: cli.opt,
         trace: cli.trace,
         color,
     };

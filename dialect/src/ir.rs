@@ -439,6 +439,59 @@ impl Ir {
         }
     }
 
+    /// The bit pattern of `v` if an `arith.constant` defines it: integers masked to the
+    /// value's width (the attribute may hold them sign-extended), floats as their f32 bits,
+    /// booleans as 0/1.
+    pub fn constant_bits(&self, v: Value) -> Option<u64> {
+        let op = self.defining_op(v)?;
+        if self.opcode(op) != Opcode::Constant {
+            return None;
+        }
+        let bits = self.value_type(v).bits();
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        match self.attr(op, "value")? {
+            Attr::Int(x, _) => Some(*x as u64 & mask),
+            Attr::Float(f) => Some(f.to_bits() as u64),
+            Attr::Bool(b) => Some(*b as u64),
+            _ => None,
+        }
+    }
+
+    /// The value of `v` if it is an integer constant, sign-extended from its width.
+    pub fn int_constant(&self, v: Value) -> Option<i64> {
+        if !self.value_type(v).is_int() {
+            return None;
+        }
+        let bits = self.value_type(v).bits();
+        let x = self.constant_bits(v)?;
+        Some(if bits == 0 || bits >= 64 {
+            x as i64
+        } else {
+            ((x << (64 - bits)) as i64) >> (64 - bits)
+        })
+    }
+
+    /// The values `op` reads, as operands or successor arguments, for rewriting in place.
+    pub fn uses_mut(&mut self, op: Op) -> impl Iterator<Item = &mut Value> + '_ {
+        let data = &mut self.ops[op];
+        data.operands
+            .iter_mut()
+            .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
+    }
+
+    /// The values `op` reads, as operands or successor arguments.
+    pub fn uses(&self, op: Op) -> impl Iterator<Item = Value> + '_ {
+        let data = &self.ops[op];
+        data.operands
+            .iter()
+            .chain(data.succs.iter().flat_map(|s| s.args.iter()))
+            .copied()
+    }
+
     /// The kernels (`kernel.func` ops) in module order.
     /// Is `func` in CF form: one region whose blocks all end in a terminator, no structured op
     /// (`Opcode::is_structured`) and no op with regions inside? What lower-to-cf produces and
@@ -507,12 +560,7 @@ impl Ir {
     pub fn users(&self, root: Op) -> SecondaryMap<Value, Vec<Op>> {
         let mut users: SecondaryMap<Value, Vec<Op>> = SecondaryMap::new();
         self.walk(root, &mut |o| {
-            let data = &self.ops[o];
-            for &v in data
-                .operands
-                .iter()
-                .chain(data.succs.iter().flat_map(|s| s.args.iter()))
-            {
+            for v in self.uses(o) {
                 users[v].push(o);
             }
         });
@@ -524,15 +572,8 @@ impl Ir {
         let mut ops = Vec::new();
         self.walk(root, &mut |o| ops.push(o));
         for o in ops {
-            let data = &mut self.ops[o];
-            for v in data
-                .operands
-                .iter_mut()
-                .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
-            {
-                if *v == old {
-                    *v = new;
-                }
+            for v in self.uses_mut(o).filter(|v| **v == old) {
+                *v = new;
             }
         }
     }

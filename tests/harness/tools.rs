@@ -104,6 +104,41 @@ impl ToolSpec {
     }
 }
 
+/// LLVM 22's `llvm-mc` (`$KC_LLVM_MC`, `llvm-mc-22`, `/usr/lib/llvm-22/bin/llvm-mc`), or why
+/// not found.
+pub fn locate_llvm_mc() -> Result<PathBuf, String> {
+    LLVM_MC.locate()
+}
+
+/// Assembles a gfx942 listing with `mc` into an object that is thrown away: `Err` with the
+/// first lines of llvm-mc's output on any error or warning.
+pub fn assemble_gfx942(mc: &Path, listing: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(mc)
+        .args(["-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj"])
+        .args(["-o", "/dev/null", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", mc.display()))?;
+    // A write error means llvm-mc exited early; its status and stderr say why.
+    let _ = child
+        .stdin
+        .take()
+        .map(|mut i| i.write_all(listing.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("cannot run {}: {e}", mc.display()))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || !stderr.trim().is_empty() {
+        let first: Vec<&str> = stderr.lines().take(4).collect();
+        return Err(format!("llvm-mc: {}", first.join(" | ")));
+    }
+    Ok(())
+}
+
 /// LLVM 22's `opt` (`$KC_OPT`, `opt-22`, `/usr/lib/llvm-22/bin/opt`), or why not found.
 pub fn locate_opt() -> Result<PathBuf, String> {
     OPT.locate()

@@ -12,7 +12,7 @@
 //!
 //! The backend uses it to pick 32-bit address offsets only where they cannot wrap.
 
-use crate::{Attr, Ir, Opcode, Type, Value};
+use crate::{Ir, Opcode, Type, Value};
 
 /// How many defining ops a query looks through.
 pub const MAX_DEPTH: u32 = 6;
@@ -44,20 +44,9 @@ fn bound(ir: &Ir, v: Value, depth: u32) -> Option<u64> {
         return None;
     }
     let sub = |i: usize| bound(ir, d.operands[i], depth - 1);
-    let constant = |i: usize| const_of(ir, d.operands[i]);
+    let constant = |i: usize| ir.int_constant(d.operands[i]);
     match ir.opcode(op) {
-        Opcode::Constant => match ir.attr(op, "value") {
-            Some(Attr::Int(c, _)) => {
-                // The attribute holds the bits; read them at the value's width.
-                let c = if ty.bits() == 32 {
-                    *c as i32 as i64
-                } else {
-                    *c
-                };
-                (c >= 0).then_some(c as u64)
-            }
-            _ => None,
-        },
+        Opcode::Constant => ir.int_constant(v).filter(|&c| c >= 0).map(|c| c as u64),
         Opcode::WorkitemId => Some(MAX_WORKITEM_ID),
         Opcode::LaneId => Some(63),
         Opcode::WaveSize => Some(64),
@@ -145,19 +134,6 @@ fn bound(ir: &Ir, v: Value, depth: u32) -> Option<u64> {
             );
             Some(a.max(b))
         }
-        _ => None,
-    }
-}
-
-/// The value of `v` if it is an integer constant, sign-extended from its width.
-fn const_of(ir: &Ir, v: Value) -> Option<i64> {
-    let op = ir.defining_op(v)?;
-    if ir.opcode(op) != Opcode::Constant {
-        return None;
-    }
-    match ir.attr(op, "value") {
-        Some(Attr::Int(c, _)) if ir.value_type(v).bits() == 32 => Some(*c as i32 as i64),
-        Some(Attr::Int(c, _)) => Some(*c),
         _ => None,
     }
 }

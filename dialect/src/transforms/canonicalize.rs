@@ -32,7 +32,8 @@ use crate::analysis::value_range;
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
 use crate::interp::eval;
-use crate::ir::{Ir, Successor, ValueDef};
+use crate::ir::{Ir, Successor};
+use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
@@ -46,23 +47,6 @@ pub fn canonicalize(ir: &mut Ir) -> usize {
         }
     }
     n
-}
-
-/// The bit pattern of a constant value (masked to its width), if it is one.
-fn constant(ir: &Ir, v: Value) -> Option<u64> {
-    let ValueDef::Result(op, 0) = ir.values[v].def else {
-        return None;
-    };
-    if ir.opcode(op) != Opcode::Constant {
-        return None;
-    }
-    let bits = ir.value_type(v).bits();
-    match ir.attr(op, "value")? {
-        Attr::Int(x, _) => Some(*x as u64 & eval::mask(bits)),
-        Attr::Float(f) => Some(f.to_bits() as u64),
-        Attr::Bool(b) => Some(*b as u64),
-        _ => None,
-    }
 }
 
 /// What an op simplifies to.
@@ -103,6 +87,39 @@ pub fn udiv_magic(d: u32) -> (u32, u32, bool) {
     (m as u32, l, true)
 }
 
+/// Builds the ops a fold replaces one op with, just before it, at its location, with its
+/// result type; every op built joins the use lists of what it reads.
+struct Emit {
+    before: Op,
+    ty: Type,
+    loc: Loc,
+}
+
+impl Emit {
+    fn konst(&self, ir: &mut Ir, bits: u64) -> Value {
+        let c = ir.create_op(Opcode::Constant, &[], &[self.ty], self.loc);
+        let attr = match self.ty {
+            Type::F32 => Attr::Float(f32::from_bits(bits as u32)),
+            Type::I1 => Attr::Int((bits & 1) as i64, self.ty),
+            ty => Attr::Int(eval::sext(bits, ty.bits()), ty),
+        };
+        ir.set_attr(c, "value", attr);
+        ir.insert_op_before(c, self.before);
+        ir.ops[c].results[0]
+    }
+
+    fn op(&self, ir: &mut Ir, users: &mut Users, code: Opcode, operands: &[Value]) -> Value {
+        let o = ir.create_op(code, operands, &[self.ty], self.loc);
+        ir.insert_op_before(o, self.before);
+        for &a in operands {
+            users[a].push(o);
+        }
+        ir.ops[o].results[0]
+    }
+}
+
+type Users = SecondaryMap<Value, Vec<Op>>;
+
 fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
     let mut users = ir.users(func);
     let mut ops = Vec::new();
@@ -116,11 +133,10 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
             continue; // removed meanwhile
         }
         if ir.opcode(op) == Opcode::CondBr {
-            if let Some(c) = constant(ir, ir.ops[op].operands[0]) {
+            if let Some(c) = ir.constant_bits(ir.ops[op].operands[0]) {
                 let taken = if c & 1 != 0 { 0 } else { 1 };
                 let succ: Successor = ir.ops[op].succs[taken].clone();
-                let loc = ir.ops[op].loc;
-                let br = ir.create_op(Opcode::Br, &[], &[], loc);
+                let br = ir.create_op(Opcode::Br, &[], &[], ir.ops[op].loc);
                 ir.add_successor(br, succ.block, &succ.args);
                 ir.insert_op_before(br, op);
                 ir.remove_op(op);
@@ -135,125 +151,67 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
         }
         let Some(fold) = fold(ir, op) else { continue };
         let old = ir.ops[op].results[0];
-        let ty = ir.value_type(old);
-        let loc = ir.ops[op].loc;
+        let e = Emit {
+            before: op,
+            ty: ir.value_type(old),
+            loc: ir.ops[op].loc,
+        };
         let new = match fold {
             Fold::Value(v) => v,
-            Fold::Const(bits) => {
-                let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
-                let attr = match ty {
-                    Type::F32 => Attr::Float(f32::from_bits(bits as u32)),
-                    Type::I1 => Attr::Int((bits & 1) as i64, ty),
-                    _ => Attr::Int(eval::sext(bits, ty.bits()), ty),
-                };
-                ir.set_attr(c, "value", attr);
-                ir.insert_op_before(c, op);
-                ir.ops[c].results[0]
+            Fold::Const(bits) => e.konst(ir, bits),
+            Fold::Rewrite(code, x, k) => {
+                let kv = e.konst(ir, k);
+                e.op(ir, &mut users, code, &[x, kv])
             }
             Fold::Recode(code) => {
                 let operands = ir.ops[op].operands.clone();
-                let r = ir.create_op(code, &operands, &[ty], loc);
-                ir.insert_op_before(r, op);
-                for &x in &operands {
-                    users[x].push(r);
-                }
-                ops.push(r);
-                ir.ops[r].results[0]
+                let r = e.op(ir, &mut users, code, &operands);
+                // The unsigned op may fold further (a power of two, a magic number).
+                ops.extend(ir.defining_op(r));
+                r
             }
             Fold::SignedPow2 { div, x, k } => {
                 // bias = (x >> (bits-1)) >>> (bits-k) is 2^k - 1 for negative x, else 0;
                 // x / 2^k = (x + bias) >> k; x % 2^k = x - ((x + bias) & -2^k).
-                let bits = ty.bits();
-                let mut made: Vec<Op> = Vec::new();
-                let mut emit = |ir: &mut Ir, code: Opcode, a: Value, b: Value| {
-                    let o = ir.create_op(code, &[a, b], &[ty], loc);
-                    ir.insert_op_before(o, op);
-                    made.push(o);
-                    ir.ops[o].results[0]
-                };
-                let konst = |ir: &mut Ir, n: u64| {
-                    let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
-                    ir.set_attr(c, "value", Attr::Int(eval::sext(n, bits), ty));
-                    ir.insert_op_before(c, op);
-                    ir.ops[c].results[0]
-                };
-                let top = konst(ir, (bits - 1) as u64);
-                let sign = emit(ir, Opcode::ShRSI, x, top);
-                let back = konst(ir, (bits - k) as u64);
-                let bias = emit(ir, Opcode::ShRUI, sign, back);
-                let t = emit(ir, Opcode::AddI, x, bias);
-                let r = if div {
-                    let kk = konst(ir, k as u64);
-                    emit(ir, Opcode::ShRSI, t, kk)
+                let bits = e.ty.bits();
+                let top = e.konst(ir, (bits - 1) as u64);
+                let sign = e.op(ir, &mut users, Opcode::ShRSI, &[x, top]);
+                let back = e.konst(ir, (bits - k) as u64);
+                let bias = e.op(ir, &mut users, Opcode::ShRUI, &[sign, back]);
+                let t = e.op(ir, &mut users, Opcode::AddI, &[x, bias]);
+                if div {
+                    let kk = e.konst(ir, k as u64);
+                    e.op(ir, &mut users, Opcode::ShRSI, &[t, kk])
                 } else {
-                    let m = konst(ir, eval::mask(bits) & !((1u64 << k) - 1));
-                    let low = emit(ir, Opcode::AndI, t, m);
-                    emit(ir, Opcode::SubI, x, low)
-                };
-                // The use lists learn the new readers (a later fold of `x` rewrites them).
-                for o in made {
-                    for a in ir.ops[o].operands.clone() {
-                        users[a].push(o);
-                    }
+                    let m = e.konst(ir, eval::mask(bits) & !((1u64 << k) - 1));
+                    let low = e.op(ir, &mut users, Opcode::AndI, &[t, m]);
+                    e.op(ir, &mut users, Opcode::SubI, &[x, low])
                 }
-                r
             }
             Fold::UnsignedConst { div, x, d } => {
                 let (m, s, add) = udiv_magic(d);
-                let mut made: Vec<Op> = Vec::new();
-                let mut emit = |ir: &mut Ir, code: Opcode, a: Value, b: Value| {
-                    let o = ir.create_op(code, &[a, b], &[ty], loc);
-                    ir.insert_op_before(o, op);
-                    made.push(o);
-                    ir.ops[o].results[0]
-                };
-                let konst = |ir: &mut Ir, n: u32| {
-                    let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
-                    ir.set_attr(c, "value", Attr::Int(n as i32 as i64, ty));
-                    ir.insert_op_before(c, op);
-                    ir.ops[c].results[0]
-                };
-                let mv = konst(ir, m);
-                let t = emit(ir, Opcode::MulHiU, x, mv);
-                let q = if !add {
-                    if s == 0 {
-                        t
-                    } else {
-                        let sv = konst(ir, s);
-                        emit(ir, Opcode::ShRUI, t, sv)
-                    }
+                let mv = e.konst(ir, m as u64);
+                let t = e.op(ir, &mut users, Opcode::MulHiU, &[x, mv]);
+                let q = if !add && s == 0 {
+                    t
+                } else if !add {
+                    let sv = e.konst(ir, s as u64);
+                    e.op(ir, &mut users, Opcode::ShRUI, &[t, sv])
                 } else {
-                    let diff = emit(ir, Opcode::SubI, x, t);
-                    let one = konst(ir, 1);
-                    let half = emit(ir, Opcode::ShRUI, diff, one);
-                    let sum = emit(ir, Opcode::AddI, t, half);
-                    let sv = konst(ir, s - 1);
-                    emit(ir, Opcode::ShRUI, sum, sv)
+                    let diff = e.op(ir, &mut users, Opcode::SubI, &[x, t]);
+                    let one = e.konst(ir, 1);
+                    let half = e.op(ir, &mut users, Opcode::ShRUI, &[diff, one]);
+                    let sum = e.op(ir, &mut users, Opcode::AddI, &[t, half]);
+                    let sv = e.konst(ir, (s - 1) as u64);
+                    e.op(ir, &mut users, Opcode::ShRUI, &[sum, sv])
                 };
-                let r = if div {
+                if div {
                     q
                 } else {
-                    let dv = konst(ir, d);
-                    let qd = emit(ir, Opcode::MulI, q, dv);
-                    emit(ir, Opcode::SubI, x, qd)
-                };
-                for o in made {
-                    for a in ir.ops[o].operands.clone() {
-                        users[a].push(o);
-                    }
+                    let dv = e.konst(ir, d as u64);
+                    let qd = e.op(ir, &mut users, Opcode::MulI, &[q, dv]);
+                    e.op(ir, &mut users, Opcode::SubI, &[x, qd])
                 }
-                r
-            }
-            Fold::Rewrite(code, x, k) => {
-                let c = ir.create_op(Opcode::Constant, &[], &[ty], loc);
-                ir.set_attr(c, "value", Attr::Int(eval::sext(k, ty.bits()), ty));
-                ir.insert_op_before(c, op);
-                let kv = ir.ops[c].results[0];
-                let r = ir.create_op(code, &[x, kv], &[ty], loc);
-                ir.insert_op_before(r, op);
-                let rv = ir.ops[r].results[0];
-                users[x].push(r);
-                rv
             }
         };
         if let Some(name) = ir.values[old].name.clone() {
@@ -272,18 +230,11 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
 }
 
 /// Replaces every use of `old` by `new`, through the use list (linear in the uses).
-fn replace_uses(ir: &mut Ir, users: &mut SecondaryMap<Value, Vec<Op>>, old: Value, new: Value) {
+fn replace_uses(ir: &mut Ir, users: &mut Users, old: Value, new: Value) {
     let uses = std::mem::take(&mut users[old]);
     for &u in &uses {
-        let data = &mut ir.ops[u];
-        for v in data
-            .operands
-            .iter_mut()
-            .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
-        {
-            if *v == old {
-                *v = new;
-            }
+        for v in ir.uses_mut(u).filter(|v| **v == old) {
+            *v = new;
         }
     }
     users[new].extend(uses);
@@ -300,7 +251,7 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
     let ty = ir.value_type(data.results[0]);
     let bits = ty.bits();
     let ops = &data.operands;
-    let c: Vec<Option<u64>> = ops.iter().map(|&v| constant(ir, v)).collect();
+    let c: Vec<Option<u64>> = ops.iter().map(|&v| ir.constant_bits(v)).collect();
     let all_const = !c.is_empty() && c.iter().all(Option::is_some);
     let k = |i: usize| c[i].unwrap_or(0);
     match code {
@@ -331,8 +282,9 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
                 }
                 // Both operands non-negative: the unsigned op gives the same result.
                 (DivSI | RemSI, _, _)
-                    if value_range::nonneg_bound(ir, x).is_some()
-                        && value_range::nonneg_bound(ir, y).is_some_and(|_| rhs != Some(0)) =>
+                    if rhs != Some(0)
+                        && value_range::nonneg_bound(ir, x).is_some()
+                        && value_range::nonneg_bound(ir, y).is_some() =>
                 {
                     Some(Fold::Recode(if code == DivSI { DivUI } else { RemUI }))
                 }

@@ -6,9 +6,9 @@
 //! same attributes already computed in a dominating position: its uses read the earlier
 //! result instead, and it is removed.
 //!
-//! Legality (seed 004): only pure ops that are neither convergent nor co-convergent are
-//! merged (arithmetic, constants, work-item and workgroup queries, pointer offsets): their
-//! value depends on their operands alone, not on which threads execute them, so reading the
+//! Legality (seed 004, `legality::is_free`): only pure ops that are neither convergent nor
+//! co-convergent are merged (arithmetic, constants, work-item and workgroup queries, pointer
+//! offsets): their value depends on their operands alone, not on which threads execute them, so reading the
 //! dominating copy gives every thread the value it would have computed. Cross-lane ops,
 //! loads, atomics and token ops are never merged. A use may now read a value defined inside a
 //! cycle from outside it (the dominating copy is in the cycle): that is temporal divergence,
@@ -23,7 +23,8 @@ use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
 use crate::ir::Ir;
-use crate::registry::{Opcode, Traits};
+use crate::registry::Opcode;
+use crate::transforms::legality;
 use crate::types::Type;
 use std::collections::HashMap;
 
@@ -93,20 +94,10 @@ fn commutative(code: Opcode) -> bool {
 
 fn key(ir: &Ir, op: Op) -> Option<Key> {
     let data = &ir.ops[op];
-    let traits = ir.spec(op).traits;
-    if !traits.contains(Traits::PURE)
-        || traits.contains(Traits::CONVERGENT)
-        || traits.contains(Traits::CO_CONVERGENT)
-        || !data.regions.is_empty()
-        || !data.succs.is_empty()
-        || data.results.is_empty()
-    {
+    if !legality::is_free(ir, op) || data.results.is_empty() {
         return None;
     }
     let results: Vec<Type> = data.results.iter().map(|&r| ir.value_type(r)).collect();
-    if results.contains(&Type::Token) {
-        return None;
-    }
     let mut operands = data.operands.clone();
     if commutative(data.opcode) {
         operands.sort();
@@ -140,18 +131,7 @@ fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
         let ops: Vec<Op> = ir.block_ops(block).collect();
         for op in ops {
             // Uses first: operands and successor arguments read the surviving copies.
-            if !repl.is_empty() {
-                let data = &mut ir.ops[op];
-                for v in data
-                    .operands
-                    .iter_mut()
-                    .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
-                {
-                    if let Some(&r) = repl.get(v) {
-                        *v = r;
-                    }
-                }
-            }
+            rewrite_uses(ir, op, &repl);
             let Some(k) = key(ir, op) else { continue };
             let stack = avail.entry(k).or_default();
             while stack.last().is_some_and(|&(_, m)| !dom.dominates(m, n)) {
@@ -182,20 +162,25 @@ fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
     }
     // Uses in blocks the dominator tree does not reach (unreachable code) are rewritten too.
     if !repl.is_empty() {
-        let mut all = Vec::new();
-        ir.walk(func, &mut |o| all.push(o));
-        for o in all {
-            let data = &mut ir.ops[o];
-            for v in data
-                .operands
-                .iter_mut()
-                .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
-            {
-                if let Some(&r) = repl.get(v) {
-                    *v = r;
+        for (n, &b) in cfg.blocks.iter().enumerate() {
+            if !dom.is_reachable(n as u32) {
+                for op in ir.block_ops(b).collect::<Vec<_>>() {
+                    rewrite_uses(ir, op, &repl);
                 }
             }
         }
     }
     removed
+}
+
+/// Makes `op` read the surviving copy of every value CSE replaced.
+fn rewrite_uses(ir: &mut Ir, op: Op, repl: &HashMap<Value, Value>) {
+    if repl.is_empty() {
+        return;
+    }
+    for v in ir.uses_mut(op) {
+        if let Some(&r) = repl.get(v) {
+            *v = r;
+        }
+    }
 }

@@ -2,8 +2,7 @@
 //!
 //! Pre: verified IR; only CF kernels are changed.
 //! Post: the IR verifies and computes the same buffers, and
-//! - blocks unreachable from the entry are gone (when no reachable op reads a value they
-//!   define, which dominance guarantees in verified IR);
+//! - blocks unreachable from the entry are gone;
 //! - no pure op (`PURE` in the registry: arithmetic, constants, work-item queries, pointer
 //!   offsets) has a result nobody reads; removal cascades to the operands it was the last
 //!   reader of;
@@ -12,18 +11,18 @@
 //!   each predecessor passed for it is dropped too, and removed in turn if that was its
 //!   last use.
 //!
-//! Legality (seed 004): dead ops are pure, so none is convergent, co-convergent or has
-//! side effects (loads, stores, atomics, barriers, cross-lane ops and token ops are never
-//! removed, even unused: a shuffle of an inactive lane must stay an error of the reference
-//! run, not become a silent success). Removing unreachable blocks removes only code no thread
-//! runs.
+//! Legality (seed 004, `legality::is_free`): dead ops are pure, so none is convergent,
+//! co-convergent or has side effects (loads, stores, atomics, barriers, cross-lane ops and token
+//! ops are never removed, even unused: a shuffle of an inactive lane must stay an error of the
+//! reference run, not become a silent success). Removing unreachable blocks removes only code
+//! no thread runs.
 //!
 //! Cost: linear: one use-count pass, then one worklist of unread values (op results and
 //! block arguments) that decrements counts.
 
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, ValueDef};
-use crate::registry::Traits;
+use crate::transforms::legality;
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
 
@@ -60,40 +59,12 @@ fn remove_unreachable(ir: &mut Ir, func: Op) -> usize {
     if dead.is_empty() {
         return 0;
     }
-    // Keep them if a reachable op reads one of their values (not possible in verified IR,
-    // where defs dominate uses, but cheap to make sure).
-    let users = ir.users(func);
-    for &b in &dead {
-        let args = ir.blocks[b].args.clone();
-        let results: Vec<Value> = ir
-            .block_ops(b)
-            .flat_map(|o| ir.ops[o].results.clone())
-            .collect();
-        for v in args.into_iter().chain(results) {
-            if users[v]
-                .iter()
-                .any(|&u| ir.op_block(u).is_some_and(|ub| seen[ub]))
-            {
-                return 0;
-            }
-        }
-    }
+    // No reachable op reads their values: in verified IR a def dominates its uses, and an
+    // unreachable block dominates no reachable one.
     for &b in &dead {
         ir.remove_block(b);
     }
     dead.len()
-}
-
-fn is_dead_candidate(ir: &Ir, op: Op) -> bool {
-    let spec = ir.spec(op);
-    spec.traits.contains(Traits::PURE)
-        && !spec.traits.contains(Traits::CONVERGENT)
-        && !spec.traits.contains(Traits::CO_CONVERGENT)
-        && ir.ops[op].regions.is_empty()
-        && ir.ops[op]
-            .results
-            .iter()
-            .all(|&r| ir.value_type(r) != Type::Token)
 }
 
 fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -102,12 +73,7 @@ fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
     let mut ops = Vec::new();
     ir.walk(func, &mut |o| ops.push(o));
     for &o in &ops {
-        let d = &ir.ops[o];
-        for &v in d
-            .operands
-            .iter()
-            .chain(d.succs.iter().flat_map(|s| s.args.iter()))
-        {
+        for v in ir.uses(o) {
             uses[v] += 1;
         }
     }
@@ -123,7 +89,7 @@ fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
     // Values nobody reads: results of pure ops and arguments of non-entry blocks.
     let mut work: Vec<Value> = Vec::new();
     for &o in &ops {
-        if is_dead_candidate(ir, o) {
+        if legality::is_free(ir, o) {
             work.extend(ir.ops[o].results.iter().copied().filter(|&r| uses[r] == 0));
         }
     }
@@ -140,7 +106,7 @@ fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
         match ir.values[v].def {
             ValueDef::Result(o, _) => {
                 if ir.op_block(o).is_none()
-                    || !is_dead_candidate(ir, o)
+                    || !legality::is_free(ir, o)
                     || ir.ops[o].results.iter().any(|&r| uses[r] > 0)
                 {
                     continue;

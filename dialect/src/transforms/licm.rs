@@ -7,10 +7,8 @@
 //! the preheader, in their original order. Cycles are processed innermost first, so an op
 //! invariant in several nested loops leaves all of them.
 //!
-//! Hoistable: pure ops that are neither convergent nor co-convergent, without regions or
-//! tokens, and that cannot fault when executed speculatively (the body may run zero times,
-//! or the op may sit under a condition): integer division and remainder only by a constant
-//! other than 0 and -1.
+//! Hoistable: `legality::can_speculate` (free ops that cannot fault when executed where they
+//! did not run: the body may run zero times, or the op may sit under a condition).
 //!
 //! Legality (seed 004): no convergent or co-convergent op moves, so no set of threads that
 //! executes one together changes. A hoisted value depends only on values defined before the
@@ -24,8 +22,8 @@
 use crate::analysis::{CycleId, CycleInfo, RegionCfg};
 use crate::entities::Op;
 use crate::ir::Ir;
-use crate::registry::{Opcode, Traits};
-use crate::types::Type;
+use crate::registry::Opcode;
+use crate::transforms::legality;
 
 /// Hoists loop-invariant ops in every CF kernel; returns the number of ops moved.
 pub fn licm(ir: &mut Ir) -> usize {
@@ -36,38 +34,6 @@ pub fn licm(ir: &mut Ir) -> usize {
         }
     }
     n
-}
-
-/// The integer constant `op` defines, if it is one.
-fn int_constant(ir: &Ir, v: crate::entities::Value) -> Option<i64> {
-    let op = ir.defining_op(v)?;
-    (ir.opcode(op) == Opcode::Constant)
-        .then(|| ir.attr(op, "value").and_then(|a| a.as_int()))
-        .flatten()
-}
-
-fn hoistable(ir: &Ir, op: Op) -> bool {
-    use Opcode::*;
-    let data = &ir.ops[op];
-    let traits = ir.spec(op).traits;
-    if !traits.contains(Traits::PURE)
-        || traits.contains(Traits::CONVERGENT)
-        || traits.contains(Traits::CO_CONVERGENT)
-        || !data.regions.is_empty()
-        || data
-            .results
-            .iter()
-            .any(|&r| ir.value_type(r) == Type::Token)
-    {
-        return false;
-    }
-    match data.opcode {
-        // Speculating a division must not fault: a constant divisor other than 0 and -1.
-        DivSI | DivUI | RemSI | RemUI => {
-            matches!(int_constant(ir, data.operands[1]), Some(d) if d != 0 && d != -1)
-        }
-        _ => true,
-    }
 }
 
 fn licm_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -119,7 +85,9 @@ fn licm_kernel(ir: &mut Ir, func: Op) -> usize {
         for b in blocks {
             let ops: Vec<Op> = ir.block_ops(cfg.blocks[b as usize]).collect();
             for op in ops {
-                if !hoistable(ir, op) || ir.ops[op].operands.iter().any(|&v| inside(ir, v)) {
+                if !legality::can_speculate(ir, op)
+                    || ir.ops[op].operands.iter().any(|&v| inside(ir, v))
+                {
                     continue;
                 }
                 ir.remove_op(op);

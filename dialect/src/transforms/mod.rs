@@ -20,6 +20,7 @@ pub mod cse;
 pub mod dce;
 pub mod fix_irreducible;
 pub mod insert_tokens;
+pub mod legality;
 pub mod licm;
 pub mod lower_to_cf;
 pub mod unify_loop_exits;

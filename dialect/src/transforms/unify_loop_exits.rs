@@ -351,14 +351,7 @@ fn values_to_move(
 
 /// Replaces every read of `old` by `op` (operands and successor arguments) with `new`.
 fn replace_in_op(ir: &mut Ir, op: Op, old: Value, new: Value) {
-    let data = &mut ir.ops[op];
-    for v in data
-        .operands
-        .iter_mut()
-        .chain(data.succs.iter_mut().flat_map(|s| s.args.iter_mut()))
-    {
-        if *v == old {
-            *v = new;
-        }
+    for v in ir.uses_mut(op).filter(|v| **v == old) {
+        *v = new;
     }
 }
