@@ -103,26 +103,6 @@ fn unify_loop_exits(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     Ok(())
 }
 
-fn canonicalize(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
-    transforms::canonicalize(ir);
-    Ok(())
-}
-
-fn cse(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
-    transforms::cse(ir);
-    Ok(())
-}
-
-fn licm(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
-    transforms::licm(ir);
-    Ok(())
-}
-
-fn dce(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
-    transforms::dce(ir);
-    Ok(())
-}
-
 /// Every IR pass, in pipeline order.
 pub const PASSES: &[Pass] = &[
     Pass {
@@ -144,28 +124,40 @@ pub const PASSES: &[Pass] = &[
         input: Level::Cf,
         preserves: Preserves::Nothing,
         summary: "fold constants and algebraic identities; a branch on a constant becomes a jump",
-        run: canonicalize,
+        run: |ir, _| {
+            transforms::canonicalize(ir);
+            Ok(())
+        },
     },
     Pass {
         name: "cse",
         input: Level::Cf,
         preserves: Preserves::Cfg,
         summary: "reuse a dominating pure op of the same kind on the same operands",
-        run: cse,
+        run: |ir, _| {
+            transforms::cse(ir);
+            Ok(())
+        },
     },
     Pass {
         name: "licm",
         input: Level::Cf,
         preserves: Preserves::Cfg,
         summary: "hoist pure, non-convergent, non-faulting loop-invariant ops into the preheader",
-        run: licm,
+        run: |ir, _| {
+            transforms::licm(ir);
+            Ok(())
+        },
     },
     Pass {
         name: "dce",
         input: Level::Cf,
         preserves: Preserves::Nothing,
         summary: "remove unused pure ops, unread block arguments and unreachable blocks",
-        run: dce,
+        run: |ir, _| {
+            transforms::dce(ir);
+            Ok(())
+        },
     },
     Pass {
         name: "fix-irreducible",

@@ -42,37 +42,12 @@ pub enum Tokens {
     Explicit,
 }
 
-/// A scalar type of the language.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Ty {
-    Bool,
-    I32,
-    U32,
-    I64,
-    U64,
-    F32,
-}
+/// A scalar type of the language: the front end's own.
+pub use kc_compiler::ast::Scalar as Ty;
 
-impl Ty {
-    pub fn name(self) -> &'static str {
-        match self {
-            Ty::Bool => "bool",
-            Ty::I32 => "i32",
-            Ty::U32 => "u32",
-            Ty::I64 => "i64",
-            Ty::U64 => "u64",
-            Ty::F32 => "f32",
-        }
-    }
-    fn is_int(self) -> bool {
-        matches!(self, Ty::I32 | Ty::U32 | Ty::I64 | Ty::U64)
-    }
-    fn is_signed(self) -> bool {
-        matches!(self, Ty::I32 | Ty::I64 | Ty::F32)
-    }
-    const INTS: [Ty; 4] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64];
-    const NUMS: [Ty; 5] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32];
-}
+/// The integer types, and the numeric ones.
+const INTS: [Ty; 4] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64];
+const NUMS: [Ty; 5] = [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32];
 
 /// A kernel parameter.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,7 +198,7 @@ fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> Kernel {
     // own element.
     if g.rng.chance(40) {
         for _ in 0..g.rng.range(1, 2) {
-            let t = *g.rng.pick(&Ty::NUMS);
+            let t = *g.rng.pick(&NUMS);
             let sh = g.fresh("sh");
             let len = if race_free { 128 } else { 64 };
             g.line(&format!("shared {sh}: [{}; {len}];", t.name()));
@@ -596,14 +571,14 @@ impl Gen {
                 let from = if ty.is_int() && self.rng.chance(15) {
                     Ty::Bool
                 } else {
-                    *self.rng.pick(&Ty::NUMS)
+                    *self.rng.pick(&NUMS)
                 };
                 let e = self.expr(from, depth - 1, div);
                 format!("(({e}) as {})", ty.name())
             }
             _ => {
                 let a = self.expr(ty, depth - 1, div);
-                if ty.is_signed() && (ty == Ty::F32 || self.rng.chance(50)) {
+                if ty == Ty::F32 || ty.is_signed() && self.rng.chance(50) {
                     format!("(-{a})")
                 } else {
                     format!("(~{a})")
@@ -680,13 +655,16 @@ impl Gen {
             .filter(|b| b.1 == t)
             .map(|b| (b.0, false))
             .collect();
-        v.extend(
-            self.shared
-                .iter()
-                .filter(|s| s.1 == t)
-                .map(|s| (s.0.clone(), true)),
-        );
+        v.extend(self.shared_of(t));
         v
+    }
+
+    /// The shared arrays of element type `t`, as `(name, true)` places.
+    fn shared_of(&self, t: Ty) -> impl Iterator<Item = (String, bool)> + '_ {
+        self.shared
+            .iter()
+            .filter(move |s| s.1 == t)
+            .map(|s| (s.0.clone(), true))
     }
 
     /// Places atomics of result type `t` can use: writable buffers and shared arrays of
@@ -700,12 +678,7 @@ impl Gen {
             .into_iter()
             .map(|b| (b, false))
             .collect();
-        v.extend(
-            self.shared
-                .iter()
-                .filter(|s| s.1 == t)
-                .map(|s| (s.0.clone(), true)),
-        );
+        v.extend(self.shared_of(t));
         v
     }
 
@@ -831,7 +804,7 @@ impl Gen {
         let t = if self.rng.chance(60) {
             Ty::I32
         } else {
-            *self.rng.pick(&Ty::NUMS)
+            *self.rng.pick(&NUMS)
         };
         let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
         let a = self.expr(t, depth.min(2), div);
@@ -957,7 +930,7 @@ impl Gen {
                     let at = self.at();
                     self.line(&format!("barrier(){at};"));
                 } else {
-                    let t = *self.rng.pick(&Ty::NUMS);
+                    let t = *self.rng.pick(&NUMS);
                     if self.atomic_places(t).is_empty() {
                         return self.store();
                     }
@@ -1123,7 +1096,7 @@ impl Gen {
         let arms = self.rng.range(20, 300);
         let div = self.rng.chance(50);
         let sel = self.fresh("sel");
-        let t = *self.rng.pick(&Ty::INTS);
+        let t = *self.rng.pick(&INTS);
         let e = self.expr(t, 1, Some(div));
         self.line(&format!("let {sel} = {e};"));
         self.bind(&sel, t, false, div);
@@ -1230,7 +1203,7 @@ impl Gen {
                     self.assign_const(dctx || div);
                 }
                 if self.rng.chance(30) && self.convergent_ok() {
-                    let t = *self.rng.pick(&Ty::NUMS);
+                    let t = *self.rng.pick(&NUMS);
                     let v = self.expr(t, 1, None);
                     let at = self.at();
                     let slot = self.rng.below(8);
