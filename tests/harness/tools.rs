@@ -210,15 +210,18 @@ impl Layout {
                 }
             })
             .unwrap_or_else(|| workspace.join("target"));
-        // The test binary is `<target>/<profile>/deps/filetests-<hash>`.
+        // A test binary is `<target>/<profile>/deps/filetests-<hash>`, a binary of this crate
+        // (`size-table`) `<target>/<profile>/size-table`.
         let profile = env::current_exe()
             .ok()
             .and_then(|exe| {
-                let deps = exe.parent()?;
-                if deps.file_name()? != "deps" {
-                    return None;
-                }
-                Some(deps.parent()?.file_name()?.to_string_lossy().into_owned())
+                let dir = exe.parent()?;
+                let profile_dir = if dir.file_name()? == "deps" {
+                    dir.parent()?
+                } else {
+                    dir
+                };
+                Some(profile_dir.file_name()?.to_string_lossy().into_owned())
             })
             .unwrap_or_else(|| "debug".to_string());
         Layout {
