@@ -150,6 +150,36 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "sink-common",
+        input: Level::Cf,
+        preserves: Preserves::Cfg,
+        summary: "the equal last ops of a join's two predecessors (two stores, two adds) become one in the join",
+        run: |ir, _| {
+            transforms::sink_common(ir);
+            Ok(())
+        },
+    },
+    Pass {
+        name: "if-convert",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "small divergent if/else and if-then become straight-line code with arith.select",
+        run: |ir, _| {
+            transforms::if_convert(ir);
+            Ok(())
+        },
+    },
+    Pass {
+        name: "sink",
+        input: Level::Cf,
+        preserves: Preserves::Cfg,
+        summary: "move pure ops into the conditional block that alone reads them",
+        run: |ir, _| {
+            transforms::sink(ir);
+            Ok(())
+        },
+    },
+    Pass {
         name: "dce",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -181,7 +211,16 @@ pub fn pipeline(level: u8) -> Vec<&'static Pass> {
     let names: &[&str] = match level {
         0 => &[],
         1 => &["canonicalize", "dce"],
-        _ => &["canonicalize", "cse", "licm", "dce"],
+        _ => &[
+            "canonicalize",
+            "cse",
+            "licm",
+            "sink-common",
+            "if-convert",
+            "canonicalize",
+            "sink",
+            "dce",
+        ],
     };
     names
         .iter()

@@ -273,11 +273,11 @@ ops! {
 
     // ---- kernel: convergent and cross-lane ----
     Barrier = "kernel.barrier" [CONVERGENT | TAKES_TOKEN | MEMORY] (Min(0), N(0), 0, N(0));
-    Ballot = "kernel.ballot" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
-    ReadFirstLane = "kernel.readfirstlane" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
-    ReadLane = "kernel.readlane" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(2), N(1), 0, N(0)) uniform (&[1]);
-    Shuffle = "kernel.shuffle" [CONVERGENT | CO_CONVERGENT | TAKES_TOKEN] (Min(2), N(1), 0, N(0));
-    Reduce = "kernel.reduce" [CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0)) kw (Keyword::Ident("kind", REDUCE_KINDS));
+    Ballot = "kernel.ballot" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
+    ReadFirstLane = "kernel.readfirstlane" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0));
+    ReadLane = "kernel.readlane" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(2), N(1), 0, N(0)) uniform (&[1]);
+    Shuffle = "kernel.shuffle" [PURE | CONVERGENT | CO_CONVERGENT | TAKES_TOKEN] (Min(2), N(1), 0, N(0));
+    Reduce = "kernel.reduce" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0)) kw (Keyword::Ident("kind", REDUCE_KINDS));
 
     // ---- conv: convergence tokens ----
     ConvEntry = "conv.entry" [CONVERGENT] (N(0), N(1), 0, N(0));

@@ -69,7 +69,7 @@ use super::dominance::DomTree;
 use super::sync_dependence::SyncDependence;
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
-use crate::ir::{Ir, ValueDef};
+use crate::ir::{Event, Ir, ValueDef};
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::{EntityRef, SecondaryMap};
@@ -138,6 +138,10 @@ pub struct Uniformity {
     pub dom: DomTree,
     pub cycles: CycleInfo,
     divergent: SecondaryMap<Value, bool>,
+    /// Values and ops of the kernel when it was analysed: anything else (created later by
+    /// a transform) answers divergent (LLVM #223844: unknown must mean divergent).
+    known_values: SecondaryMap<Value, bool>,
+    known_ops: SecondaryMap<Op, bool>,
     reasons: SecondaryMap<Value, Option<Reason>>,
     divergent_branch: SecondaryMap<Op, bool>,
     branch_reasons: SecondaryMap<Op, Option<Reason>>,
@@ -184,6 +188,8 @@ impl Uniformity {
             dom,
             cycles,
             divergent: SecondaryMap::new(),
+            known_values: SecondaryMap::new(),
+            known_ops: SecondaryMap::new(),
             reasons: SecondaryMap::new(),
             divergent_branch: SecondaryMap::new(),
             branch_reasons: SecondaryMap::new(),
@@ -200,6 +206,22 @@ impl Uniformity {
         };
         u.assumed_flag = vec![false; u.cycles.cycles.len()];
         u.exit_flag = vec![false; u.cycles.cycles.len()];
+        for e in ir.events(func) {
+            match e {
+                Event::Op(o) => {
+                    u.known_ops[o] = true;
+                    for &r in &ir.ops[o].results {
+                        u.known_values[r] = true;
+                    }
+                }
+                Event::Block(b) => {
+                    for &a in &ir.blocks[b].args {
+                        u.known_values[a] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
         let users = Users::of(ir, func);
         Propagator {
             ir,
@@ -215,13 +237,13 @@ impl Uniformity {
         Ok(u)
     }
 
-    /// Is `v` divergent at its definition?
+    /// Is `v` divergent at its definition? A value the analysis did not see is.
     pub fn is_divergent(&self, v: Value) -> bool {
-        self.divergent[v]
+        self.divergent[v] || !self.known_values[v]
     }
-    /// Is `term` a divergent branch?
+    /// Is `term` a divergent branch? An op the analysis did not see is.
     pub fn is_divergent_branch(&self, term: Op) -> bool {
-        self.divergent_branch[term]
+        self.divergent_branch[term] || !self.known_ops[term]
     }
     pub fn reason(&self, v: Value) -> Option<&Reason> {
         self.reasons[v].as_ref()
@@ -232,7 +254,7 @@ impl Uniformity {
     /// Is `v` divergent as read by `user`: divergent at its definition, or temporally
     /// divergent because `user` lies outside a cycle of `v` that has a divergent exit.
     pub fn is_divergent_use(&self, v: Value, user: Op) -> bool {
-        self.divergent[v] || self.temporal_set.contains(&(v, user))
+        self.is_divergent(v) || !self.known_ops[user] || self.temporal_set.contains(&(v, user))
     }
 
     /// Per cycle, the blocks outside it that lie in the convergence region of its heart token

@@ -6,18 +6,24 @@
 //! same attributes already computed in a dominating position: its uses read the earlier
 //! result instead, and it is removed.
 //!
-//! Legality (seed 004, `legality::is_free`): only pure ops that are neither convergent nor
-//! co-convergent are merged (arithmetic, constants, work-item and workgroup queries, pointer
-//! offsets): their value depends on their operands alone, not on which threads execute them, so reading the
-//! dominating copy gives every thread the value it would have computed. Cross-lane ops,
-//! loads, atomics and token ops are never merged. A use may now read a value defined inside a
-//! cycle from outside it (the dominating copy is in the cycle): that is temporal divergence,
-//! which the uniformity analysis, recomputed after this pass, sees and the backend handles
-//! (per-lane copies); no verdict is carried over.
+//! Legality (seed 004, `transforms/legality.rs`): free ops (`legality::is_free`: pure,
+//! neither convergent nor co-convergent: arithmetic, constants, work-item and workgroup
+//! queries, pointer offsets) are merged whenever one dominates the other: their value depends
+//! on their operands alone, so reading the dominating copy gives every thread the value it
+//! would have computed. A use may then read a value defined inside a cycle from outside it:
+//! that is temporal divergence, which the uniformity analysis, recomputed after this pass,
+//! sees and the backend handles (per-lane copies). Pure cross-lane ops (ballot, readlane,
+//! shuffle, reduce: same operands, same token) are merged in a second walk, only where
+//! `legality::can_merge` allows: the two run with exactly the same threads (same block, or
+//! no divergent branch between them, same cycle). Its facts (uniformity, post-dominators)
+//! are computed after the first walk, on the IR the second walk changes. Loads, atomics,
+//! barriers and token ops are never merged.
 //!
 //! Cost: one walk of the blocks in dominator-tree preorder with a hash table of available
 //! expressions; an entry whose block does not dominate the current one is dropped for good
-//! (in preorder its subtree is finished), so the pass is linear in the ops.
+//! (in preorder its subtree is finished), so the pass is linear in the ops. The second walk
+//! runs only in kernels with cross-lane ops; each legality query explores at most a bounded
+//! region.
 
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
@@ -33,7 +39,15 @@ pub fn cse(ir: &mut Ir) -> usize {
     let mut n = 0;
     for func in ir.kernels() {
         if ir.is_cf_kernel(func) {
-            n += cse_kernel(ir, func);
+            n += cse_kernel(ir, func, None);
+            let cross_lane = ir
+                .descendants(func)
+                .any(|o| legality::is_pure(ir, o) && !legality::is_free(ir, o));
+            if cross_lane {
+                if let Some(facts) = legality::Facts::compute(ir, func) {
+                    n += cse_kernel(ir, func, Some(&facts));
+                }
+            }
         }
     }
     n
@@ -92,9 +106,16 @@ fn commutative(code: Opcode) -> bool {
     )
 }
 
-fn key(ir: &Ir, op: Op) -> Option<Key> {
+/// The key of `op` if this walk merges it: free ops in the first walk, pure cross-lane ops
+/// (with `facts`) in the second.
+fn key(ir: &Ir, op: Op, cross_lane: bool) -> Option<Key> {
     let data = &ir.ops[op];
-    if !legality::is_free(ir, op) || data.results.is_empty() {
+    let wanted = if cross_lane {
+        legality::is_pure(ir, op) && !legality::is_free(ir, op)
+    } else {
+        legality::is_free(ir, op)
+    };
+    if !wanted || data.results.is_empty() {
         return None;
     }
     let results: Vec<Type> = data.results.iter().map(|&r| ir.value_type(r)).collect();
@@ -115,13 +136,13 @@ fn key(ir: &Ir, op: Op) -> Option<Key> {
     })
 }
 
-fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
+fn cse_kernel(ir: &mut Ir, func: Op, facts: Option<&legality::Facts>) -> usize {
     let region = ir.ops[func].regions[0];
     let cfg = RegionCfg::compute(ir, region);
     let dom = DomTree::dominators(&cfg);
     // Available expressions: per key, the results of earlier ops and their block's node,
     // innermost last.
-    let mut avail: HashMap<Key, Vec<(Vec<Value>, u32)>> = HashMap::new();
+    let mut avail: HashMap<Key, Vec<(Op, u32)>> = HashMap::new();
     // Replacements made so far (old -> new), applied to operands as the walk reaches them:
     // every use is dominated by its def, so it is visited after the replacement is known.
     let mut repl: HashMap<Value, Value> = HashMap::new();
@@ -132,18 +153,24 @@ fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
         for op in ops {
             // Uses first: operands and successor arguments read the surviving copies.
             rewrite_uses(ir, op, &repl);
-            let Some(k) = key(ir, op) else { continue };
+            let Some(k) = key(ir, op, facts.is_some()) else {
+                continue;
+            };
             let stack = avail.entry(k).or_default();
             while stack.last().is_some_and(|&(_, m)| !dom.dominates(m, n)) {
                 stack.pop();
             }
-            match stack.last() {
-                Some((earlier, _)) => {
+            let earlier = stack.last().map(|&(e, _)| e).filter(|&e| match facts {
+                Some(f) => legality::can_merge(ir, f, e, op),
+                None => true,
+            });
+            match earlier {
+                Some(earlier) => {
                     let pairs: Vec<(Value, Value)> = ir.ops[op]
                         .results
                         .iter()
                         .copied()
-                        .zip(earlier.iter().copied())
+                        .zip(ir.ops[earlier].results.iter().copied())
                         .collect();
                     for (old, new) in pairs {
                         repl.insert(old, new);
@@ -156,7 +183,7 @@ fn cse_kernel(ir: &mut Ir, func: Op) -> usize {
                     ir.remove_op(op);
                     removed += 1;
                 }
-                None => stack.push((ir.ops[op].results.clone(), n)),
+                None => stack.push((op, n)),
             }
         }
     }

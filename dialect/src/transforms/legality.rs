@@ -1,26 +1,61 @@
-//! Which ops the optimizer may move, merge, remove or execute speculatively: the one place
-//! `canonicalize`, `cse`, `licm` and `dce` ask, from the registry's traits.
+//! Which ops the optimizer may move, merge, remove, execute speculatively, or feed through a
+//! `select`: the one place every transform asks, from the registry's traits, dominance,
+//! post-dominance, cycles and the uniformity analysis (seed 004).
 //!
-//! Today every transform moves or merges only *free* ops: pure (`PURE`: the result depends
-//! on the operands alone, no memory, no side effect), neither convergent nor co-convergent,
-//! without regions, and not defining a convergence token. Such an op computes the same value
-//! wherever and with whichever threads it runs, so seed 004's rules do not restrict it. (No
-//! op of the registry is both pure and convergent; the convergence clauses keep it so if one
-//! is added.) Cross-lane ops, memory ops, barriers and token ops are never touched; the
-//! `can_move` / `can_merge` rules for them (seed 004) belong here when a transform needs them.
+//! Op classes:
+//! - *free*: pure (no memory, no side effect), neither convergent nor co-convergent, no
+//!   regions, no token result. It computes the same value wherever and with whichever
+//!   threads it runs: it may move anywhere its operands dominate, merge with an equal op,
+//!   and be removed when unused.
+//! - *pure cross-lane* (ballot, readfirstlane, readlane, shuffle, reduce): pure, but
+//!   convergent and co-convergent: the value depends on the set of threads executing it.
+//!   They move and merge only under the rules below.
+//! - everything else (memory ops, barriers, token ops, region ops) is never moved by
+//!   `can_move`; a transform that moves a store (common-code sinking) checks memory order
+//!   itself and asks `can_move` for the convergence side only.
+//!
+//! Rules (from A, the op's block, to B):
+//! 1. token rule: an op that takes a convergence token stays in the innermost cycle it is
+//!    in (the token's convergence region: a loop heart's region is one iteration; leaving or
+//!    entering a cycle changes which iteration's threads meet). Ops never move across a
+//!    cycle boundary under this module's rules except free ones.
+//! 2. convergent (seed rule 1): B dominates or post-dominates A, or A and B run with the
+//!    same threads (see 3).
+//! 3. co-convergent (seed rule 2, and "neither direction across a divergent branch"): the
+//!    threads that run B are exactly those that ran A: every branch between them that can
+//!    leave the region from A to B is uniform (`same_threads`). A uniform branch is fine:
+//!    all threads go the same way (a SIMT-aware relaxation the seed allows).
+//! 4. uniform operands (seed rule 3): `can_select` says whether an operand may become a
+//!    choice between two values (an `arith.select`, or a block argument of a join): only if
+//!    the choice is uniform where the op reads it when the registry lists the operand as
+//!    uniform, or when the op is cross-lane (it reads its operands in other lanes, so a
+//!    divergent choice changes what a lane sees).
+//! 5. temporal divergence: uniformity is asked per use (`Uniformity::is_divergent_use`): a
+//!    value that is uniform inside a cycle with a divergent exit is divergent when read after
+//!    it (LLVM's sink/fold miscompiles, peers.md section 2 items 6 and 13); a value or op
+//!    created after the analysis answers divergent (item 5). Facts are computed by the
+//!    transform on the IR it is about to change; no transform claims to preserve them.
 
-use crate::entities::Op;
+use crate::analysis::{DomTree, Uniformity};
+use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
 
-/// May `op` be moved, merged with an equal op, or removed when unused (see the module docs)?
+/// May `op` be moved, merged with an equal op, or removed when unused, with no further
+/// question (see the module docs)?
 pub fn is_free(ir: &Ir, op: Op) -> bool {
-    let data = &ir.ops[op];
     let traits = ir.spec(op).traits;
-    traits.contains(Traits::PURE)
+    is_pure(ir, op)
         && !traits.contains(Traits::CONVERGENT)
         && !traits.contains(Traits::CO_CONVERGENT)
+}
+
+/// No memory access and no side effect; no regions, successors or token results (the
+/// value depends on the operands and, for cross-lane ops, on the threads running it).
+pub fn is_pure(ir: &Ir, op: Op) -> bool {
+    let data = &ir.ops[op];
+    ir.spec(op).traits.contains(Traits::PURE)
         && data.regions.is_empty()
         && data.succs.is_empty()
         && data
@@ -44,4 +79,192 @@ pub fn can_speculate(ir: &Ir, op: Op) -> bool {
         }
         _ => true,
     }
+}
+
+/// The analyses the convergence rules need, for one CF kernel, computed on the IR as it is
+/// before the transform that asks.
+pub struct Facts {
+    pub uni: Uniformity,
+    pub pdom: DomTree,
+}
+
+/// Largest region `same_threads` explores before answering no (keeps every query O(1)).
+const REGION_LIMIT: usize = 64;
+
+impl Facts {
+    /// The facts of CF kernel `func` (None if it is not in CF form).
+    pub fn compute(ir: &Ir, func: Op) -> Option<Facts> {
+        let uni = Uniformity::compute(ir, func).ok()?;
+        let pdom = DomTree::post_dominators(&uni.cfg);
+        Some(Facts { uni, pdom })
+    }
+
+    fn node(&self, b: Block) -> Option<u32> {
+        self.uni.cfg.node(b)
+    }
+
+    /// Is `v` uniform as read by `user` (temporal divergence and unknown values included)?
+    pub fn uniform_use(&self, v: Value, user: Op) -> bool {
+        !self.uni.is_divergent_use(v, user)
+    }
+
+    /// Would a new argument of block `join` receiving `incoming` (each value with the
+    /// terminator passing it) be uniform? Only if no divergent branch joins at `join` and
+    /// every incoming value is uniform where it is passed.
+    pub fn uniform_merge(&self, join: Block, incoming: &[(Value, Op)]) -> bool {
+        self.uni.joins_at(join).next().is_none()
+            && incoming.iter().all(|&(v, t)| self.uniform_use(v, t))
+    }
+
+    /// Do blocks `a` and `b` run with the same threads (one visit of one runs exactly the
+    /// threads of the matching visit of the other)? Both must be in the same innermost cycle,
+    /// and from their common dominator d, every branch in the region between d and each of
+    /// them that can leave that region must be uniform. Answers no when unsure (a region
+    /// larger than `REGION_LIMIT` blocks).
+    pub fn same_threads(&self, ir: &Ir, a: Block, b: Block) -> bool {
+        let (Some(x), Some(y)) = (self.node(a), self.node(b)) else {
+            return false;
+        };
+        if x == y {
+            return true;
+        }
+        let cycles = &self.uni.cycles;
+        if cycles.innermost(x) != cycles.innermost(y) {
+            return false;
+        }
+        if !self.uni.dom.is_reachable(x) || !self.uni.dom.is_reachable(y) {
+            return false;
+        }
+        let d = self.uni.dom.common_dominator(x, y);
+        self.all_reach(ir, d, x) && self.all_reach(ir, d, y)
+    }
+
+    /// Every thread that runs node `d` (which dominates `t`, same innermost cycle) runs `t`
+    /// in the same visit: no divergent branch in the region between them can leave it.
+    fn all_reach(&self, ir: &Ir, d: u32, t: u32) -> bool {
+        if d == t {
+            return true;
+        }
+        let cfg = &self.uni.cfg;
+        let cycles = &self.uni.cycles;
+        let cycle = cycles.innermost(d);
+        let header = cycle.map(|c| cycles.cycle(c).header());
+        let inside = |n: u32| match cycle {
+            Some(c) => cycles.contains(c, n),
+            None => true,
+        };
+        // Forward from d, within the cycle and not along its back edges, stopping at t.
+        let mut fwd: Vec<u32> = vec![d];
+        let mut i = 0;
+        while i < fwd.len() {
+            let n = fwd[i];
+            i += 1;
+            if n == t {
+                continue;
+            }
+            for &s in &cfg.succs[n as usize] {
+                if Some(s) != header && inside(s) && !fwd.contains(&s) {
+                    if fwd.len() == REGION_LIMIT {
+                        return false;
+                    }
+                    fwd.push(s);
+                }
+            }
+        }
+        if !fwd.contains(&t) {
+            return false;
+        }
+        // The region: blocks of `fwd` from which t is reachable within `fwd`.
+        let mut region: Vec<u32> = vec![t];
+        let mut i = 0;
+        while i < region.len() {
+            let n = region[i];
+            i += 1;
+            if n == d {
+                continue;
+            }
+            for &p in &cfg.preds[n as usize] {
+                if fwd.contains(&p) && !region.contains(&p) {
+                    region.push(p);
+                }
+            }
+        }
+        region.iter().filter(|&&n| n != t).all(|&n| {
+            let leaves = cfg.succs[n as usize]
+                .iter()
+                .any(|s| !region.contains(s) || Some(*s) == header);
+            !leaves || {
+                match ir.terminator(cfg.blocks[n as usize]) {
+                    Some(term) => !self.uni.is_divergent_branch(term),
+                    None => false,
+                }
+            }
+        })
+    }
+}
+
+/// May pure op `op` compute its value in block `to` instead of its own block? (The caller
+/// ensures its operands are available in `to`, and for a move to a block executed more
+/// often, that it may be speculated.)
+pub fn can_move(ir: &Ir, f: &Facts, op: Op, to: Block) -> bool {
+    if is_free(ir, op) {
+        return true;
+    }
+    let Some(from) = ir.op_block(op) else {
+        return false;
+    };
+    if !is_pure(ir, op) {
+        return false;
+    }
+    convergence_allows(ir, f, op, from, to)
+}
+
+/// The convergence side of a move of `op` from `from` to `to` (rules 1 to 3), for any op,
+/// pure or not (common-code sinking asks it for stores too).
+pub fn convergence_allows(ir: &Ir, f: &Facts, op: Op, from: Block, to: Block) -> bool {
+    let traits = ir.spec(op).traits;
+    let convergent = traits.contains(Traits::CONVERGENT);
+    let co = traits.contains(Traits::CO_CONVERGENT);
+    if !convergent && !co {
+        return true;
+    }
+    if from == to {
+        return true;
+    }
+    let (Some(a), Some(b)) = (f.node(from), f.node(to)) else {
+        return false;
+    };
+    // Rule 1: the token's region (and the threads of one iteration) stay the same.
+    if f.uni.cycles.innermost(a) != f.uni.cycles.innermost(b) {
+        return false;
+    }
+    let same = f.same_threads(ir, from, to);
+    // Rule 3.
+    if co && !same {
+        return false;
+    }
+    // Rule 2.
+    !convergent || same || f.uni.dom.dominates(b, a) || f.pdom.dominates(b, a)
+}
+
+/// May the later op `drop` be replaced by the equal op `keep` (same opcode, operands and
+/// attributes), whose block dominates `drop`'s? For cross-lane ops this moves `drop` to
+/// `keep`'s position.
+pub fn can_merge(ir: &Ir, f: &Facts, keep: Op, drop: Op) -> bool {
+    match ir.op_block(keep) {
+        Some(b) => can_move(ir, f, drop, b),
+        None => false,
+    }
+}
+
+/// May operand `operand` of `op` become a choice between two values, given whether the
+/// choice is uniform where `op` reads it (rule 4)?
+pub fn can_select(ir: &Ir, op: Op, operand: usize, choice_uniform: bool) -> bool {
+    if choice_uniform {
+        return true;
+    }
+    let spec = ir.spec(op);
+    let cross_lane =
+        spec.traits.contains(Traits::CONVERGENT) || spec.traits.contains(Traits::CO_CONVERGENT);
+    !cross_lane && !spec.uniform_operands.contains(&(operand as u8))
 }

@@ -1,7 +1,10 @@
 // cse alone: a pure op equal to one in a dominating position (same kind, same operands,
 // commutative operands in either order, same attributes) is replaced by it. Ops in sibling
-// branches are not merged (neither dominates the other); convergent and co-convergent ops
-// (ballot, shuffle), loads and token ops are never merged, even with equal operands.
+// branches are not merged (neither dominates the other); loads and token ops are never
+// merged, even with equal operands. Equal cross-lane ops (same operands, same token) merge
+// only where the same threads run both: %s2 (same block) and %s4 (the join after a divergent
+// if/else: every thread of the entry is back) become %s1; %s3, under the divergent branch,
+// stays (seed 004: a shuffle executed by fewer threads is another value).
 // RUN: %kc %s --passes=cse | FileCheck %s
 // CHECK-LABEL: kernel.func @k
 // CHECK: %a = arith.addi %t, %n : i32
@@ -12,15 +15,19 @@
 // CHECK: %l1 = kernel.load %buf, %t : i32
 // CHECK-NEXT: %l2 = kernel.load %buf, %t : i32
 // CHECK-NEXT: %s1 = kernel.shuffle %t, %n, %e : i32
-// CHECK-NEXT: %s2 = kernel.shuffle %t, %n, %e : i32
+// CHECK-NOT: %s2
 // CHECK: ^then:
 // CHECK-NEXT: %x1 = arith.muli %n, %n : i32
 // CHECK-NEXT: kernel.store %a, %buf, %x1
+// CHECK-NEXT: %s3 = kernel.shuffle %t, %n, %e : i32
+// CHECK-NEXT: kernel.store %s3, %buf, %x1
 // CHECK: ^else:
 // CHECK-NEXT: %x2 = arith.muli %n, %n : i32
 // CHECK-NEXT: kernel.store %a, %buf, %x2
 // CHECK: ^join:
 // CHECK-NEXT: kernel.store %m, %buf, %t
+// CHECK-NEXT: kernel.store %l2, %buf, %s1
+// CHECK-NEXT: kernel.store %s1, %buf, %t
 builtin.module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
@@ -41,6 +48,8 @@ builtin.module {
   ^then:
     %x1 = arith.muli %n, %n : i32
     kernel.store %a, %buf, %x1
+    %s3 = kernel.shuffle %t, %n, %e : i32
+    kernel.store %s3, %buf, %x1
     cf.br [^join]
   ^else:
     %x2 = arith.muli %n, %n : i32
@@ -49,7 +58,9 @@ builtin.module {
   ^join:
     %m3 = arith.muli %a, %b : i32
     kernel.store %m3, %buf, %t
-    kernel.store %l2, %buf, %s1
+    kernel.store %l2, %buf, %s2
+    %s4 = kernel.shuffle %t, %n, %e : i32
+    kernel.store %s4, %buf, %t
     kernel.return
   }
 }

@@ -12,8 +12,8 @@
 // uniform. Now both are divergent. LLVM 22 has the same order dependence the other way
 // round: %y is uniform in @exit_first (unsound) and divergent in @assumption_first.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @exit_first {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):

@@ -4,8 +4,8 @@
 // divergent, and temporally divergent when used after a divergent exit. Both lost precision
 // (LLVM folds constants, so it never did this): %x, %y, %z are uniform.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 
 // A divergent exit: threads leave on different iterations, but all carry 7.

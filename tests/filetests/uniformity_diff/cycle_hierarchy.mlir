@@ -12,8 +12,8 @@
 // hierarchy; the uniformity found with one hierarchy is a safe subset for any other (same
 // document, "Static Uniformity Analysis"). kc run with LLVM's order agrees with LLVM.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @cycle_hierarchy {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1, %w: i1):

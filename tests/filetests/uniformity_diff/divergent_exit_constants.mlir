@@ -8,8 +8,8 @@
 // value is defined in the cycle (usesValueFromCycle); constants are not, and ^exit is no join
 // of the branch within one iteration, so LLVM calls %x uniform.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @divergent_exit_constants {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):

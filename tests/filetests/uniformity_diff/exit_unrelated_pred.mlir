@@ -7,8 +7,8 @@
 // others by it. Here the branch in ^entry is uniform, so all threads arrive from ^loop (with
 // 7) or all from ^other (with %n): %x is uniform, as LLVM says, not divergent.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @exit_unrelated_pred {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %d: i1):

@@ -13,10 +13,10 @@
 // no join, assumes nothing divergent and calls %a uniform. The differential test checks this
 // class independently: the join is confirmed by counting vertex-disjoint paths.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
-// RUN: %kc %s --emit=llvm | %opt -passes='print<cycles>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<cycles>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CYCLES
 kernel.func @reducible_in_irreducible {
 ^entry(%c: i1, %n: i32, %buf: !kernel.ptr<global, i32>):

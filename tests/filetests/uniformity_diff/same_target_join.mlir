@@ -5,8 +5,8 @@
 // dependence found no join and %x was called uniform. LLVM splits the false edge
 // (`entry.split`) and finds the join.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @same_target {
 ^entry(%out: !kernel.ptr<global, i32>, %a: i32, %b: i32):

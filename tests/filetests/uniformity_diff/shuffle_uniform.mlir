@@ -6,8 +6,8 @@
 // divergence source; its result is divergent only through its operands). A divergent value
 // or lane index still makes the result divergent.
 // REQUIRES: opt
-// RUN: %kc %s --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
-// RUN: %kc %s --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
+// RUN: %kc %s -O0 --emit=uniformity --no-locs | FileCheck %s --check-prefix=KC
+// RUN: %kc %s -O0 --emit=llvm | %opt -passes='print<uniformity>' -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM
 kernel.func @shuffle_uniform {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %l: i32):
