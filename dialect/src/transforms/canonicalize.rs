@@ -14,12 +14,18 @@
 //!   (`kernel.mulhiu`); a signed one by 2^k is LLVM's shift sequence, and a signed one whose
 //!   operands are both known non-negative (`value_range`) is the unsigned one;
 //!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
-//! - `cf.cond_br` on a constant is a `cf.br` to the taken side.
+//! - `cf.cond_br` on a constant is a `cf.br` to the taken side;
+//! - `select(c, f(.., a, ..), f(.., b, ..))` is `f(.., select(c, a, b), ..)` when the two ops
+//!   differ in one operand and only the select reads them, and `legality::can_select`
+//!   allows it (`hoist_select_operands`: a lane index or any cross-lane operand does not
+//!   become a divergent select, seed 004's `texture(s[c ? 0 : 1])` example).
 //!
 //! The folded op is removed; the operands it read may be left for `dce`.
 //!
-//! Legality (seed 004, the convergence rules): no op moves and no convergent op is touched, so
-//! nothing changes which threads execute a convergent operation together. A constant is
+//! Legality (seed 004, the convergence rules): no op moves, and a cross-lane op is only
+//! combined with an equal one in the same block (`hoist_select_operands`, which asks
+//! `legality::can_select`), so nothing changes which threads execute a convergent operation
+//! together. A constant is
 //! uniform, so a branch on a constant is uniform and replacing it by a jump removes no
 //! divergence. Replacing a value by one of its operands (`x + 0` -> `x`) keeps the same value
 //! at the same place; it can make a use read a value defined in a cycle from outside it only
@@ -35,6 +41,7 @@ use crate::interp::eval;
 use crate::ir::{Ir, Successor};
 use crate::location::Loc;
 use crate::registry::Opcode;
+use crate::transforms::legality;
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
 
@@ -224,6 +231,95 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
         // revisited as a user of `new`.
         ir.remove_op(op);
         ops.extend(users[new].iter().copied());
+        count += 1;
+    }
+    count + hoist_select_operands(ir, func, &mut users)
+}
+
+/// `select(c, f(.., a, ..), f(.., b, ..))`, where the two ops differ in one operand and the
+/// select alone reads them, becomes `f(.., select(c, a, b), ..)`: one op fewer. A separate
+/// walk after the folds, with uniformity facts computed on first need on the IR as it then
+/// is (values made after that answer divergent). `legality::can_select` decides (seed 004
+/// rule 3): an operand the op needs uniform, or any operand of a cross-lane op (it reads it
+/// in other lanes), may become the select only if `c` is uniform where the select reads it
+/// (temporal divergence included). Cross-lane ops are combined only within the select's
+/// block (the same threads run them).
+fn hoist_select_operands(ir: &mut Ir, func: Op, users: &mut Users) -> usize {
+    let mut selects = Vec::new();
+    ir.walk(func, &mut |o| {
+        if ir.opcode(o) == Opcode::Select {
+            selects.push(o);
+        }
+    });
+    let mut facts: Option<Option<legality::Facts>> = None;
+    let mut count = 0;
+    for sel in selects {
+        let (c, t, f) = match ir.ops[sel].operands[..] {
+            [c, t, f] => (c, t, f),
+            _ => continue,
+        };
+        let (Some(ot), Some(of)) = (ir.defining_op(t), ir.defining_op(f)) else {
+            continue;
+        };
+        let block = ir.op_block(sel);
+        let (dt, df) = (&ir.ops[ot], &ir.ops[of]);
+        if ot == of
+            || dt.opcode != df.opcode
+            || dt.attrs != df.attrs
+            || dt.results.len() != 1
+            || dt.operands.len() != df.operands.len()
+            || !legality::is_pure(ir, ot)
+            || users[t].as_slice() != [sel]
+            || users[f].as_slice() != [sel]
+        {
+            continue;
+        }
+        let differ: Vec<usize> = (0..dt.operands.len())
+            .filter(|&i| dt.operands[i] != df.operands[i])
+            .collect();
+        let &[i] = differ.as_slice() else { continue };
+        let (a, b) = (dt.operands[i], df.operands[i]);
+        if ir.value_type(a) != ir.value_type(b) || ir.value_type(a) == Type::Token {
+            continue;
+        }
+        if !legality::is_free(ir, ot) && (ir.op_block(ot) != block || ir.op_block(of) != block) {
+            continue;
+        }
+        if !legality::can_select(ir, ot, i, false) {
+            let uniform = facts
+                .get_or_insert_with(|| legality::Facts::compute(ir, func))
+                .as_ref()
+                .is_some_and(|fs| fs.uniform_use(c, sel));
+            if !legality::can_select(ir, ot, i, uniform) {
+                continue;
+            }
+        }
+        // f(.., select(c, a, b), ..) just before the select, which it replaces.
+        let loc = ir.ops[sel].loc;
+        let choice = ir.create_op(Opcode::Select, &[c, a, b], &[ir.value_type(a)], loc);
+        ir.insert_op_before(choice, sel);
+        let chosen = ir.ops[choice].results[0];
+        let mut operands = ir.ops[ot].operands.clone();
+        operands[i] = chosen;
+        let ty = ir.value_type(t);
+        let merged = ir.create_op(ir.opcode(ot), &operands, &[ty], ir.ops[ot].loc);
+        ir.ops[merged].attrs = ir.ops[ot].attrs.clone();
+        ir.insert_op_before(merged, sel);
+        for v in [c, a, b] {
+            users[v].push(choice);
+        }
+        for &v in &operands {
+            users[v].push(merged);
+        }
+        let old = ir.ops[sel].results[0];
+        let new = ir.ops[merged].results[0];
+        if let Some(name) = ir.values[old].name.clone() {
+            ir.set_value_name(new, &name);
+        }
+        replace_uses(ir, users, old, new);
+        ir.remove_op(sel);
+        ir.remove_op(ot);
+        ir.remove_op(of);
         count += 1;
     }
     count

@@ -268,3 +268,98 @@ pub fn can_select(ir: &Ir, op: Op, operand: usize, choice_uniform: bool) -> bool
         spec.traits.contains(Traits::CONVERGENT) || spec.traits.contains(Traits::CO_CONVERGENT);
     !cross_lane && !spec.uniform_operands.contains(&(operand as u8))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KERNEL: &str = r#"builtin.module {
+  kernel.func @k {
+  ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
+    %e = conv.entry : !conv.token
+    %one = arith.constant 1 : i32
+    %u = arith.addi %n, %one : i32
+    %c = arith.cmpi slt, %u, %n : i1
+    cf.cond_br %c, [^a, ^b]
+  ^a:
+    cf.br [^b]
+  ^b:
+    %r = kernel.readlane %n, %u, %e : i32
+    kernel.store %r, %buf, %u
+    kernel.return
+  }
+}"#;
+
+    fn setup() -> (Ir, Op, Facts) {
+        let ir = crate::text::parse(KERNEL, "t.mlir").expect("parses");
+        let func = ir.kernels()[0];
+        let facts = Facts::compute(&ir, func).expect("CF kernel");
+        (ir, func, facts)
+    }
+
+    /// LLVM #223844 / PR #180509 (peers.md section 2, item 5): a transform that asks about a
+    /// value or op made after the analysis must hear "divergent", never a stale "uniform".
+    #[test]
+    fn values_made_after_the_analysis_are_divergent() {
+        let (mut ir, func, facts) = setup();
+        let ops: Vec<Op> = ir.descendants(func).collect();
+        let add = ops
+            .iter()
+            .copied()
+            .find(|&o| ir.opcode(o) == Opcode::AddI)
+            .unwrap();
+        let u = ir.ops[add].results[0];
+        let store = ops
+            .iter()
+            .copied()
+            .find(|&o| ir.opcode(o) == Opcode::Store)
+            .unwrap();
+        assert!(facts.uniform_use(u, store), "%u is uniform where it is read");
+        // A copy of the uniform add, made after the analysis.
+        let loc = ir.ops[add].loc;
+        let operands = ir.ops[add].operands.clone();
+        let copy = ir.create_op(Opcode::AddI, &operands, &[Type::I32], loc);
+        ir.insert_op_before(copy, store);
+        let v = ir.ops[copy].results[0];
+        assert!(facts.uni.is_divergent(v));
+        assert!(!facts.uniform_use(v, store));
+        assert!(!facts.uniform_use(u, copy), "a use by an unknown op is divergent");
+        let br = ir.create_op(Opcode::Br, &[], &[], loc);
+        assert!(facts.uni.is_divergent_branch(br));
+    }
+
+    /// The select rule: a divergent choice may not feed readlane's lane index (a uniform
+    /// operand) or any operand of a cross-lane op; it may feed an add.
+    #[test]
+    fn select_rule_follows_the_registry() {
+        let (ir, func, _) = setup();
+        let find = |code| {
+            ir.descendants(func)
+                .find(|&o| ir.opcode(o) == code)
+                .unwrap()
+        };
+        let (rl, add) = (find(Opcode::ReadLane), find(Opcode::AddI));
+        assert!(!can_select(&ir, rl, 1, false));
+        assert!(!can_select(&ir, rl, 0, false));
+        assert!(can_select(&ir, rl, 1, true));
+        assert!(can_select(&ir, add, 0, false));
+    }
+
+    /// Threads: the arm of a uniform branch and its join run with the entry's threads, so a
+    /// readlane may move between them. (The divergent case is in the filetests:
+    /// tests/filetests/legality/.)
+    #[test]
+    fn same_threads_across_uniform_branches() {
+        let (ir, func, facts) = setup();
+        let region = ir.ops[func].regions[0];
+        let blocks: Vec<Block> = ir.region_blocks(region).collect();
+        let (entry, a, b) = (blocks[0], blocks[1], blocks[2]);
+        assert!(facts.same_threads(&ir, entry, b));
+        assert!(facts.same_threads(&ir, entry, a), "the branch on %c is uniform");
+        let rl = ir
+            .descendants(func)
+            .find(|&o| ir.opcode(o) == Opcode::ReadLane)
+            .unwrap();
+        assert!(convergence_allows(&ir, &facts, rl, b, a));
+    }
+}

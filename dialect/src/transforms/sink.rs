@@ -4,7 +4,8 @@
 //! Pre: verified IR; only CF kernels are changed.
 //! Post: the IR verifies and computes the same buffers. A pure op whose results are all read
 //! in blocks strictly dominated by its own block, whose nearest common dominator T of those
-//! readers does not post-dominate its block, is moved to the start of T, unless:
+//! readers does not post-dominate its block (or lies outside the op's cycle), is moved to
+//! the start of T, unless:
 //! - T lies in a cycle its block is not in (sinking into a loop runs it more often); T is
 //!   then moved up the dominator tree until it does not (leaving a cycle is fine: per-thread
 //!   values are the same, and a use after a divergent exit is temporally divergent either
@@ -94,7 +95,9 @@ fn sink_kernel(ir: &mut Ir, func: Op) -> usize {
             while t != n && cycles.innermost(t).is_some_and(|c| !cycles.contains(c, n)) {
                 t = dom.idom(t).unwrap_or(n);
             }
-            if t == n || !dom.strictly_dominates(n, t) || pdom.dominates(t, n) {
+            // Worth it when T runs less often: conditionally, or outside the op's cycle.
+            let leaves_cycle = cycles.innermost(t) != cycles.innermost(n);
+            if t == n || !dom.strictly_dominates(n, t) || (pdom.dominates(t, n) && !leaves_cycle) {
                 continue;
             }
             let to = cfg.blocks[t as usize];

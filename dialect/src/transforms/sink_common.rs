@@ -227,7 +227,12 @@ fn merge(
     let results = ir.ops[op].results.clone();
     let olds = ir.ops[o1].results.clone();
     for ((r, pos), old_result) in results.iter().zip(&positions).zip(olds) {
-        if let Some(name) = ir.values[old_result].name.clone() {
+        // The name the join gave the value, else the arm's.
+        let name = pos
+            .first()
+            .and_then(|&p| ir.values[join_args[p]].name.clone())
+            .or_else(|| ir.values[old_result].name.clone());
+        if let Some(name) = name {
             ir.set_value_name(*r, &name);
         }
         for &p in pos {
