@@ -379,7 +379,72 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
         return Ok(Reached::Text(print(&ir, opts)));
     }
     lower_and_check(&mut ir, &inserted, input, opts, &file, runner)?;
+    runner.time("convergence checks", || convergence_errors(&ir, input, &file))?;
     Ok(Reached::Cf(ir))
+}
+
+/// The static checks of `analysis::convergence_checks` on the CF IR as written (before the
+/// optimizer): a barrier under divergent control flow, or a divergent operand where the op
+/// needs a uniform one, is an error at its source line, with the `--explain` chain of the
+/// divergent value as notes.
+fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), Failure> {
+    use kc_dialect::analysis::convergence_checks::{check, Finding};
+    use kc_dialect::report::explain::explain_value;
+    let mut out = String::new();
+    for func in ir.kernels() {
+        let Ok(u) = kc_dialect::analysis::Uniformity::compute(ir, func) else {
+            continue;
+        };
+        for finding in check(ir, &u) {
+            let (loc, message, note, value) = match finding {
+                Finding::DivergentBarrier { barrier, branch } => {
+                    let b = &ir.ops[branch];
+                    (
+                        ir.ops[barrier].loc,
+                        "barrier() under divergent control flow: some threads of the \
+                         workgroup may not reach it (or reach it another number of times)"
+                            .to_string(),
+                        format!(
+                            "{}: this branch is divergent",
+                            short_loc(ir, b.loc, file)
+                        ),
+                        b.operands.first().copied(),
+                    )
+                }
+                Finding::DivergentUniformOperand { op, index, value } => (
+                    ir.ops[op].loc,
+                    format!(
+                        "operand {index} of {} must be uniform (one value for the whole wave), \
+                         but it is divergent here",
+                        ir.spec(op).name
+                    ),
+                    format!("{}: the operand", short_loc(ir, ir.values[value].loc, file)),
+                    Some(value),
+                ),
+            };
+            out.push_str(&located_error(ir, file, loc, &message));
+            out.push_str(&format!("  note: {note}\n"));
+            if let Some(v) = value {
+                for line in explain_value(ir, &u, v, !input.is_ir).lines() {
+                    out.push_str(&format!("  note: {line}\n"));
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Diagnostics(out))
+    }
+}
+
+/// `file:line:col` of a location, or the input's name when it has none.
+fn short_loc(ir: &Ir, loc: kc_dialect::Loc, file: &SourceFile) -> String {
+    if loc.is_known() {
+        format!("{}:{}:{}", ir.file_name(loc.file), loc.line, loc.col)
+    } else {
+        file.name.clone()
+    }
 }
 
 /// Parse (or read IR), check, lower and insert tokens, verifying along the way; stops early

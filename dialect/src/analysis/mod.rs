@@ -3,6 +3,7 @@
 //! drop and recompute what it invalidates.
 
 pub mod cfg;
+pub mod convergence_checks;
 pub mod cycles;
 pub mod dominance;
 

@@ -1013,3 +1013,10 @@ mod tests {
         assert_eq!(distance("", "ab"), 2);
     }
 }
+
+/// The `--explain` text of one value of the kernel `u` describes (its verdict line and cause
+/// chain), for diagnostics that cite why a value is divergent.
+pub fn explain_value(ir: &Ir, u: &crate::analysis::Uniformity, v: Value, source_names: bool) -> String {
+    let kv = KernelView::new(ir, u);
+    Explainer::new(&kv, source_names).value(v)
+}
