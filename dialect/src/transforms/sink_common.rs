@@ -154,7 +154,13 @@ fn merge(
     let (args1, args2) = (&ir.ops[t1].succs[0].args, &ir.ops[t2].succs[0].args);
     let mut positions: Vec<Vec<usize>> = Vec::new();
     for (&r1, &r2) in d1.results.iter().zip(&d2.results) {
-        if k.users[r1].iter().any(|&u| u != t1) || k.users[r2].iter().any(|&u| u != t2) {
+        // (Users removed by an earlier merge no longer count.)
+        let other = |r: Value, t: Op| {
+            k.users[r]
+                .iter()
+                .any(|&u| u != t && ir.op_block(u).is_some())
+        };
+        if other(r1, t1) || other(r2, t2) {
             return false;
         }
         let p1: Vec<usize> = (0..args1.len()).filter(|&i| args1[i] == r1).collect();
