@@ -54,7 +54,8 @@ fn bench(c: &mut Criterion) {
         })
     });
     // The whole -O2 pipeline to the optimized CF IR (front end, insert-tokens, lower-to-cf,
-    // canonicalize, cse, dce, the verifier after each pass), as `kc big.k --emit=opt`.
+    // the convergence checks, the passes of pass_manager::pipeline(2), the verifier after
+    // each pass), as `kc big.k --emit=opt`.
     let input = kc_compiler::pipeline::Input {
         name: "big.k".into(),
         text: text.clone(),

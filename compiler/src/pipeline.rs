@@ -379,7 +379,9 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
         return Ok(Reached::Text(print(&ir, opts)));
     }
     lower_and_check(&mut ir, &inserted, input, opts, &file, runner)?;
-    runner.time("convergence checks", || convergence_errors(&ir, input, &file))?;
+    runner.time("convergence checks", || {
+        convergence_errors(&ir, input, &file)
+    })?;
     Ok(Reached::Cf(ir))
 }
 
@@ -404,10 +406,7 @@ fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), F
                         "barrier() under divergent control flow: some threads of the \
                          workgroup may not reach it (or reach it another number of times)"
                             .to_string(),
-                        format!(
-                            "{}: this branch is divergent",
-                            short_loc(ir, b.loc, file)
-                        ),
+                        format!("{}: this branch is divergent", short_loc(ir, b.loc, file)),
                         b.operands.first().copied(),
                     )
                 }

@@ -47,7 +47,11 @@ pub fn check(ir: &Ir, u: &Uniformity) -> Vec<Finding> {
             let i = i as usize;
             if let Some(&v) = ir.ops[op].operands.get(i) {
                 if u.is_divergent_use(v, op) {
-                    out.push(Finding::DivergentUniformOperand { op, index: i, value: v });
+                    out.push(Finding::DivergentUniformOperand {
+                        op,
+                        index: i,
+                        value: v,
+                    });
                 }
             }
         }

@@ -1016,7 +1016,12 @@ mod tests {
 
 /// The `--explain` text of one value of the kernel `u` describes (its verdict line and cause
 /// chain), for diagnostics that cite why a value is divergent.
-pub fn explain_value(ir: &Ir, u: &crate::analysis::Uniformity, v: Value, source_names: bool) -> String {
+pub fn explain_value(
+    ir: &Ir,
+    u: &crate::analysis::Uniformity,
+    v: Value,
+    source_names: bool,
+) -> String {
     let kv = KernelView::new(ir, u);
     Explainer::new(&kv, source_names).value(v)
 }

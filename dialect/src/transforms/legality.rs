@@ -314,7 +314,10 @@ mod tests {
             .copied()
             .find(|&o| ir.opcode(o) == Opcode::Store)
             .unwrap();
-        assert!(facts.uniform_use(u, store), "%u is uniform where it is read");
+        assert!(
+            facts.uniform_use(u, store),
+            "%u is uniform where it is read"
+        );
         // A copy of the uniform add, made after the analysis.
         let loc = ir.ops[add].loc;
         let operands = ir.ops[add].operands.clone();
@@ -323,7 +326,10 @@ mod tests {
         let v = ir.ops[copy].results[0];
         assert!(facts.uni.is_divergent(v));
         assert!(!facts.uniform_use(v, store));
-        assert!(!facts.uniform_use(u, copy), "a use by an unknown op is divergent");
+        assert!(
+            !facts.uniform_use(u, copy),
+            "a use by an unknown op is divergent"
+        );
         let br = ir.create_op(Opcode::Br, &[], &[], loc);
         assert!(facts.uni.is_divergent_branch(br));
     }
@@ -355,7 +361,10 @@ mod tests {
         let blocks: Vec<Block> = ir.region_blocks(region).collect();
         let (entry, a, b) = (blocks[0], blocks[1], blocks[2]);
         assert!(facts.same_threads(&ir, entry, b));
-        assert!(facts.same_threads(&ir, entry, a), "the branch on %c is uniform");
+        assert!(
+            facts.same_threads(&ir, entry, a),
+            "the branch on %c is uniform"
+        );
         let rl = ir
             .descendants(func)
             .find(|&o| ir.opcode(o) == Opcode::ReadLane)

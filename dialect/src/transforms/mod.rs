@@ -19,25 +19,25 @@ mod control_flow_hub;
 pub mod cse;
 pub mod dce;
 pub mod fix_irreducible;
+pub mod if_convert;
 pub mod insert_tokens;
 pub mod legality;
 pub mod licm;
 pub mod lower_to_cf;
 pub mod sink;
 pub mod sink_common;
-pub mod if_convert;
 pub mod unify_loop_exits;
 
 pub use canonicalize::canonicalize;
 pub use cse::cse;
 pub use dce::dce;
 pub use fix_irreducible::fix_irreducible;
+pub use if_convert::if_convert;
 pub use insert_tokens::insert_tokens;
 pub use licm::licm;
 pub use lower_to_cf::lower_to_cf;
 pub use sink::sink;
 pub use sink_common::sink_common;
-pub use if_convert::if_convert;
 pub use unify_loop_exits::unify_loop_exits;
 
 use crate::analysis::{CycleInfo, RegionCfg};

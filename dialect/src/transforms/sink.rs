@@ -13,6 +13,7 @@
 //! - `legality::can_move` refuses (cross-lane ops: seed 004 rules; never out of or into a
 //!   cycle, never into a branch taken by fewer threads: a ballot sunk into `if (c)` would see
 //!   only the threads with `c` true, unless `c` is uniform).
+//!
 //! Ops are visited bottom-up in each block and blocks in post-order, so a chain of ops feeding
 //! one another sinks together, in its original order.
 //!

@@ -27,6 +27,7 @@
 //! - `legality::convergence_allows` for both ops (seed 004 rules 1-2): a cross-lane op in P1
 //!   and one in P2 become one op only if J runs with the threads P1 ran (the branch choosing
 //!   between P1 and P2 is uniform).
+//!
 //! Uniformity facts are computed on first need; the merged op gets fresh result values,
 //! which the analysis did not see and therefore answers divergent (never stale).
 //!
@@ -147,7 +148,12 @@ fn merge(
         return false;
     }
     let tys: Vec<Type> = d1.results.iter().map(|&r| ir.value_type(r)).collect();
-    if d2.results.iter().zip(&tys).any(|(&r, &t)| ir.value_type(r) != t) {
+    if d2
+        .results
+        .iter()
+        .zip(&tys)
+        .any(|(&r, &t)| ir.value_type(r) != t)
+    {
         return false;
     }
     // Results: read only by the branches, at the same positions.
