@@ -79,15 +79,14 @@ impl RegionCfg {
         (i != u32::MAX && self.blocks.get(i as usize) == Some(&b)).then_some(i)
     }
 
-    /// Reverse-postorder number of each node of a DFS from the entry (successors in order);
-    /// `u32::MAX` for unreachable nodes. Iterative, linear.
-    pub fn reverse_postorder(&self) -> Vec<u32> {
+    /// Reachable nodes in the post-order of a DFS from the entry (successors in order:
+    /// every node after its DFS descendants). Iterative, linear.
+    pub fn postorder(&self) -> Vec<u32> {
         let n = self.len();
-        let mut rpo = vec![u32::MAX; n];
-        if n == 0 {
-            return rpo;
-        }
         let mut post = Vec::with_capacity(n);
+        if n == 0 {
+            return post;
+        }
         let mut seen = vec![false; n];
         let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
         seen[0] = true;
@@ -103,7 +102,14 @@ impl RegionCfg {
                 stack.pop();
             }
         }
-        for (k, &b) in post.iter().rev().enumerate() {
+        post
+    }
+
+    /// Reverse-postorder number of each node (of [`RegionCfg::postorder`]); `u32::MAX` for
+    /// unreachable nodes. Iterative, linear.
+    pub fn reverse_postorder(&self) -> Vec<u32> {
+        let mut rpo = vec![u32::MAX; self.len()];
+        for (k, &b) in self.postorder().iter().rev().enumerate() {
             rpo[b as usize] = k as u32;
         }
         rpo

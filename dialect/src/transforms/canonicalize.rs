@@ -43,17 +43,10 @@ use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::transforms::legality;
 use crate::types::Type;
-use cranelift_entity::SecondaryMap;
 
 /// Folds every CF kernel of the module; returns the number of ops folded or simplified.
 pub fn canonicalize(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += canonicalize_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, canonicalize_kernel)
 }
 
 /// What an op simplifies to.
@@ -125,7 +118,7 @@ impl Emit {
     }
 }
 
-type Users = SecondaryMap<Value, Vec<Op>>;
+use super::{replace_uses, Users};
 
 fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
     let mut users = ir.users(func);
@@ -323,17 +316,6 @@ fn hoist_select_operands(ir: &mut Ir, func: Op, users: &mut Users) -> usize {
         count += 1;
     }
     count
-}
-
-/// Replaces every use of `old` by `new`, through the use list (linear in the uses).
-fn replace_uses(ir: &mut Ir, users: &mut Users, old: Value, new: Value) {
-    let uses = std::mem::take(&mut users[old]);
-    for &u in &uses {
-        for v in ir.uses_mut(u).filter(|v| **v == old) {
-            *v = new;
-        }
-    }
-    users[new].extend(uses);
 }
 
 /// What `op` simplifies to, if anything.

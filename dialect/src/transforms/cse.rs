@@ -36,21 +36,18 @@ use std::collections::HashMap;
 
 /// Merges common subexpressions in every CF kernel; returns the number of ops removed.
 pub fn cse(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += cse_kernel(ir, func, None);
-            let cross_lane = ir
-                .descendants(func)
-                .any(|o| legality::is_pure(ir, o) && !legality::is_free(ir, o));
-            if cross_lane {
-                if let Some(facts) = legality::Facts::compute(ir, func) {
-                    n += cse_kernel(ir, func, Some(&facts));
-                }
+    super::each_cf_kernel(ir, |ir, func| {
+        let mut n = cse_kernel(ir, func, None);
+        let cross_lane = ir
+            .descendants(func)
+            .any(|o| legality::is_pure(ir, o) && !legality::is_free(ir, o));
+        if cross_lane {
+            if let Some(facts) = legality::Facts::compute(ir, func) {
+                n += cse_kernel(ir, func, Some(&facts));
             }
         }
-    }
-    n
+        n
+    })
 }
 
 /// What identifies an expression: opcode, operands (sorted for commutative ops), result

@@ -28,14 +28,9 @@ use cranelift_entity::SecondaryMap;
 
 /// Removes dead code from every CF kernel; returns the number of ops and arguments removed.
 pub fn dce(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += remove_unreachable(ir, func);
-            n += dce_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, |ir, func| {
+        remove_unreachable(ir, func) + dce_kernel(ir, func)
+    })
 }
 
 /// Unlinks the blocks of the kernel body that the entry does not reach.

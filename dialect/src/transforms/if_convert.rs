@@ -40,13 +40,7 @@ const SELECT_BUDGET: usize = 4;
 
 /// If-converts every CF kernel; returns the number of branches removed.
 pub fn if_convert(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += convert_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, convert_kernel)
 }
 
 /// One path from H to J: through an arm block, or straight (the successor is J).
@@ -75,14 +69,8 @@ fn convert_kernel(ir: &mut Ir, func: Op) -> usize {
         }
     }
     let mut users = ir.users(func);
-    // Reachable blocks in post-order (successors before predecessors).
-    let rpo = cfg.reverse_postorder();
-    let mut order: Vec<u32> = (0..cfg.len() as u32)
-        .filter(|&n| rpo[n as usize] != u32::MAX)
-        .collect();
-    order.sort_unstable_by_key(|&n| std::cmp::Reverse(rpo[n as usize]));
     let mut converted = 0;
-    for n in order {
+    for n in cfg.postorder() {
         let h = cfg.blocks[n as usize];
         if ir.block_region(h).is_none() {
             continue;
@@ -128,12 +116,7 @@ fn convert_kernel(ir: &mut Ir, func: Op) -> usize {
         for (p, subst) in [(then, &subst_then), (els, &subst_else)] {
             let Some(arm) = p.arm else { continue };
             for &(a, v) in subst.iter() {
-                for u in std::mem::take(&mut users[a]) {
-                    for x in ir.uses_mut(u).filter(|x| **x == a) {
-                        *x = v;
-                    }
-                    users[v].push(u);
-                }
+                super::replace_uses(ir, &mut users, a, v);
             }
             let ops: Vec<Op> = ir.block_ops(arm).collect();
             for op in ops {
@@ -176,12 +159,7 @@ fn convert_kernel(ir: &mut Ir, func: Op) -> usize {
         if preds[join] == 1 && Some(join) != entry && join != h {
             let jargs = ir.blocks[join].args.clone();
             for (&a, &v) in jargs.iter().zip(&args) {
-                for u in std::mem::take(&mut users[a]) {
-                    for x in ir.uses_mut(u).filter(|x| **x == a) {
-                        *x = v;
-                    }
-                    users[v].push(u);
-                }
+                super::replace_uses(ir, &mut users, a, v);
             }
             ir.remove_op(br);
             let ops: Vec<Op> = ir.block_ops(join).collect();
@@ -234,37 +212,12 @@ fn shape(
             ir.ops[t].succs[0].block,
         )
     };
-    let ((p0, j0), (p1, j1)) = (path(0), path(1));
-    // A triangle: one arm leads to the other successor, which is then J itself.
-    let fix = |p: Path, j: Block, other: Path, other_j: Block| {
-        if j == other_j {
-            Some((p, other, j))
-        } else if other.arm.is_some() && ir.ops[term].succs[other.succ].block == j {
-            // `other` was taken as an arm but is the join of `p`.
-            Some((
-                p,
-                Path {
-                    arm: None,
-                    term,
-                    succ: other.succ,
-                },
-                j,
-            ))
-        } else {
-            None
-        }
-    };
-    let (then, els, join) = match fix(p0, j0, p1, j1) {
-        Some(x) => x,
-        None => {
-            let (e, t, j) = fix(p1, j1, p0, j0)?;
-            (t, e, j)
-        }
-    };
-    if join == h || then.arm.is_none() && els.arm.is_none() && then.succ == els.succ {
-        return None;
-    }
-    if Some(join) == then.arm || Some(join) == els.arm {
+    // A diamond (two arms), a triangle (one arm leading to the other successor, which is
+    // J itself) or two edges into one block: both paths end at the same block. (An arm has
+    // one predecessor, so it is never also the other path's J.)
+    let ((then, j0), (els, j1)) = (path(0), path(1));
+    let join = j0;
+    if j1 != join || join == h {
         return None;
     }
     Some((then, els, join))

@@ -27,13 +27,7 @@ use crate::transforms::legality;
 
 /// Hoists loop-invariant ops in every CF kernel; returns the number of ops moved.
 pub fn licm(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += licm_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, licm_kernel)
 }
 
 fn licm_kernel(ir: &mut Ir, func: Op) -> usize {

@@ -41,8 +41,36 @@ pub use sink_common::sink_common;
 pub use unify_loop_exits::unify_loop_exits;
 
 use crate::analysis::{CycleInfo, RegionCfg};
-use crate::entities::Op;
+use crate::entities::{Op, Value};
 use crate::ir::Ir;
+use cranelift_entity::SecondaryMap;
+
+/// Runs a per-kernel transform on every CF kernel (structured kernels are left alone);
+/// returns the sum of what it reports (ops changed).
+pub(crate) fn each_cf_kernel(ir: &mut Ir, mut f: impl FnMut(&mut Ir, Op) -> usize) -> usize {
+    let mut n = 0;
+    for func in ir.kernels() {
+        if ir.is_cf_kernel(func) {
+            n += f(ir, func);
+        }
+    }
+    n
+}
+
+/// Use lists a transform keeps up to date as it rewrites (`Ir::users`, then edits).
+pub(crate) type Users = SecondaryMap<Value, Vec<Op>>;
+
+/// Replaces every use of `old` by `new` through the use list (linear in the uses of `old`);
+/// the users move to `new`'s list. Users unlinked meanwhile are rewritten harmlessly.
+pub(crate) fn replace_uses(ir: &mut Ir, users: &mut Users, old: Value, new: Value) {
+    let uses = std::mem::take(&mut users[old]);
+    for &u in &uses {
+        for v in ir.uses_mut(u).filter(|v| **v == old) {
+            *v = new;
+        }
+    }
+    users[new].extend(uses);
+}
 
 /// Runs [`fix_irreducible`] then [`unify_loop_exits`] on every kernel, then checks their
 /// post-conditions: every cycle has one entry, and every natural loop one exit block, which

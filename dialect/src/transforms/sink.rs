@@ -31,13 +31,7 @@ const CLIMB_LIMIT: usize = 64;
 
 /// Sinks ops in every CF kernel; returns the number of ops moved.
 pub fn sink(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += sink_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, sink_kernel)
 }
 
 fn sink_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -50,13 +44,7 @@ fn sink_kernel(ir: &mut Ir, func: Op) -> usize {
     // Computed on first need: only cross-lane ops ask.
     let mut facts: Option<Option<Facts>> = None;
     let mut moved = 0;
-    // Reachable blocks in post-order (successors before predecessors).
-    let rpo = cfg.reverse_postorder();
-    let mut order: Vec<u32> = (0..cfg.len() as u32)
-        .filter(|&n| rpo[n as usize] != u32::MAX)
-        .collect();
-    order.sort_unstable_by_key(|&n| std::cmp::Reverse(rpo[n as usize]));
-    for n in order {
+    for n in cfg.postorder() {
         let block = cfg.blocks[n as usize];
         let ops: Vec<Op> = ir.block_ops(block).collect();
         for &op in ops.iter().rev() {

@@ -40,22 +40,15 @@ use crate::ir::Ir;
 use crate::registry::Opcode;
 use crate::transforms::legality::{self, Facts};
 use crate::types::Type;
-use cranelift_entity::SecondaryMap;
 
 /// Sinks common code in every CF kernel; returns the number of op pairs merged.
 pub fn sink_common(ir: &mut Ir) -> usize {
-    let mut n = 0;
-    for func in ir.kernels() {
-        if ir.is_cf_kernel(func) {
-            n += sink_kernel(ir, func);
-        }
-    }
-    n
+    super::each_cf_kernel(ir, sink_kernel)
 }
 
 struct Kernel {
     func: Op,
-    users: SecondaryMap<Value, Vec<Op>>,
+    users: super::Users,
     /// `None`: not computed yet; `Some(None)`: the kernel has no facts (not CF).
     facts: Option<Option<Facts>>,
 }
@@ -248,13 +241,7 @@ fn merge(
             ir.set_value_name(*r, &name);
         }
         for &p in pos {
-            let old = join_args[p];
-            for u in std::mem::take(&mut k.users[old]) {
-                for v in ir.uses_mut(u).filter(|v| **v == old) {
-                    *v = *r;
-                }
-                k.users[*r].push(u);
-            }
+            super::replace_uses(ir, &mut k.users, join_args[p], *r);
             dropped[p] = true;
         }
     }
