@@ -64,7 +64,8 @@ struct Outstanding {
     vm_retired: u64,
     /// The number of the newest VMEM load (an operation with a destination).
     vm_last_load: u64,
-    /// Per register (SGPRs, then VGPRs at `VGPR_BASE`): the newest VMEM load writing it.
+    /// Per register (slot `2r` for `s[r]`, `2r + 1` for `v[r]`): the newest VMEM load writing
+    /// it.
     vm_load: Vec<u64>,
     lgkm_epoch: u64,
     /// LGKM operations issued in the current epoch.
@@ -72,9 +73,6 @@ struct Outstanding {
     /// Per register: the epoch of the newest LGKM load writing it.
     lgkm_load: Vec<u64>,
 }
-
-/// Index of `v0` in the per-register tables.
-const VGPR_BASE: usize = 1 << 16;
 
 impl Outstanding {
     fn new() -> Outstanding {
@@ -89,12 +87,14 @@ impl Outstanding {
         }
     }
 
-    fn slots(vgpr: bool, first: u16, n: u16) -> std::ops::Range<usize> {
-        let base = if vgpr { VGPR_BASE } else { 0 } + first as usize;
-        base..base + n as usize
+    /// SGPRs and VGPRs interleave, so the tables grow with the highest register used (a
+    /// separate VGPR area at a fixed offset cost a 1 MB zeroed table per kernel).
+    fn slots(vgpr: bool, first: u16, n: u16) -> impl Iterator<Item = usize> {
+        let first = first as usize;
+        (first..first + n as usize).map(move |r| 2 * r + vgpr as usize)
     }
 
-    fn mark(table: &mut Vec<u64>, slots: std::ops::Range<usize>, value: u64) {
+    fn mark(table: &mut Vec<u64>, slots: impl Iterator<Item = usize>, value: u64) {
         for r in slots {
             if table.len() <= r {
                 table.resize(r + 1, 0);
