@@ -10,14 +10,16 @@
 //! as an SGPR gets 5 wait states, a `v_readlane`/`v_writelane` lane select 4, any other VALU
 //! instruction reading it as an SGPR 2 and `v_readlane`/`v_readfirstlane` reading it as its
 //! VGPR 1, as gfx942 requires (the last two are gfx940's additions: clang pads
-//! `v_cmp_*` + `v_cndmask_b32` with `s_nop 1`); `s_nop N` provides N+1. Before a branch the
-//! window is drained, so a jump target needs no analysis of its predecessors.
+//! `v_cmp_*` + `v_cndmask_b32` with `s_nop 1`); `s_nop N` provides N+1. The window of recent
+//! writes flows along the fall-through and every forward jump (a block is padded for its
+//! worst predecessor); only a back edge drains it before the branch.
 //! Linear in the number of instructions: what is outstanding is kept per register (issue
 //! numbers for VMEM, an epoch for LGKM), so an operand costs O(1) however many memory
 //! operations are in flight.
 
 use crate::isa::{Opc, Unit};
-use crate::mir::{Func, Inst, Operand, PReg, Reg};
+use crate::mir::{Func, Inst, MBlock, Operand, PReg, Reg};
+use cranelift_entity::SecondaryMap;
 use kc_dialect::Loc;
 
 /// The destination registers of an outstanding load.
@@ -306,12 +308,16 @@ fn hazard_reads(inst: &Inst) -> impl Iterator<Item = (bool, u16, u16, usize)> + 
 
 /// Pads the hazards of a VALU write followed by a read of the same register
 /// ([`wait_states_needed`]) with `s_nop`.
+///
+/// The window of recent VALU writes follows the layout and every forward branch: a block
+/// starts with the writes still pending on any edge into it (fall-through or jump), aged by
+/// the smallest distance, so a jump target is padded as if reached by its worst predecessor.
+/// Only a backward branch (a loop's back edge, whose target was already padded) drains the
+/// window before it. Linear: each write is carried at most 6 wait states, along each edge once.
 pub fn fix_hazards(f: &mut Func) {
-    // Recent VALU writes (vgpr, first, count, position in wait states) along the layout;
-    // branches drain the window, so code reached by a jump has nothing pending.
     let layout = f.layout.clone();
     // Per register, the most wait states any of its reads needs: only writes of registers
-    // with such readers are hazards, and only they are drained before a branch.
+    // with such readers are hazards, and only they are carried across edges.
     let mut need_s = vec![0usize; 256];
     let mut need_v = vec![0usize; 512];
     for &b in &layout {
@@ -333,17 +339,34 @@ pub fn fix_hazards(f: &mut Func) {
             .max()
             .unwrap_or(0)
     };
+    let mut index: SecondaryMap<MBlock, usize> = SecondaryMap::with_default(usize::MAX);
+    for (i, &b) in layout.iter().enumerate() {
+        index[b] = i;
+    }
+    // Writes pending at the start of a block from jumps into it: (vgpr, first, count, age in
+    // wait states at the block's first instruction).
+    let mut incoming: SecondaryMap<MBlock, Vec<(bool, u16, u16, usize)>> = SecondaryMap::new();
     let mut last_write: Vec<(bool, u16, u16, usize)> = Vec::new();
     let mut pos = 0usize;
-    for &b in &layout {
+    for (i, &b) in layout.iter().enumerate() {
+        for &(vgpr, wb, wn, age) in &incoming[b] {
+            // `pos >= age` holds after the first block; older writes are harmless.
+            if age <= pos {
+                last_write.push((vgpr, wb, wn, pos - age));
+            }
+        }
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
         for inst in insts {
             let d = inst.op.desc();
-            // A branch target is not analysed across its predecessors: drain the window
-            // before every branch, so a jump never carries a pending hazard.
+            let target = match inst.ops.first() {
+                Some(Operand::Label(t)) if d.is_branch() => Some(*t),
+                _ => None,
+            };
+            let backward = target.is_some_and(|t| index[t] <= i);
             let mut wait_states = 0usize;
-            if d.is_branch() {
+            if d.is_branch() && (backward || target.is_none()) {
+                // A back edge (or a branch kc cannot follow) carries nothing: drain.
                 for &(vgpr, wb, wn, wp) in &last_write {
                     let need = reader_need(vgpr, wb, wn);
                     let dist = pos - wp;
@@ -377,6 +400,13 @@ pub fn fix_hazards(f: &mut Func) {
             }
             pos += 1;
             last_write.retain(|&(_, _, _, p)| pos - p <= 6);
+            if let Some(t) = target.filter(|_| !backward) {
+                // The branch itself is one wait state on the taken path too.
+                let into = &mut incoming[t];
+                for &(vgpr, wb, wn, wp) in &last_write {
+                    into.push((vgpr, wb, wn, pos - wp));
+                }
+            }
             out.push(inst);
         }
         f.blocks[b].insts = out;
@@ -455,5 +485,113 @@ mod tests {
         let secs = t.elapsed().as_secs_f64();
         assert_eq!(waits(&f), vec![(400_001, Some(63), None)]);
         assert!(secs < 10.0, "insert_waits took {secs:.1} s");
+    }
+}
+
+#[cfg(test)]
+mod hazard_tests {
+    use super::*;
+    use crate::mir::Reg;
+
+    fn s(first: u16, n: u8) -> Operand {
+        Operand::Reg {
+            reg: Reg::Phys(PReg::S(first, n)),
+            sub: 0,
+            n: 0,
+        }
+    }
+
+    fn v(r: u16) -> Operand {
+        Operand::Reg {
+            reg: Reg::Phys(PReg::V(r, 1)),
+            sub: 0,
+            n: 0,
+        }
+    }
+
+    fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
+        Inst::new(op, ops, Loc::UNKNOWN)
+    }
+
+    /// bb0: `v_cmp` writes s[2:3]; a branch to bb2 (forward or, with `back`, bb2 laid out
+    /// first); bb1: filler; bb2: a global load with s[2:3] as its address (5 wait states).
+    /// Returns the nops per block, in layout order.
+    fn branch_then_read(branch: Opc, filler: usize, back: bool) -> Vec<Vec<i64>> {
+        let mut f = Func::default();
+        let (b0, b1, b2) = (f.new_block(), f.new_block(), f.new_block());
+        f.layout = if back {
+            vec![b2, b0, b1]
+        } else {
+            vec![b0, b1, b2]
+        };
+        f.blocks[b0].insts = vec![
+            inst(Opc::V_CMP_EQ_U32, vec![s(2, 2), v(0), Operand::Imm(0)]),
+            inst(branch, vec![Operand::Label(b2)]),
+        ];
+        f.blocks[b1].insts = (0..filler)
+            .map(|_| inst(Opc::V_MOV_B32, vec![v(1), v(0)]))
+            .collect();
+        f.blocks[b2].insts = vec![
+            inst(Opc::GLOBAL_LOAD_DWORD, vec![v(2), v(0), s(2, 2)]),
+            inst(Opc::S_ENDPGM, vec![]),
+        ];
+        fix_hazards(&mut f);
+        f.layout
+            .iter()
+            .map(|&b| {
+                f.blocks[b]
+                    .insts
+                    .iter()
+                    .filter(|i| i.op == Opc::S_NOP)
+                    .map(|i| match i.ops[0] {
+                        Operand::Imm(x) => x,
+                        _ => unreachable!(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The taken edge carries the write: the target pads what the jump leaves (5 wait
+    /// states needed, the branch is 1: `s_nop 3`), and nothing is drained before the branch.
+    #[test]
+    fn forward_jump_carries_the_window() {
+        let nops = branch_then_read(Opc::S_CBRANCH_EXECZ, 0, false);
+        assert_eq!(nops, vec![vec![], vec![], vec![3]]);
+    }
+
+    /// Reached by the fall-through after 2 fillers and by the jump after none: the worst
+    /// edge (the jump) decides.
+    #[test]
+    fn target_pads_for_its_worst_predecessor() {
+        let nops = branch_then_read(Opc::S_CBRANCH_EXECZ, 2, false);
+        assert_eq!(nops, vec![vec![], vec![], vec![3]]);
+    }
+
+    /// Far enough on every edge: no padding anywhere.
+    #[test]
+    fn old_writes_need_nothing() {
+        let mut f = Func::default();
+        let (b0, b1) = (f.new_block(), f.new_block());
+        f.layout = vec![b0, b1];
+        let mut insts = vec![inst(
+            Opc::V_CMP_EQ_U32,
+            vec![s(2, 2), v(0), Operand::Imm(0)],
+        )];
+        insts.extend((0..5).map(|_| inst(Opc::V_MOV_B32, vec![v(1), v(0)])));
+        insts.push(inst(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(b1)]));
+        f.blocks[b0].insts = insts;
+        f.blocks[b1].insts = vec![inst(Opc::GLOBAL_LOAD_DWORD, vec![v(2), v(0), s(2, 2)])];
+        fix_hazards(&mut f);
+        assert!(f.blocks[b1].insts.iter().all(|i| i.op != Opc::S_NOP));
+        assert!(f.blocks[b0].insts.iter().all(|i| i.op != Opc::S_NOP));
+    }
+
+    /// A back edge drains the window before the branch (its target was padded already).
+    #[test]
+    fn backward_branch_drains() {
+        let nops = branch_then_read(Opc::S_BRANCH, 0, true);
+        // layout: bb2 (the reader, first), bb0 (write + branch back), bb1.
+        assert_eq!(nops, vec![vec![], vec![4], vec![]]);
     }
 }
