@@ -13,6 +13,8 @@
 //!   unsigned division or remainder by another constant is a multiply-high by a magic number
 //!   (`kernel.mulhiu`); a signed one by 2^k is LLVM's shift sequence, and a signed one whose
 //!   operands are both known non-negative (`value_range`) is the unsigned one;
+//!   `x % d == 0` (and `!= 0`) for an odd 32-bit constant `d` is `x * d^-1 <=u limit`, one
+//!   multiply and one compare instead of a division (LLVM's `prepareUREMEqFold`);
 //!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
 //! - `cf.cond_br` on a constant is a `cf.br` to the taken side;
 //! - `select(c, f(.., a, ..), f(.., b, ..))` is `f(.., select(c, a, b), ..)` when the two ops
@@ -51,6 +53,14 @@ pub fn canonicalize(ir: &mut Ir) -> usize {
 
 /// What an op simplifies to.
 enum Fold {
+    /// `(x rem d) == 0` (or `!=`) for an odd 32-bit `d >= 3`: a multiply by `d`'s inverse
+    /// modulo 2^32 and one unsigned compare (LLVM's `prepareUREMEqFold`/`prepareSREMEqFold`).
+    RemIsZero {
+        ne: bool,
+        signed: bool,
+        x: Value,
+        d: u32,
+    },
     /// A new constant with this bit pattern.
     Const(u64),
     /// An existing value.
@@ -149,6 +159,9 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
             }
             continue;
         }
+        if only_tested_for_zero(ir, &users, op) {
+            continue; // its compares become `RemIsZero`; dce removes it
+        }
         let Some(fold) = fold(ir, op) else { continue };
         let old = ir.ops[op].results[0];
         let e = Emit {
@@ -159,6 +172,34 @@ fn canonicalize_kernel(ir: &mut Ir, func: Op) -> usize {
         let new = match fold {
             Fold::Value(v) => v,
             Fold::Const(bits) => e.konst(ir, bits),
+            Fold::RemIsZero { ne, signed, x, d } => {
+                let w = Emit { ty: Type::I32, ..e };
+                let inv = w.konst(ir, inverse_mod_2_32(d) as u64);
+                let mut t = w.op(ir, &mut users, Opcode::MulI, &[x, inv]);
+                // x % d == 0  <=>  x * inv <=u (2^32 - 1) / d, unsigned; signed: with
+                // a = (2^31 - 1) / d, x * inv + a <=u 2a (the multiples of d map onto
+                // 0..=2a after the shift by a).
+                let limit = if signed {
+                    let a = (i32::MAX as u32) / d;
+                    let av = w.konst(ir, a as u64);
+                    t = w.op(ir, &mut users, Opcode::AddI, &[t, av]);
+                    2 * a
+                } else {
+                    u32::MAX / d
+                };
+                let lv = w.konst(ir, limit as u64);
+                let cmp = ir.create_op(Opcode::CmpI, &[t, lv], &[e.ty], e.loc);
+                // ule 7, ugt 8 (registry's predicate order).
+                ir.set_attr(
+                    cmp,
+                    "predicate",
+                    Attr::Int(if ne { 8 } else { 7 }, Type::I64),
+                );
+                ir.insert_op_before(cmp, op);
+                users[t].push(cmp);
+                users[lv].push(cmp);
+                ir.ops[cmp].results[0]
+            }
             Fold::Rewrite(code, x, k) => {
                 let kv = e.konst(ir, k);
                 e.op(ir, &mut users, code, &[x, kv])
@@ -405,6 +446,16 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
                 };
                 return Some(Fold::Const(r as u64));
             }
+            if code == CmpI && pred <= 1 && c[1] == Some(0) {
+                if let Some((signed, x, d)) = odd_rem(ir, ops[0]) {
+                    return Some(Fold::RemIsZero {
+                        ne: pred == 1,
+                        signed,
+                        x,
+                        d,
+                    });
+                }
+            }
             // x == x and friends, for integers only (NaN != NaN).
             if code == CmpI && ops[0] == ops[1] {
                 let obits = ir.value_type(ops[0]).bits();
@@ -426,9 +477,97 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
     }
 }
 
+/// `v = x rem d` (signed or unsigned) with an odd 32-bit constant `3 <= d` (`d < 2^31` for
+/// the signed one): (signed, x, d).
+fn odd_rem(ir: &Ir, v: Value) -> Option<(bool, Value, u32)> {
+    let def = ir.defining_op(v)?;
+    let signed = match ir.opcode(def) {
+        Opcode::RemUI => false,
+        Opcode::RemSI => true,
+        _ => return None,
+    };
+    if ir.value_type(v) != Type::I32 {
+        return None;
+    }
+    let [x, dv] = ir.ops[def].operands[..] else {
+        return None;
+    };
+    let d = ir.constant_bits(dv)? as u32;
+    let ok = d >= 3 && d % 2 == 1 && (!signed || d <= i32::MAX as u32);
+    ok.then_some((signed, x, d))
+}
+
+/// `op` is a remainder `odd_rem` accepts and every live user compares it with 0 for
+/// (in)equality: those compares fold to `RemIsZero`, so expanding the remainder is waste.
+fn only_tested_for_zero(ir: &Ir, users: &Users, op: Op) -> bool {
+    let Some(&r) = ir.ops[op].results.first() else {
+        return false;
+    };
+    // Unsigned only: a signed remainder is first recoded to an unsigned one when its
+    // operands are non-negative (and is not expanded otherwise).
+    if !matches!(odd_rem(ir, r), Some((false, _, _))) {
+        return false;
+    }
+    users[r].iter().all(|&u| {
+        ir.op_block(u).is_none()
+            || ir.opcode(u) == Opcode::CmpI
+                && ir.ops[u].operands[0] == r
+                && ir.constant_bits(ir.ops[u].operands[1]) == Some(0)
+                && ir
+                    .attr(u, "predicate")
+                    .and_then(Attr::as_int)
+                    .is_some_and(|p| p <= 1)
+    })
+}
+
+/// The inverse of odd `d` modulo 2^32 (Newton's iteration: each step doubles the correct
+/// low bits, starting from 3 correct ones since d * d = 1 mod 8).
+fn inverse_mod_2_32(d: u32) -> u32 {
+    let mut x = d;
+    for _ in 0..4 {
+        x = x.wrapping_mul(2u32.wrapping_sub(d.wrapping_mul(x)));
+    }
+    x
+}
+
 #[cfg(test)]
 mod tests {
-    use super::udiv_magic;
+    use super::{inverse_mod_2_32, udiv_magic};
+
+    /// The divisibility tests `RemIsZero` emits agree with `%` on edges, multiples and a
+    /// pseudo-random sweep, unsigned and signed, for many odd divisors.
+    #[test]
+    fn rem_is_zero_tests_agree() {
+        let mut ds: Vec<u32> = (3..3000).step_by(2).collect();
+        ds.extend([641, 6700417, 0x7fff_ffff, 0x8000_0001, 0xffff_ffff]);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for d in ds {
+            let inv = inverse_mod_2_32(d);
+            assert_eq!(d.wrapping_mul(inv), 1, "inverse of {d}");
+            let mut xs = vec![0u32, 1, d - 1, d, d.wrapping_add(1), u32::MAX, 1 << 31];
+            xs.extend([d.wrapping_mul(7), d.wrapping_mul(7).wrapping_add(1)]);
+            xs.extend([
+                (d as i32).wrapping_neg() as u32,
+                (d as i32).wrapping_mul(-5) as u32,
+            ]);
+            for _ in 0..300 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                xs.push(seed as u32);
+                xs.push((seed as u32) / d * d);
+            }
+            for x in xs {
+                let t = x.wrapping_mul(inv);
+                assert_eq!(t <= u32::MAX / d, x % d == 0, "{x} %u {d}");
+                if d <= i32::MAX as u32 {
+                    let a = (i32::MAX as u32) / d;
+                    let signed = (x as i32).wrapping_rem(d as i32) == 0;
+                    assert_eq!(t.wrapping_add(a) <= 2 * a, signed, "{x} %s {d}");
+                }
+            }
+        }
+    }
 
     /// The magic numbers divide every tested 32-bit value exactly: edges, multiples of `d`
     /// and their neighbours, and a pseudo-random sweep, for many divisors.
