@@ -5,41 +5,9 @@
 //! so later passes can keep per-expression side tables in flat vectors.
 //! Names are not resolved here; the checker does that.
 
-use crate::diag::SourceFile;
+use crate::source::SourceFile;
+pub use crate::source::{FileId, Span};
 use std::fmt::{self, Write};
-
-/// Index of a source file in the driver's file table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct FileId(pub u32);
-
-/// A byte range `start..end` in one source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        // Files larger than 4 GiB are rejected by the driver; saturate anyway.
-        let clamp = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
-        Span {
-            file,
-            start: clamp(start),
-            end: clamp(end),
-        }
-    }
-
-    /// The smallest span covering both `self` and `other`.
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-}
 
 /// Dense per-file expression index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -595,7 +563,7 @@ impl Dumper<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::diag::SourceFile;
+    use crate::source::SourceFile;
 
     #[test]
     fn dump_statements() {

@@ -5,55 +5,11 @@
 //! codespan-reporting's rich style (`file.k:LINE:COL`, the source line and
 //! carets), with or without ANSI colors.
 
-use crate::ast::{FileId, Span};
+pub use crate::source::SourceFile;
+use crate::source::Span;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
-
-/// One source file: its display name and full text.
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    pub id: FileId,
-    pub name: String,
-    pub text: String,
-    line_starts: Vec<u32>,
-}
-
-impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        SourceFile::with_id(FileId(0), name, text)
-    }
-
-    pub fn with_id(id: FileId, name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
-            .collect();
-        SourceFile {
-            id,
-            name: name.into(),
-            text,
-            line_starts,
-        }
-    }
-
-    /// 1-based line and column (in bytes) of a byte offset.
-    pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = self
-            .line_starts
-            .partition_point(|&s| s <= offset)
-            .saturating_sub(1);
-        let col = offset - self.line_starts.get(line).copied().unwrap_or(0);
-        (line as u32 + 1, col + 1)
-    }
-
-    /// The source text under `span` (empty if the span is out of range).
-    pub fn snippet(&self, span: Span) -> &str {
-        self.text
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("")
-    }
-}
 
 /// A message attached to a span.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,6 +17,7 @@ pub mod parse;
 pub mod pass_manager;
 pub mod pipeline;
 pub mod run;
+pub mod source;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_parens, unused_qualifications)]

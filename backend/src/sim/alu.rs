@@ -212,14 +212,18 @@ pub fn vcmp64(opc: Opc, a: u64, b: u64) -> bool {
     }
 }
 
+/// VOP3 source modifier bits: `|x|` and `-x`.
+pub const ABS: u8 = 1;
+pub const NEG: u8 = 2;
+
 /// Applies VOP3 source modifiers (abs first, then neg) to f32 bits.
 #[inline(always)]
 pub fn fmod(bits: u32, m: u8) -> u32 {
     let mut b = bits;
-    if m & super::exec::ABS != 0 {
+    if m & ABS != 0 {
         b &= 0x7fff_ffff;
     }
-    if m & super::exec::NEG != 0 {
+    if m & NEG != 0 {
         b ^= 0x8000_0000;
     }
     b

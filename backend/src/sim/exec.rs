@@ -20,9 +20,8 @@ use std::collections::VecDeque;
 pub const VCC: u8 = 106;
 pub const M0: u8 = 124;
 pub const EXEC: u8 = 126;
-/// Source modifier bits.
-pub const ABS: u8 = 1;
-pub const NEG: u8 = 2;
+/// Source modifier bits (defined by `alu`, which applies them).
+pub use super::alu::{ABS, NEG};
 /// `s_waitcnt` counter not waited on.
 pub const NOWAIT: u8 = 0xff;
 
