@@ -10,7 +10,6 @@
 use crate::ast::*;
 use crate::diag::{Diagnostic, SourceFile};
 use std::collections::HashMap;
-use std::fmt;
 
 /// Index of a binding site (parameter, `let`, `var`, `for` variable, shared
 /// array, token, heart) in [`Checked::bindings`].
@@ -51,134 +50,7 @@ pub struct Binding {
     pub span: Span,
 }
 
-/// A dimension argument of the id/size builtins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dim {
-    X,
-    Y,
-    Z,
-}
-
-/// The builtin functions, resolved from the callee name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    WorkitemId(Dim),
-    WorkgroupId(Dim),
-    WorkgroupSize(Dim),
-    NumWorkgroups(Dim),
-    LaneId,
-    WaveSize,
-    Min,
-    Max,
-    Select,
-    Barrier,
-    Ballot,
-    ReadFirstLane,
-    Shuffle,
-    ReduceAdd,
-    ReduceMin,
-    ReduceMax,
-    AtomicAdd,
-    AtomicMin,
-    AtomicMax,
-    AtomicXchg,
-    AtomicCmpXchg,
-    ConvergenceEntry,
-    ConvergenceAnchor,
-}
-
-impl Builtin {
-    /// Resolves a name; dimension builtins get `Dim::X` until their argument
-    /// is checked.
-    pub fn from_name(name: &str) -> Option<Builtin> {
-        Some(match name {
-            "workitem_id" => Builtin::WorkitemId(Dim::X),
-            "workgroup_id" => Builtin::WorkgroupId(Dim::X),
-            "workgroup_size" => Builtin::WorkgroupSize(Dim::X),
-            "num_workgroups" => Builtin::NumWorkgroups(Dim::X),
-            "lane_id" => Builtin::LaneId,
-            "wave_size" => Builtin::WaveSize,
-            "min" => Builtin::Min,
-            "max" => Builtin::Max,
-            "select" => Builtin::Select,
-            "barrier" => Builtin::Barrier,
-            "ballot" => Builtin::Ballot,
-            "readfirstlane" => Builtin::ReadFirstLane,
-            "shuffle" => Builtin::Shuffle,
-            "reduce_add" => Builtin::ReduceAdd,
-            "reduce_min" => Builtin::ReduceMin,
-            "reduce_max" => Builtin::ReduceMax,
-            "atomic_add" => Builtin::AtomicAdd,
-            "atomic_min" => Builtin::AtomicMin,
-            "atomic_max" => Builtin::AtomicMax,
-            "atomic_xchg" => Builtin::AtomicXchg,
-            "atomic_cmpxchg" => Builtin::AtomicCmpXchg,
-            "convergence_entry" => Builtin::ConvergenceEntry,
-            "convergence_anchor" => Builtin::ConvergenceAnchor,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Builtin::WorkitemId(_) => "workitem_id",
-            Builtin::WorkgroupId(_) => "workgroup_id",
-            Builtin::WorkgroupSize(_) => "workgroup_size",
-            Builtin::NumWorkgroups(_) => "num_workgroups",
-            Builtin::LaneId => "lane_id",
-            Builtin::WaveSize => "wave_size",
-            Builtin::Min => "min",
-            Builtin::Max => "max",
-            Builtin::Select => "select",
-            Builtin::Barrier => "barrier",
-            Builtin::Ballot => "ballot",
-            Builtin::ReadFirstLane => "readfirstlane",
-            Builtin::Shuffle => "shuffle",
-            Builtin::ReduceAdd => "reduce_add",
-            Builtin::ReduceMin => "reduce_min",
-            Builtin::ReduceMax => "reduce_max",
-            Builtin::AtomicAdd => "atomic_add",
-            Builtin::AtomicMin => "atomic_min",
-            Builtin::AtomicMax => "atomic_max",
-            Builtin::AtomicXchg => "atomic_xchg",
-            Builtin::AtomicCmpXchg => "atomic_cmpxchg",
-            Builtin::ConvergenceEntry => "convergence_entry",
-            Builtin::ConvergenceAnchor => "convergence_anchor",
-        }
-    }
-
-    /// Convergent operations: the set of lanes executing them matters, so
-    /// they may carry an `@ token`.
-    pub fn is_convergent(self) -> bool {
-        matches!(
-            self,
-            Builtin::Barrier
-                | Builtin::Ballot
-                | Builtin::ReadFirstLane
-                | Builtin::Shuffle
-                | Builtin::ReduceAdd
-                | Builtin::ReduceMin
-                | Builtin::ReduceMax
-        )
-    }
-
-    pub fn is_atomic(self) -> bool {
-        matches!(
-            self,
-            Builtin::AtomicAdd
-                | Builtin::AtomicMin
-                | Builtin::AtomicMax
-                | Builtin::AtomicXchg
-                | Builtin::AtomicCmpXchg
-        )
-    }
-}
-
-impl fmt::Display for Builtin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::builtins::{Builtin, Dim};
 
 /// Per-kernel facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1193,30 +1065,7 @@ impl Checker<'_> {
         args: &[Expr],
         hint: Option<Type>,
     ) -> Ty {
-        let arity = match b {
-            Builtin::WorkitemId(_)
-            | Builtin::WorkgroupId(_)
-            | Builtin::WorkgroupSize(_)
-            | Builtin::NumWorkgroups(_)
-            | Builtin::Ballot
-            | Builtin::ReadFirstLane
-            | Builtin::ReduceAdd
-            | Builtin::ReduceMin
-            | Builtin::ReduceMax => 1,
-            Builtin::Min
-            | Builtin::Max
-            | Builtin::Shuffle
-            | Builtin::AtomicAdd
-            | Builtin::AtomicMin
-            | Builtin::AtomicMax
-            | Builtin::AtomicXchg => 2,
-            Builtin::Select | Builtin::AtomicCmpXchg => 3,
-            Builtin::LaneId
-            | Builtin::WaveSize
-            | Builtin::Barrier
-            | Builtin::ConvergenceEntry
-            | Builtin::ConvergenceAnchor => 0,
-        };
+        let arity = b.arity();
         if args.len() != arity {
             self.error(Diagnostic::error(
                 format!(

@@ -7,6 +7,7 @@
 //! [`diag::render`].
 
 pub mod ast;
+pub mod builtins;
 pub mod check;
 pub mod diag;
 pub mod driver;

@@ -653,12 +653,11 @@ impl Lowerer<'_> {
             .expect("checked program: calls resolve to builtins");
         let result = self.checked.type_of(e).map(type_of);
         let ty = || result.expect("checked program: a valued builtin is typed");
-        let dim_op = |code: Opcode, dim: Dim| (code, dim);
         let dims = match builtin {
-            Builtin::WorkitemId(d) => Some(dim_op(Opcode::WorkitemId, d)),
-            Builtin::WorkgroupId(d) => Some(dim_op(Opcode::WorkgroupId, d)),
-            Builtin::WorkgroupSize(d) => Some(dim_op(Opcode::WorkgroupSize, d)),
-            Builtin::NumWorkgroups(d) => Some(dim_op(Opcode::NumWorkgroups, d)),
+            Builtin::WorkitemId(d)
+            | Builtin::WorkgroupId(d)
+            | Builtin::WorkgroupSize(d)
+            | Builtin::NumWorkgroups(d) => Some((builtin.def().op, d)),
             _ => None,
         };
         if let Some((code, dim)) = dims {
@@ -684,40 +683,29 @@ impl Lowerer<'_> {
                 vals.push(self.token(tok));
             }
         }
-        let (code, kind) = match builtin {
-            Builtin::WorkitemId(_)
-            | Builtin::WorkgroupId(_)
-            | Builtin::WorkgroupSize(_)
-            | Builtin::NumWorkgroups(_) => {
-                unreachable!("handled above")
-            }
-            Builtin::LaneId => (Opcode::LaneId, None),
-            Builtin::WaveSize => (Opcode::WaveSize, None),
-            Builtin::Min if float => (Opcode::MinimumF, None),
-            Builtin::Min if signed => (Opcode::MinSI, None),
-            Builtin::Min => (Opcode::MinUI, None),
-            Builtin::Max if float => (Opcode::MaximumF, None),
-            Builtin::Max if signed => (Opcode::MaxSI, None),
-            Builtin::Max => (Opcode::MaxUI, None),
-            Builtin::Select => (Opcode::Select, None),
-            Builtin::ConvergenceEntry => (Opcode::ConvEntry, None),
-            Builtin::ConvergenceAnchor => (Opcode::ConvAnchor, None),
-            Builtin::Barrier => {
-                self.op(Opcode::Barrier, &vals, &[], span);
-                return None;
-            }
-            Builtin::Ballot => (Opcode::Ballot, None),
-            Builtin::ReadFirstLane => (Opcode::ReadFirstLane, None),
-            Builtin::Shuffle => (Opcode::Shuffle, None),
-            Builtin::ReduceAdd => (Opcode::Reduce, Some(if float { "fadd" } else { "add" })),
-            Builtin::ReduceMin => (Opcode::Reduce, Some(minmax("min", float, signed))),
-            Builtin::ReduceMax => (Opcode::Reduce, Some(minmax("max", float, signed))),
-            Builtin::AtomicAdd => (Opcode::Atomic, Some(if float { "fadd" } else { "add" })),
+        if builtin == Builtin::Barrier {
+            self.op(Opcode::Barrier, &vals, &[], span);
+            return None;
+        }
+        // The table's op, in the variant the data type asks for, and the `kind` of
+        // reductions and atomics.
+        let code = match builtin {
+            Builtin::Min if float => Opcode::MinimumF,
+            Builtin::Min if !signed => Opcode::MinUI,
+            Builtin::Max if float => Opcode::MaximumF,
+            Builtin::Max if signed => Opcode::MaxSI,
+            Builtin::Max => Opcode::MaxUI,
+            b => b.def().op,
+        };
+        let kind = match builtin {
+            Builtin::ReduceAdd | Builtin::AtomicAdd => Some(if float { "fadd" } else { "add" }),
+            Builtin::ReduceMin => Some(minmax("min", float, signed)),
+            Builtin::ReduceMax => Some(minmax("max", float, signed)),
             // Atomics have no float min/max (the checker rejects them).
-            Builtin::AtomicMin => (Opcode::Atomic, Some(minmax("min", false, signed))),
-            Builtin::AtomicMax => (Opcode::Atomic, Some(minmax("max", false, signed))),
-            Builtin::AtomicXchg => (Opcode::Atomic, Some("xchg")),
-            Builtin::AtomicCmpXchg => (Opcode::AtomicCmpxchg, None),
+            Builtin::AtomicMin => Some(minmax("min", false, signed)),
+            Builtin::AtomicMax => Some(minmax("max", false, signed)),
+            Builtin::AtomicXchg => Some("xchg"),
+            _ => None,
         };
         let op = self.op(code, &vals, &[ty()], span);
         if let Some(kind) = kind {
@@ -767,20 +755,7 @@ fn is_cheap_and_safe(checked: &Checked, e: &Expr) -> bool {
                 walk(checked, lhs, budget) && walk(checked, rhs, budget)
             }
             ExprKind::Call { args, .. } => {
-                let pure = matches!(
-                    checked.builtin(e),
-                    Some(
-                        Builtin::WorkitemId(_)
-                            | Builtin::WorkgroupId(_)
-                            | Builtin::WorkgroupSize(_)
-                            | Builtin::NumWorkgroups(_)
-                            | Builtin::LaneId
-                            | Builtin::WaveSize
-                            | Builtin::Min
-                            | Builtin::Max
-                            | Builtin::Select
-                    )
-                );
+                let pure = checked.builtin(e).is_some_and(Builtin::is_pure_query);
                 // The dimension argument of the id builtins is a bare `x`/`y`/`z`, not a value.
                 pure && args
                     .iter()
