@@ -15,8 +15,8 @@
 //!
 //! Results live in VGPRs, uniform ones included (as the 32-bit conversions).
 
+use super::{Isel, IselError, Val};
 use crate::isa::Opc;
-use crate::isel::{Isel, IselError, Val};
 use crate::mir::{self, Operand, VReg};
 use kc_dialect::{Op, Opcode};
 

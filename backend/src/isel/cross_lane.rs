@@ -14,8 +14,8 @@
 //! - A uniform operand: min / max are the operand; add is the operand times the number of
 //!   active lanes (`s_bcnt1_i32_b64`), a 64 x 32-bit product on the scalar unit.
 
+use super::{split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
-use crate::isel::{split_pair, Isel, IselError, Operand2, Val};
 use crate::mir::{self, Operand};
 use kc_dialect::Op;
 

@@ -21,8 +21,8 @@
 //! The 64-bit multiply helpers use `v_mad_u64_u32` (32 x 32 + 64 -> 64 with the carry out in
 //! an SGPR pair), as LLVM does on gfx942.
 
+use super::{split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::{is_inline_int, Opc};
-use crate::isel::{split_pair, Isel, IselError, Operand2, Val};
 use crate::mir::{self, Operand, VReg};
 use kc_dialect::{Op, Opcode};
 

@@ -8,8 +8,8 @@
 //! wrxchg_rtn_b64}` and `ds_cmpst_rtn_b64` (compare, then new). The result is the old value
 //! in a VGPR pair. The address is the one `Isel::atomic` computes for the 32-bit forms.
 
+use super::{split_pair, Addr, Isel, IselError, Val};
 use crate::isa::Opc;
-use crate::isel::{split_pair, Addr, Isel, IselError, Val};
 use crate::mir::{self, Class, File};
 use kc_dialect::{Attr, Op, Opcode};
 

@@ -20,8 +20,8 @@
 //!   The twelve-bit steps are a loop over the lanes that still need one (EXEC narrowed with
 //!   `s_and_saveexec_b64`, `s_cbranch_execnz` back, EXEC restored), as LLVM's divergent loop.
 
+use super::{Isel, IselError, Val};
 use crate::isa::Opc;
-use crate::isel::{Isel, IselError, Val};
 use crate::mir::{self, Operand, PReg, VReg};
 use kc_dialect::Op;
 

@@ -36,8 +36,8 @@
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
 //! so each round of the fixed point and the lowering are linear in the tree.
 
+use super::{Isel, IselError, Operand2, Val};
 use crate::isa::{is_inline_int, Opc, Unit};
-use crate::isel::{Isel, IselError, Operand2, Val};
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
 use kc_dialect::{Op, Type, Value};

@@ -22,10 +22,17 @@
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
 
+mod alu64;
+mod cfg;
+mod convert;
+mod cross_lane;
+mod division;
+mod memory;
+
 use crate::isa::{self, is_inline_int, Opc, Unit};
-use crate::lower_control_flow::CtxStack;
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, VReg};
 use crate::structurize::Tree;
+use cfg::CtxStack;
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::analysis::value_range;
 use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Scalar, Type, Value, ValueDef};
@@ -103,8 +110,7 @@ pub struct ArgInfo {
 /// Size of the COv5 hidden (implicit) kernel arguments appended after the explicit ones.
 pub const HIDDEN_SIZE: u32 = 256;
 
-/// Instruction selection state for one kernel; the control-flow half lives in
-/// `lower_control_flow.rs`.
+/// Instruction selection state for one kernel; the control-flow half lives in `cfg.rs`.
 pub struct Isel<'a> {
     pub(crate) ir: &'a Ir,
     pub(crate) u: &'a Uniformity,
