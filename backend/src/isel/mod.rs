@@ -23,7 +23,9 @@
 //! lanes the structured semantics gives them.
 
 mod alu64;
+mod block_args;
 mod cfg;
+mod cfg_analysis;
 mod convert;
 mod cross_lane;
 mod division;
@@ -112,38 +114,38 @@ pub const HIDDEN_SIZE: u32 = 256;
 
 /// Instruction selection state for one kernel; the control-flow half lives in `cfg.rs`.
 pub struct Isel<'a> {
-    pub(crate) ir: &'a Ir,
-    pub(crate) u: &'a Uniformity,
+    ir: &'a Ir,
+    u: &'a Uniformity,
     pub mf: Func,
-    pub(crate) cur: MBlock,
-    pub(crate) vals: HashMap<Value, Val>,
+    cur: MBlock,
+    vals: HashMap<Value, Val>,
     /// Per-lane copies of values read after a divergent exit of their cycle.
     shadow: HashMap<Value, VReg>,
     /// Values that need such a copy (`needs_shadow`).
-    pub(crate) shadowed: HashSet<Value>,
-    pub(crate) ctx: CtxStack,
-    pub(crate) loop_div: HashSet<u32>,
-    pub(crate) label_mask: HashSet<u32>,
-    pub(crate) cont_mask: HashSet<u32>,
+    shadowed: HashSet<Value>,
+    ctx: CtxStack,
+    loop_div: HashSet<u32>,
+    label_mask: HashSet<u32>,
+    cont_mask: HashSet<u32>,
     smem_ok: HashSet<Value>,
     pub info: KernelInfo,
     kernarg: Operand2,
-    pub(crate) loc: Loc,
+    loc: Loc,
     /// Lane masks known to have no bits outside the current EXEC (fresh compares).
-    pub(crate) masked: HashSet<VReg>,
+    masked: HashSet<VReg>,
     /// Per construct being lowered: skip branches emitted in it and not yet decided (the
     /// block ending in the skip, the layout position where the skipped code starts).
-    pub(crate) skips: Vec<Vec<(MBlock, usize)>>,
+    skips: Vec<Vec<(MBlock, usize)>>,
     /// The block of the final `s_endpgm`, laid out last.
-    pub(crate) kernel_end: MBlock,
+    kernel_end: MBlock,
     /// Blocks whose uniform arguments some edge writes while lanes that still read the
     /// current values have yet to run (an edge inside a divergent region): those arguments
     /// are written to `incoming` registers and moved in when the block starts.
-    pub(crate) staged: HashSet<u32>,
-    pub(crate) incoming: HashMap<Value, Val>,
+    staged: HashSet<u32>,
+    incoming: HashMap<Value, Val>,
     /// Block arguments whose only use passes them on, unchanged, as an argument of the next
     /// block: they take that argument's register (`forwarding`), so the copy vanishes.
-    pub(crate) forward: HashMap<Value, Value>,
+    forward: HashMap<Value, Value>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
