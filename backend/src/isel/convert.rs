@@ -1,5 +1,13 @@
-//! Instruction selection for the casts between f32 and 64-bit integers (`arith.sitofp`,
-//! `uitofp`, `fptosi`, `fptoui` with an i64 side), which gfx942 has no instruction for.
+//! Instruction selection for the integer casts (`convert_int`) and for the casts between f32
+//! and 64-bit integers (`arith.sitofp`, `uitofp`, `fptosi`, `fptoui` with an i64 side), which
+//! gfx942 has no instruction for. (The 32-bit int <-> f32 casts are one `v_cvt_*` each, in
+//! `alu.rs`.)
+//!
+//! `convert_int`: a bitcast is free; extending an `i1` selects 0 or 1 (-1 when signed) from
+//! the lane mask (`v_cndmask_b32`) or the SGPR 0/1 (`s_cselect_b{32,64}`); truncating to `i1`
+//! keeps the low bit (a lane mask by `v_cmp_ne_u32` when on the vector unit); 64 -> 32 keeps
+//! the low dword; 32 -> 64 writes the high dword from the sign (`ashr 31`) or zero. Uniform
+//! values stay on the scalar unit, constants fold.
 //!
 //! Guarantees (checked bit-exact against Rust's `as` through the simulator,
 //! `tests/ops_exact.rs`):
@@ -15,12 +23,170 @@
 //!
 //! Results live in VGPRs, uniform ones included (as the 32-bit conversions).
 
-use super::{Isel, IselError, Val};
+use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
 use crate::mir::{self, Operand, VReg};
-use kc_dialect::{Op, Opcode};
+use kc_dialect::{Op, Opcode, Type};
 
 impl Isel<'_> {
+    pub(super) fn convert_int(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        from: Type,
+        to: Type,
+        x: Val,
+        vector: bool,
+    ) -> Result<(), IselError> {
+        use Opcode::*;
+        let r = match (opc, from.bits(), to.bits()) {
+            (Bitcast, _, _) => x,
+            (ExtUI | ExtSI, 1, _) => {
+                let one = if opc == ExtSI { -1 } else { 1 };
+                let wide = to.bits() == 64;
+                match x {
+                    Val::Mask(m) => {
+                        let v = if wide { self.v64() } else { self.v32() };
+                        self.emit(
+                            Opc::V_CNDMASK_B32,
+                            vec![
+                                mir::rsub(v, 0, 1),
+                                Operand::Imm(0),
+                                Operand::Imm(one),
+                                mir::r(m),
+                            ],
+                        );
+                        if wide {
+                            let hi = if opc == ExtSI { one } else { 0 };
+                            self.emit(
+                                Opc::V_CNDMASK_B32,
+                                vec![
+                                    mir::rsub(v, 1, 1),
+                                    Operand::Imm(0),
+                                    Operand::Imm(hi),
+                                    mir::r(m),
+                                ],
+                            );
+                        }
+                        Val::V(v)
+                    }
+                    Val::Const(c) => Val::Const(if c & 1 != 0 {
+                        if opc == ExtSI {
+                            -1
+                        } else {
+                            1
+                        }
+                    } else {
+                        0
+                    }),
+                    _ => {
+                        let b = self.sbool(x)?;
+                        self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+                        let s = if wide { self.s64() } else { self.s32() };
+                        if wide {
+                            let imm = if opc == ExtSI { -1 } else { 1 };
+                            self.emit(
+                                Opc::S_CSELECT_B64,
+                                vec![mir::r(s), Operand::Imm(imm), Operand::Imm(0)],
+                            );
+                        } else {
+                            self.emit(
+                                Opc::S_CSELECT_B32,
+                                vec![mir::r(s), Operand::Imm(one), Operand::Imm(0)],
+                            );
+                        }
+                        Val::S(Operand2::Virt(s))
+                    }
+                }
+            }
+            (TruncI, _, 1) => {
+                // Low bit.
+                if vector {
+                    let v = self.vreg(x, Self::dwords(from))?;
+                    let t = self.v32();
+                    self.emit(
+                        Opc::V_AND_B32,
+                        vec![mir::r(t), Operand::Imm(1), mir::rsub(v, 0, 1)],
+                    );
+                    let m = self.s64();
+                    self.emit(
+                        Opc::V_CMP_NE_U32,
+                        vec![mir::r(m), Operand::Imm(0), mir::r(t)],
+                    );
+                    self.masked.insert(m);
+                    Val::Mask(m)
+                } else {
+                    let s = self.sop(x, Self::dwords(from))?;
+                    let lo = match s {
+                        Operand::Reg { reg, .. } => Operand::Reg { reg, sub: 0, n: 1 },
+                        o => o,
+                    };
+                    let r = self.s32();
+                    self.emit(Opc::S_AND_B32, vec![mir::r(r), lo, Operand::Imm(1)]);
+                    Val::SBool(r)
+                }
+            }
+            (TruncI, 64, 32) => match x {
+                Val::V(v) => {
+                    let r = self.v32();
+                    self.emit(Opc::V_MOV_B32, vec![mir::r(r), mir::rsub(v, 0, 1)]);
+                    Val::V(r)
+                }
+                Val::Const(c) => Val::Const(c as i32 as i64),
+                _ => {
+                    let s = self.sop(x, 2)?;
+                    let Operand::Reg { reg, .. } = s else {
+                        return err(self.loc, "internal: trunc");
+                    };
+                    let r = self.s32();
+                    self.emit(
+                        Opc::S_MOV_B32,
+                        vec![mir::r(r), Operand::Reg { reg, sub: 0, n: 1 }],
+                    );
+                    Val::S(Operand2::Virt(r))
+                }
+            },
+            (ExtUI | ExtSI, 32, 64) => match x {
+                Val::Const(c) => Val::Const(if opc == ExtSI {
+                    c as i32 as i64
+                } else {
+                    c as u32 as i64
+                }),
+                Val::V(_) => {
+                    let v = self.vreg(x, 1)?;
+                    let r = self.v64();
+                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(r, 0, 1), mir::r(v)]);
+                    if opc == ExtSI {
+                        self.emit(
+                            Opc::V_ASHRREV_I32,
+                            vec![mir::rsub(r, 1, 1), Operand::Imm(31), mir::r(v)],
+                        );
+                    } else {
+                        self.emit(Opc::V_MOV_B32, vec![mir::rsub(r, 1, 1), Operand::Imm(0)]);
+                    }
+                    Val::V(r)
+                }
+                _ => {
+                    let s = self.sop(x, 1)?;
+                    let r = self.s64();
+                    self.emit(Opc::S_MOV_B32, vec![mir::rsub(r, 0, 1), s.clone()]);
+                    if opc == ExtSI {
+                        self.emit(
+                            Opc::S_ASHR_I32,
+                            vec![mir::rsub(r, 1, 1), s, Operand::Imm(31)],
+                        );
+                    } else {
+                        self.emit(Opc::S_MOV_B32, vec![mir::rsub(r, 1, 1), Operand::Imm(0)]);
+                    }
+                    Val::S(Operand2::Virt(r))
+                }
+            },
+            _ => x,
+        };
+        self.def(op, r);
+        Ok(())
+    }
+
     /// A 64-bit int <-> f32 cast.
     pub(crate) fn convert64(&mut self, op: Op, opc: Opcode, x: Val) -> Result<(), IselError> {
         let r = match opc {
