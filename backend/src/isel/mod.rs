@@ -887,19 +887,7 @@ impl<'a> Isel<'a> {
                 }
                 self.def(op, Val::S(Operand2::Virt(v)));
             }
-            LaneId => {
-                let t = self.v32();
-                let v = self.v32();
-                self.emit(
-                    Opc::V_MBCNT_LO_U32_B32,
-                    vec![mir::r(t), Operand::Imm(-1), Operand::Imm(0)],
-                );
-                self.emit(
-                    Opc::V_MBCNT_HI_U32_B32,
-                    vec![mir::r(v), Operand::Imm(-1), mir::r(t)],
-                );
-                self.def(op, Val::V(v));
-            }
+            LaneId => self.lane_id(op),
             WaveSize => self.def(op, Val::Const(64)),
             SharedAlloc => self.shared_alloc(op),
             PtrOffset => self.ptr_offset(op, div)?,
@@ -907,181 +895,12 @@ impl<'a> Isel<'a> {
             Store => self.store(op)?,
             Atomic | AtomicCmpxchg => self.atomic(op)?,
             Barrier => self.barrier(),
-            Ballot => {
-                let c = self.use_val(d.operands[0], op)?;
-                let r = self.s64();
-                match c {
-                    Val::SBool(_) | Val::Const(_) | Val::S(_) => {
-                        let b = self.sbool(c)?;
-                        self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
-                        self.emit(
-                            Opc::S_CSELECT_B64,
-                            vec![mir::r(r), Self::exec(), Operand::Imm(0)],
-                        );
-                    }
-                    _ => {
-                        let m = self.mask(c)?;
-                        self.emit(Opc::S_AND_B64, vec![mir::r(r), mir::r(m), Self::exec()]);
-                    }
-                }
-                self.def(op, Val::S(Operand2::Virt(r)));
-            }
-            ReadFirstLane => {
-                let x = self.use_val(d.operands[0], op)?;
-                let dw = Self::dwords(rty.unwrap());
-                match x {
-                    Val::V(v) => {
-                        let r = if dw == 2 { self.s64() } else { self.s32() };
-                        for i in 0..dw {
-                            self.emit(
-                                Opc::V_READFIRSTLANE_B32,
-                                vec![mir::rsub(r, i, 1), mir::rsub(v, i, 1)],
-                            );
-                        }
-                        self.def(op, Val::S(Operand2::Virt(r)));
-                    }
-                    other => self.def(op, other),
-                }
-            }
-            ReadLane => {
-                let x = self.use_val(d.operands[0], op)?;
-                let l = self.use_val(d.operands[1], op)?;
-                let dw = Self::dwords(rty.unwrap());
-                let lane = self.sop(l, 1)?;
-                match x {
-                    Val::V(v) => {
-                        let r = if dw == 2 { self.s64() } else { self.s32() };
-                        for i in 0..dw {
-                            self.emit(
-                                Opc::V_READLANE_B32,
-                                vec![mir::rsub(r, i, 1), mir::rsub(v, i, 1), lane.clone()],
-                            );
-                        }
-                        self.def(op, Val::S(Operand2::Virt(r)));
-                    }
-                    other => self.def(op, other),
-                }
-            }
-            Shuffle => {
-                let x = self.use_val(d.operands[0], op)?;
-                let l = self.use_val(d.operands[1], op)?;
-                let dw = Self::dwords(rty.unwrap());
-                let lv = self.vreg(l, 1)?;
-                let addr = self.v32();
-                self.emit(
-                    Opc::V_LSHLREV_B32,
-                    vec![mir::r(addr), Operand::Imm(2), mir::r(lv)],
-                );
-                let xv = self.vreg(x, dw)?;
-                let r = if dw == 2 { self.v64() } else { self.v32() };
-                for i in 0..dw {
-                    self.emit(
-                        Opc::DS_BPERMUTE_B32,
-                        vec![mir::rsub(r, i, 1), mir::r(addr), mir::rsub(xv, i, 1)],
-                    );
-                }
-                self.def(op, Val::V(r));
-            }
+            Ballot => self.ballot(op)?,
+            ReadFirstLane => self.read_first_lane(op)?,
+            ReadLane => self.read_lane(op)?,
+            Shuffle => self.shuffle(op)?,
             Reduce => self.reduce(op)?,
             _ => self.arith(op, div)?,
-        }
-        Ok(())
-    }
-
-    fn reduce(&mut self, op: Op) -> Result<(), IselError> {
-        let ir = self.ir;
-        let d = &ir.ops[op];
-        let kind = ir
-            .attr(op, "kind")
-            .and_then(Attr::as_str)
-            .unwrap_or("add")
-            .to_string();
-        let ty = ir.value_type(d.results[0]);
-        let x = self.use_val(d.operands[0], op)?;
-        if ty.bits() == 64 {
-            return self.reduce64(op, &kind, x);
-        }
-        let float = ty == Type::F32;
-        if !float && !matches!(x, Val::V(_)) {
-            // Uniform operand: min/max are the value itself, add multiplies by the lane count.
-            if kind == "add" {
-                let n = self.s32();
-                self.emit(Opc::S_BCNT1_I32_B64, vec![mir::r(n), Self::exec()]);
-                let s = self.sop(x, 1)?;
-                let r = self.s32();
-                self.emit(Opc::S_MUL_I32, vec![mir::r(r), s, mir::r(n)]);
-                self.def(op, Val::S(Operand2::Virt(r)));
-            } else {
-                self.def(op, x);
-            }
-            return Ok(());
-        }
-        // Iterate over the active lanes, lowest first (like LLVM's wave.reduce expansion).
-        let v = self.vreg(x, 1)?;
-        let lanes = self.s64();
-        self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), Self::exec()]);
-        let identity: i64 = match kind.as_str() {
-            "add" => 0,
-            "min" => i32::MAX as i64,
-            "max" => i32::MIN as i64,
-            "umin" => u32::MAX as i64,
-            "umax" => 0,
-            "fadd" => 0x8000_0000, // -0.0 so that a sum of -0.0 stays -0.0
-            // A quiet NaN: v_min/v_max_f32 return the other operand, so the result is the
-            // first lane's value folded with the rest, NaN only if every lane is NaN (as the
-            // reference's fold; +-inf would turn an all-NaN reduction into an infinity).
-            "fmin" | "fmax" => 0x7fc0_0000,
-            _ => 0,
-        };
-        let acc_s = self.s32();
-        let acc_v = self.v32();
-        if float {
-            self.emit(Opc::V_MOV_B32, vec![mir::r(acc_v), Operand::Imm(identity)]);
-        } else {
-            self.emit(
-                Opc::S_MOV_B32,
-                vec![mir::r(acc_s), Operand::Imm(identity as u32 as i64)],
-            );
-        }
-        let lp = self.mf.new_block();
-        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(lp)]);
-        let body = self.mf.new_block();
-        self.start_block(body);
-        let l = self.s32();
-        let t = self.s32();
-        self.emit(Opc::S_FF1_I32_B64, vec![mir::r(l), mir::r(lanes)]);
-        self.emit(Opc::V_READLANE_B32, vec![mir::r(t), mir::r(v), mir::r(l)]);
-        let sop = match kind.as_str() {
-            "add" => Some(Opc::S_ADD_I32),
-            "min" => Some(Opc::S_MIN_I32),
-            "max" => Some(Opc::S_MAX_I32),
-            "umin" => Some(Opc::S_MIN_U32),
-            "umax" => Some(Opc::S_MAX_U32),
-            _ => None,
-        };
-        match sop {
-            Some(o) => {
-                self.emit(o, vec![mir::r(acc_s), mir::r(acc_s), mir::r(t)]);
-            }
-            None => {
-                let o = match kind.as_str() {
-                    "fadd" => Opc::V_ADD_F32,
-                    "fmin" => Opc::V_MIN_F32,
-                    _ => Opc::V_MAX_F32,
-                };
-                self.emit(o, vec![mir::r(acc_v), mir::r(t), mir::r(acc_v)]);
-            }
-        }
-        self.emit(Opc::S_BITSET0_B64, vec![mir::r(lanes), mir::r(l)]);
-        self.emit(Opc::S_CMP_LG_U64, vec![mir::r(lanes), Operand::Imm(0)]);
-        self.emit(Opc::S_CBRANCH_SCC1, vec![Operand::Label(body)]);
-        self.start_block(lp);
-        if float {
-            let r = self.s32();
-            self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(r), mir::r(acc_v)]);
-            self.def(op, Val::S(Operand2::Virt(r)));
-        } else {
-            self.def(op, Val::S(Operand2::Virt(acc_s)));
         }
         Ok(())
     }
