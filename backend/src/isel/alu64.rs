@@ -212,7 +212,7 @@ impl Isel<'_> {
 
     /// `a OPC b` for a 64-bit `arith.{div,rem}{s,u}i`; uniform results (`!div`) are read back
     /// into an SGPR pair.
-    pub(crate) fn divrem64(
+    pub(super) fn divrem64(
         &mut self,
         op: Op,
         opc: Opcode,
@@ -283,7 +283,7 @@ impl Isel<'_> {
     }
 
     /// v = (v ^ s) - s in place, with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
-    pub(crate) fn negate_if64(&mut self, v: VReg, s: Operand) {
+    pub(super) fn negate_if64(&mut self, v: VReg, s: Operand) {
         for i in 0..2 {
             self.emit(
                 Opc::V_XOR_B32,
@@ -421,7 +421,7 @@ impl Isel<'_> {
     /// A 64-bit value in a VGPR pair written whole: an SGPR pair or inline constant is copied
     /// with one `v_lshl_add_u64 d, x, 0, 0`, another constant as {lo, 0} plus its high word
     /// (`vreg`'s two `v_mov_b32` would leave a pair regalloc keeps live from the entry).
-    pub(crate) fn vpair(&mut self, x: Val) -> Result<VReg, IselError> {
+    pub(super) fn vpair(&mut self, x: Val) -> Result<VReg, IselError> {
         match x {
             Val::V(v) => Ok(v),
             Val::S(o) => Ok(self.add64_op(o.op(), Operand::Imm(0))),
@@ -451,7 +451,7 @@ impl Isel<'_> {
     }
 
     /// A new pair {lo, 0}, written whole (`v_mad_u64_u32 lo, 1, 0`).
-    pub(crate) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
+    pub(super) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
         let r = self.v64();
         let c = self.s64();
         self.emit(
@@ -469,7 +469,7 @@ impl Isel<'_> {
 
     /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0); with
     /// `b` = 0, a copy written whole.
-    pub(crate) fn add64(&mut self, a: VReg, b: Operand) -> VReg {
+    fn add64(&mut self, a: VReg, b: Operand) -> VReg {
         self.add64_op(mir::r(a), b)
     }
 
@@ -480,7 +480,7 @@ impl Isel<'_> {
     }
 
     /// dst = m ? a : dst per lane, a dword at a time (`dst` already written whole).
-    pub(crate) fn select64_into(&mut self, m: VReg, a: VReg, dst: VReg) {
+    fn select64_into(&mut self, m: VReg, a: VReg, dst: VReg) {
         for i in 0..2 {
             self.emit(
                 Opc::V_CNDMASK_B32,
@@ -496,7 +496,7 @@ impl Isel<'_> {
 
     /// The low 64 bits of a * b: a_lo * b_lo as 64 bits, the cross products added to the high
     /// word (`v_mad_u64_u32`, `v_mul_lo_u32` x2, `v_add3_u32`).
-    pub(crate) fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
+    fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
         let r = self.v64();
         let c = self.s64();
         self.emit(
@@ -575,7 +575,7 @@ impl Isel<'_> {
     }
 
     /// 64-bit `arith.{min,max}{s,u}i`.
-    pub(crate) fn minmax64(
+    fn minmax64(
         &mut self,
         op: Op,
         opc: Opcode,

@@ -48,7 +48,7 @@ use crate::structurize::{Node, NodeId, Target, Tree};
 use kc_dialect::{Op, Value};
 
 /// An enclosing construct while lowering.
-pub(super) enum Ctx {
+enum Ctx {
     /// `skip_to`: where the side being lowered restores EXEC (none for a uniform if).
     /// A divergent if also carries what an if nested at the end of it needs to join at its
     /// join instead of its own (`Isel::absorber`).
@@ -73,7 +73,7 @@ pub(super) enum Ctx {
 
 /// The join of a divergent if, as seen by the ifs nested in it.
 #[derive(Clone, Copy)]
-pub(super) struct Join {
+struct Join {
     /// The lane mask ORed back into EXEC at the join.
     restore: VReg,
     /// `restore` already holds every lane that can be active in the side that may absorb.

@@ -188,7 +188,7 @@ impl Isel<'_> {
     }
 
     /// A 64-bit int <-> f32 cast.
-    pub(crate) fn convert64(&mut self, op: Op, opc: Opcode, x: Val) -> Result<(), IselError> {
+    pub(super) fn convert64(&mut self, op: Op, opc: Opcode, x: Val) -> Result<(), IselError> {
         let r = match opc {
             Opcode::SIToFP | Opcode::UIToFP => {
                 let v = self.vpair(x)?;

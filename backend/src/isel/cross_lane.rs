@@ -247,7 +247,7 @@ impl Isel<'_> {
     }
 
     /// The 64-bit reduction `kind` of `x` over the active lanes.
-    pub(crate) fn reduce64(&mut self, op: Op, kind: &str, x: Val) -> Result<(), IselError> {
+    fn reduce64(&mut self, op: Op, kind: &str, x: Val) -> Result<(), IselError> {
         if !matches!(x, Val::V(_)) {
             let r = if kind == "add" {
                 self.uniform_sum64(x)?

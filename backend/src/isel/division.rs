@@ -131,7 +131,7 @@ impl Isel<'_> {
     }
 
     /// `arith.divf`.
-    pub(crate) fn divf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
+    pub(super) fn divf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
         let n = self.vreg(a, 1)?;
         let d = self.vreg(b, 1)?;
         let q = self.fdiv(mir::r(n), d);
@@ -208,7 +208,7 @@ impl Isel<'_> {
     }
 
     /// `arith.remf`: fmodf(x, y).
-    pub(crate) fn remf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
+    pub(super) fn remf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
         let x = self.vreg(a, 1)?;
         let y = self.vreg(b, 1)?;
         let ax = self.vbin(Opc::V_AND_B32, Operand::Imm(0x7fff_ffff), x);

@@ -21,7 +21,21 @@
 //!   a block argument only passed on to the next block's argument shares its register.
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
+//!
+//! Files, by concern (after Mesa ACO's `instruction_selection/`): this one holds `Isel`, `run`,
+//! the per-op dispatch (`select`) and the helpers every file uses (emission, where a value
+//! lives and how to read it as a scalar operand, a vector operand or a lane mask, the
+//! per-lane copies of temporal divergence); `setup.rs` the per-kernel analyses before
+//! selection; `abi.rs` kernel arguments, the prologue, hidden arguments and ids; `alu.rs`
+//! 32-bit integer and f32 arithmetic, compares and selects; `alu64.rs` 64-bit integer
+//! arithmetic; `convert.rs` casts; `division.rs` integer and f32 division and remainder;
+//! `memory.rs` addresses, loads, stores, atomics; `cross_lane.rs` ballot, readlane, shuffle
+//! and reductions; `cfg.rs` the EXEC-mask control-flow lowering, with `cfg_analysis.rs`
+//! (branch classification, before any code is emitted) and `block_args.rs` (block-argument
+//! registers and edge copies). Each is one or more `impl Isel` blocks and states in its header
+//! what it selects and guarantees.
 
+mod abi;
 mod alu;
 mod alu64;
 mod block_args;
@@ -31,13 +45,16 @@ mod convert;
 mod cross_lane;
 mod division;
 mod memory;
+mod setup;
+
+pub use abi::{ArgInfo, KernelInfo, HIDDEN_SIZE};
 
 use crate::isa::{self, is_inline_int, Opc, Unit};
 use crate::mir::{self, Class, Func, Inst, MBlock, Operand, PReg, VReg};
 use crate::structurize::Tree;
 use cfg::CtxStack;
 use kc_dialect::analysis::uniformity::Uniformity;
-use kc_dialect::{AddrSpace, Attr, Ir, Loc, Op, Opcode, Type, Value, ValueDef};
+use kc_dialect::{Attr, Ir, Loc, Op, Opcode, Type, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Where an IR value lives.
@@ -65,13 +82,13 @@ pub enum Operand2 {
 }
 
 impl Operand2 {
-    pub(crate) fn op(self) -> Operand {
+    fn op(self) -> Operand {
         match self {
             Operand2::Virt(v) => mir::r(v),
             Operand2::Phys(p) => mir::p(p),
         }
     }
-    pub(crate) fn sub(self, s: u8) -> Operand {
+    fn sub(self, s: u8) -> Operand {
         match self {
             Operand2::Virt(v) => mir::rsub(v, s, 1),
             Operand2::Phys(PReg::S(b, _)) => mir::p(PReg::S(b + s as u16, 1)),
@@ -87,30 +104,6 @@ pub struct IselError {
     pub loc: Loc,
     pub message: String,
 }
-
-/// Kernel-argument layout and other facts the printer needs.
-#[derive(Clone, Debug, Default)]
-pub struct KernelInfo {
-    pub name: String,
-    /// (name, offset, size, value kind, type name) per explicit argument.
-    pub args: Vec<ArgInfo>,
-    pub explicit_size: u32,
-    pub kernarg_size: u32,
-    pub lds_size: u32,
-    pub tid_dims: u8,
-}
-
-#[derive(Clone, Debug)]
-pub struct ArgInfo {
-    pub name: String,
-    pub offset: u32,
-    pub size: u32,
-    pub pointer: bool,
-    pub ty: String,
-}
-
-/// Size of the COv5 hidden (implicit) kernel arguments appended after the explicit ones.
-pub const HIDDEN_SIZE: u32 = 256;
 
 /// Instruction selection state for one kernel; the control-flow half lives in `cfg.rs`.
 pub struct Isel<'a> {
@@ -209,125 +202,9 @@ impl<'a> Isel<'a> {
         Ok(s)
     }
 
-    // ---- memory facts ----
-
-    /// SMEM is allowed for loads from pointer arguments no store or atomic may write.
-    fn memory_facts(&mut self, func: Op) {
-        let region = self.ir.ops[func].regions[0];
-        let entry = self.ir.entry_block(region).unwrap();
-        let args: Vec<Value> = self.ir.blocks[entry].args.clone();
-        let mut stored: HashSet<Value> = HashSet::new();
-        let mut unknown = false;
-        for b in self.ir.region_blocks(region) {
-            for op in self.ir.block_ops(b) {
-                let ptr = match self.ir.opcode(op) {
-                    Opcode::Store => Some(self.ir.ops[op].operands[1]),
-                    Opcode::Atomic | Opcode::AtomicCmpxchg => Some(self.ir.ops[op].operands[0]),
-                    _ => None,
-                };
-                if let Some(p) = ptr {
-                    match self.root_arg(p) {
-                        Some(a) => {
-                            stored.insert(a);
-                        }
-                        None => unknown = true,
-                    }
-                }
-            }
-        }
-        if !unknown {
-            for a in args {
-                if matches!(self.ir.value_type(a), Type::Ptr(AddrSpace::Global, _))
-                    && !stored.contains(&a)
-                {
-                    self.smem_ok.insert(a);
-                }
-            }
-        }
-    }
-
-    /// Block arguments `x` of a block `B` ending in `cf.br S(.., x, ..)` that nothing else
-    /// reads, when `x` and `S`'s argument `y` there live in registers written per lane
-    /// (divergent values, lane masks, `f32`) and neither block stages its arguments: `x` can
-    /// live in `y`'s register. `y` is live only where `S` dominates (it is defined on entry to
-    /// `S`), and `S` does not dominate `B`, so `y`'s register is free from the edges into `B`
-    /// to `S`: the lanes that write `x` there go straight on to `S`, where `y` takes that
-    /// value. An else-if chain's joins pass the variable down like this at every level.
-    fn forwarding(&self, func: Op) -> HashMap<Value, Value> {
-        let ir = self.ir;
-        let region = ir.ops[func].regions[0];
-        let mut uses: HashMap<Value, u32> = HashMap::new();
-        for b in ir.region_blocks(region) {
-            for op in ir.block_ops(b) {
-                let d = &ir.ops[op];
-                for &v in d
-                    .operands
-                    .iter()
-                    .chain(d.succs.iter().flat_map(|s| &s.args))
-                {
-                    *uses.entry(v).or_default() += 1;
-                }
-            }
-        }
-        let cfg = &self.u.cfg;
-        let mut out = HashMap::new();
-        for b in ir.region_blocks(region) {
-            let Some(term) = ir.terminator(b) else {
-                continue;
-            };
-            if ir.opcode(term) != Opcode::Br {
-                continue;
-            }
-            let succ = &ir.ops[term].succs[0];
-            let (bi, si) = (cfg.index[b], cfg.index[succ.block]);
-            let dom = &self.u.dom;
-            // (Reachable blocks only: among them forwarding never goes round a cycle.)
-            if !dom.is_reachable(bi) || !dom.is_reachable(si) || dom.dominates(si, bi) {
-                continue;
-            }
-            if self.staged.contains(&bi) || self.staged.contains(&si) {
-                continue;
-            }
-            for (&x, &y) in succ.args.iter().zip(&ir.blocks[succ.block].args) {
-                let own_arg = matches!(ir.values[x].def, ValueDef::BlockArg(xb, _) if xb == b);
-                if own_arg
-                    && uses.get(&x) == Some(&1)
-                    && ir.value_type(x) == ir.value_type(y)
-                    && ir.value_type(x) != Type::Token
-                    && !self.is_staged_kind(x)
-                    && !self.is_staged_kind(y)
-                    && !self.shadowed.contains(&x)
-                    && !self.shadowed.contains(&y)
-                {
-                    out.insert(x, y);
-                }
-            }
-        }
-        out
-    }
-
-    fn root_arg(&self, mut v: Value) -> Option<Value> {
-        for _ in 0..64 {
-            match self.ir.values[v].def {
-                ValueDef::BlockArg(b, _) => {
-                    let region = self.ir.block_region(b)?;
-                    return (self.ir.entry_block(region) == Some(b)).then_some(v);
-                }
-                ValueDef::Result(op, _) => {
-                    if self.ir.opcode(op) == Opcode::PtrOffset {
-                        v = self.ir.ops[op].operands[0];
-                    } else {
-                        return None;
-                    }
-                }
-            }
-        }
-        None
-    }
-
     // ---- emission helpers ----
 
-    pub(crate) fn internal(&self, what: &str) -> IselError {
+    fn internal(&self, what: &str) -> IselError {
         IselError {
             loc: self.loc,
             message: format!("internal compiler error: {what}"),
@@ -335,13 +212,13 @@ impl<'a> Isel<'a> {
     }
 
     /// Comments the last instruction emitted.
-    pub(crate) fn set_comment(&mut self, c: &str) {
+    fn set_comment(&mut self, c: &str) {
         if let Some(i) = self.mf.blocks[self.cur].insts.last_mut() {
             i.comment = Some(c.into());
         }
     }
 
-    pub(crate) fn emit(&mut self, op: Opc, mut ops: Vec<Operand>) -> &mut Inst {
+    fn emit(&mut self, op: Opc, mut ops: Vec<Operand>) -> &mut Inst {
         // A lane mask is known to lie within EXEC only until EXEC changes.
         let d = op.desc();
         if d.unit == Unit::Salu {
@@ -383,7 +260,7 @@ impl<'a> Isel<'a> {
     }
 
     /// Starts block `b` at the end of the layout. Control can arrive with another EXEC.
-    pub(crate) fn start_block(&mut self, b: MBlock) {
+    fn start_block(&mut self, b: MBlock) {
         self.mf.layout.push(b);
         self.cur = b;
         self.masked.clear();
@@ -391,27 +268,27 @@ impl<'a> Isel<'a> {
 
     /// Lanes in EXEC at the end of the current block (or taken out of it there) resume at
     /// `b` (a per-lane CFG edge for VGPR liveness).
-    pub(crate) fn lanes_to(&mut self, b: MBlock) {
+    fn lanes_to(&mut self, b: MBlock) {
         let to = &mut self.mf.blocks[self.cur].lanes_to;
         if !to.contains(&b) {
             to.push(b);
         }
     }
 
-    pub(crate) fn s32(&mut self) -> VReg {
+    fn s32(&mut self) -> VReg {
         self.mf.new_vreg(Class::S32)
     }
-    pub(crate) fn s64(&mut self) -> VReg {
+    fn s64(&mut self) -> VReg {
         self.mf.new_vreg(Class::S64)
     }
-    pub(crate) fn v32(&mut self) -> VReg {
+    fn v32(&mut self) -> VReg {
         self.mf.new_vreg(Class::V32)
     }
-    pub(crate) fn v64(&mut self) -> VReg {
+    fn v64(&mut self) -> VReg {
         self.mf.new_vreg(Class::V64)
     }
 
-    pub(crate) fn exec() -> Operand {
+    fn exec() -> Operand {
         mir::p(PReg::Exec)
     }
 
@@ -426,7 +303,7 @@ impl<'a> Isel<'a> {
     }
 
     /// The location of `v` as read by `user` (temporal divergence reads the VGPR copy).
-    pub(crate) fn use_val(&self, v: Value, user: Op) -> Result<Val, IselError> {
+    fn use_val(&self, v: Value, user: Op) -> Result<Val, IselError> {
         if let Some(&sh) = self.shadow.get(&v) {
             if self.u.is_divergent_use(v, user) || self.outside_def_cycle(v, user) {
                 return Ok(match self.val(v)? {
@@ -450,7 +327,7 @@ impl<'a> Isel<'a> {
         }
     }
 
-    pub(crate) fn dwords(ty: Type) -> u8 {
+    fn dwords(ty: Type) -> u8 {
         if ty.bits() == 64 {
             2
         } else {
@@ -460,7 +337,7 @@ impl<'a> Isel<'a> {
 
     /// `v` as a scalar source operand (SGPR or constant); proven-uniform VGPR values are read
     /// with `v_readfirstlane_b32`.
-    pub(crate) fn sop(&mut self, x: Val, dw: u8) -> Result<Operand, IselError> {
+    fn sop(&mut self, x: Val, dw: u8) -> Result<Operand, IselError> {
         Ok(match x {
             Val::S(o) => o.op(),
             Val::Const(c) => {
@@ -518,7 +395,7 @@ impl<'a> Isel<'a> {
     }
 
     /// `x` in a VGPR (tuple).
-    pub(crate) fn vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
+    fn vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
         if let Val::V(v) = x {
             return Ok(v);
         }
@@ -555,7 +432,7 @@ impl<'a> Isel<'a> {
     }
 
     /// A lane mask for an i1 value.
-    pub(crate) fn mask(&mut self, x: Val) -> Result<VReg, IselError> {
+    fn mask(&mut self, x: Val) -> Result<VReg, IselError> {
         Ok(match x {
             Val::Mask(m) => m,
             Val::SBool(b) => {
@@ -598,7 +475,7 @@ impl<'a> Isel<'a> {
     }
 
     /// A uniform i1 as an SGPR 0/1.
-    pub(crate) fn sbool(&mut self, x: Val) -> Result<Operand, IselError> {
+    fn sbool(&mut self, x: Val) -> Result<Operand, IselError> {
         Ok(match x {
             Val::SBool(b) => mir::r(b),
             Val::Const(c) => Operand::Imm(c & 1),
@@ -623,93 +500,9 @@ impl<'a> Isel<'a> {
         })
     }
 
-    // ---- prologue: kernel arguments ----
-
-    /// Lays out the kernel arguments and loads those the kernel reads (an unread one would
-    /// only cost a load and, for an instant, a register). Each load is a rematerializable
-    /// definition: under SGPR pressure the allocator reloads the argument where it is used
-    /// instead of keeping it.
-    fn prologue(&mut self, func: Op) -> Result<(), IselError> {
-        let region = self.ir.ops[func].regions[0];
-        let entry = self.ir.entry_block(region).unwrap();
-        let mut off = 0u32;
-        let args = self.ir.blocks[entry].args.clone();
-        let mut read: HashSet<Value> = HashSet::new();
-        for b in self.ir.region_blocks(region) {
-            for op in self.ir.block_ops(b) {
-                let d = &self.ir.ops[op];
-                read.extend(
-                    d.operands
-                        .iter()
-                        .chain(d.succs.iter().flat_map(|s| &s.args)),
-                );
-            }
-        }
-        for (i, &a) in args.iter().enumerate() {
-            let ty = self.ir.value_type(a);
-            let (size, pointer, tyname) = match ty {
-                Type::Ptr(AddrSpace::Global, e) => (8, true, format!("{}*", e.name())),
-                Type::Ptr(AddrSpace::Shared, _) => {
-                    return err(
-                        self.ir.values[a].loc,
-                        "shared pointers cannot be kernel parameters",
-                    )
-                }
-                Type::Scalar(s) => (
-                    if s.bits() == 64 { 8 } else { 4 },
-                    false,
-                    s.name().to_string(),
-                ),
-                _ => return err(self.ir.values[a].loc, "unsupported kernel parameter type"),
-            };
-            off = off.next_multiple_of(size);
-            self.info.args.push(ArgInfo {
-                name: self
-                    .ir
-                    .value_name(a)
-                    .map_or(format!("arg{i}"), str::to_string),
-                offset: off,
-                size,
-                pointer,
-                ty: tyname,
-            });
-            self.loc = self.ir.values[a].loc;
-            if !read.contains(&a) {
-                off += size;
-                continue;
-            }
-            let dw = (size / 4) as u8;
-            let d = if dw == 2 { self.s64() } else { self.s32() };
-            let op = if dw == 2 {
-                Opc::S_LOAD_DWORDX2
-            } else {
-                Opc::S_LOAD_DWORD
-            };
-            let ka = self.kernarg.op();
-            self.emit(op, vec![mir::r(d), ka, Operand::Imm(off as i64)]);
-            self.vals.insert(
-                a,
-                if ty == Type::I1 {
-                    Val::SBool(d)
-                } else {
-                    Val::S(Operand2::Virt(d))
-                },
-            );
-            off += size;
-        }
-        self.info.explicit_size = off;
-        let hidden = off.next_multiple_of(8);
-        self.info.kernarg_size = hidden + HIDDEN_SIZE;
-        Ok(())
-    }
-
-    fn hidden_offset(&self) -> u32 {
-        self.info.explicit_size.next_multiple_of(8)
-    }
-
     // ---- straight-line code ----
 
-    pub(crate) fn code(&mut self, b: u32) -> Result<(), IselError> {
+    fn code(&mut self, b: u32) -> Result<(), IselError> {
         let block = self.u.cfg.blocks[b as usize];
         // Block arguments get their registers (assigned by the incoming edges).
         for &a in &self.ir.blocks[block].args.clone() {
@@ -733,38 +526,6 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    /// Values that need a per-lane copy next to their definition: uniform values read after
-    /// a divergent exit of their cycle (temporal divergence), and lane masks read outside
-    /// their cycle (a lane mask is rewritten whole each iteration, so lanes that left would
-    /// lose their bits). One walk over the kernel.
-    fn needs_shadow(&self, func: Op) -> HashSet<Value> {
-        let mut out: HashSet<Value> = self.u.temporal.iter().map(|t| t.value).collect();
-        let region = self.ir.ops[func].regions[0];
-        let cfg = &self.u.cfg;
-        for b in self.ir.region_blocks(region) {
-            for op in self.ir.block_ops(b) {
-                let d = &self.ir.ops[op];
-                let used = d
-                    .operands
-                    .iter()
-                    .chain(d.succs.iter().flat_map(|s| &s.args));
-                for &v in used {
-                    if self.ir.value_type(v) != Type::I1 || !self.u.is_divergent(v) {
-                        continue;
-                    }
-                    let Some(db) = self.ir.value_block(v) else {
-                        continue;
-                    };
-                    let inner = self.u.cycles.innermost(cfg.index[db]);
-                    if inner.is_some_and(|c| !self.u.cycles.contains(c, cfg.index[b])) {
-                        out.insert(v);
-                    }
-                }
-            }
-        }
-        out
-    }
-
     /// Writes the per-lane copy of `v` if it needs one (`needs_shadow`).
     fn after_def(&mut self, v: Value) -> Result<(), IselError> {
         if !self.shadowed.contains(&v) {
@@ -784,7 +545,7 @@ impl<'a> Isel<'a> {
         self.assign(dst(sh), x, ty)
     }
 
-    pub(crate) fn def(&mut self, op: Op, x: Val) {
+    fn def(&mut self, op: Op, x: Val) {
         let r = self.ir.ops[op].results[0];
         self.vals.insert(r, x);
     }
@@ -811,82 +572,9 @@ impl<'a> Isel<'a> {
                 let c = if rty == Some(Type::I1) { c & 1 } else { c };
                 self.def(op, Val::Const(c));
             }
-            WorkitemId => {
-                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
-                let v = self.v32();
-                let v0 = mir::p(PReg::V(0, 1));
-                match dim {
-                    "x" => {
-                        self.emit(Opc::V_AND_B32, vec![mir::r(v), Operand::Imm(0x3ff), v0]);
-                    }
-                    "y" => {
-                        self.emit(
-                            Opc::V_BFE_U32,
-                            vec![mir::r(v), v0, Operand::Imm(10), Operand::Imm(10)],
-                        );
-                        self.info.tid_dims = self.info.tid_dims.max(1);
-                    }
-                    _ => {
-                        self.emit(
-                            Opc::V_BFE_U32,
-                            vec![mir::r(v), v0, Operand::Imm(20), Operand::Imm(10)],
-                        );
-                        self.info.tid_dims = 2;
-                    }
-                }
-                self.def(op, Val::V(v));
-            }
-            WorkgroupId => {
-                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
-                let i = match dim {
-                    "x" => 0,
-                    "y" => 1,
-                    _ => 2,
-                };
-                // System SGPRs: the descriptor enables ids x, y, z, in s2, s3, s4.
-                let v = self.s32();
-                self.emit(
-                    Opc::S_MOV_B32,
-                    vec![mir::r(v), mir::p(PReg::S(2 + i as u16, 1))],
-                );
-                self.def(op, Val::S(Operand2::Virt(v)));
-            }
-            WorkgroupSize | NumWorkgroups => {
-                let dim = ir.attr(op, "dim").and_then(Attr::as_str).unwrap_or("x");
-                let i = match dim {
-                    "x" => 0u32,
-                    "y" => 1,
-                    _ => 2,
-                };
-                let h = self.hidden_offset();
-                let v = self.s32();
-                let ka = self.kernarg.op();
-                if opc == NumWorkgroups {
-                    self.emit(
-                        Opc::S_LOAD_DWORD,
-                        vec![mir::r(v), ka, Operand::Imm((h + 4 * i) as i64)],
-                    );
-                } else {
-                    // hidden_group_size_{x,y,z}: u16 at +12, +14, +16.
-                    let off = h + 12 + 2 * i;
-                    let t = self.s32();
-                    self.emit(
-                        Opc::S_LOAD_DWORD,
-                        vec![mir::r(t), ka, Operand::Imm((off & !3) as i64)],
-                    );
-                    let shift = (off & 3) * 8;
-                    // s_bfe_u32 operand: offset | width << 16
-                    self.emit(
-                        Opc::S_BFE_U32,
-                        vec![
-                            mir::r(v),
-                            mir::r(t),
-                            Operand::Imm((shift | (16 << 16)) as i64),
-                        ],
-                    );
-                }
-                self.def(op, Val::S(Operand2::Virt(v)));
-            }
+            WorkitemId => self.workitem_id(op),
+            WorkgroupId => self.workgroup_id(op),
+            WorkgroupSize | NumWorkgroups => self.workgroup_dim(op),
             LaneId => self.lane_id(op),
             WaveSize => self.def(op, Val::Const(64)),
             SharedAlloc => self.shared_alloc(op),
@@ -907,7 +595,7 @@ impl<'a> Isel<'a> {
 }
 
 /// The two dwords of a 64-bit scalar operand.
-pub(crate) fn split_pair(o: Operand) -> (Operand, Operand) {
+fn split_pair(o: Operand) -> (Operand, Operand) {
     match o {
         Operand::Reg {
             reg: mir::Reg::Phys(PReg::S(b, _)),
