@@ -4,12 +4,12 @@
 //! asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
 //!
-//! Instruction selection is the `isel` module: `isel/mod.rs` (the dispatch, memory, the
-//! one-instruction ops), `isel/cfg.rs` (EXEC-mask control-flow lowering) and one file per
-//! family of multi-instruction lowerings, called from the dispatch: `alu64` (64-bit division,
-//! remainder, min / max, multiply), `division` (f32 division and remainder), `convert` (f32
-//! <-> 64-bit integer casts), `memory` (64-bit atomics) and `cross_lane` (64-bit reductions);
-//! each states in its header what it guarantees.
+//! Instruction selection is the `isel` module, one file per concern (after Mesa ACO's
+//! `instruction_selection/`): `mod.rs` (`Isel`, the dispatch, shared helpers), `setup`
+//! (per-kernel analyses), `abi` (kernel arguments, prologue, hidden arguments), `alu`,
+//! `alu64`, `convert`, `division`, `memory`, `cross_lane`, and the EXEC-mask control-flow
+//! lowering `cfg` with `cfg_analysis` and `block_args`; each states in its header what it
+//! selects and guarantees.
 //!
 //! `compile` takes a module in CF form whose kernels are structurizable (reducible, one exit
 //! per loop: `transforms::make_structurizable`) and returns the listing.

@@ -21,7 +21,8 @@
 //!   and the low word `fma(high, -2^32, t)` (both exact) converted with `v_cvt_u32_f32`, the
 //!   sign applied as (v ^ s) - s; then `v_cndmask_b32` to the range ends beyond them, 0 for NaN.
 //!
-//! Results live in VGPRs, uniform ones included (as the 32-bit conversions).
+//! The results of the f32 <-> 64-bit casts live in VGPRs, uniform ones included (as those of
+//! the 32-bit conversions).
 
 use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;

@@ -550,6 +550,8 @@ impl<'a> Isel<'a> {
         self.vals.insert(r, x);
     }
 
+    /// Selects one op that is not a terminator: by opcode, in the file of its concern (the
+    /// `arith` dialect in `alu.rs`, which dispatches further).
     fn select(&mut self, op: Op) -> Result<(), IselError> {
         use Opcode::*;
         let ir = self.ir;
