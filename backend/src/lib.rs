@@ -4,11 +4,12 @@
 //! asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
 //!
-//! Instruction selection is `isel` (control flow, memory, the one-instruction ops) plus one
-//! file per family of multi-instruction lowerings, called from `isel`'s dispatch:
-//! `isel_int64` (64-bit division, remainder, min / max, multiply), `isel_float` (f32 division
-//! and remainder), `isel_convert` (f32 <-> 64-bit integer casts), `isel_atomic64` and
-//! `isel_reduce64`; each states in its header what it guarantees.
+//! Instruction selection is the `isel` module, one file per concern (after Mesa ACO's
+//! `instruction_selection/`): `mod.rs` (`Isel`, the dispatch, shared helpers), `setup`
+//! (per-kernel analyses), `abi` (kernel arguments, prologue, hidden arguments), `alu`,
+//! `alu64`, `convert`, `division`, `memory`, `cross_lane`, and the EXEC-mask control-flow
+//! lowering `cfg` with `cfg_analysis` and `block_args`; each states in its header what it
+//! selects and guarantees.
 //!
 //! `compile` takes a module in CF form whose kernels are structurizable (reducible, one exit
 //! per loop: `transforms::make_structurizable`) and returns the listing.
@@ -18,13 +19,7 @@ pub mod branch_folding;
 pub mod branch_relax;
 pub mod isa;
 pub mod isel;
-mod isel_atomic64;
-mod isel_convert;
-mod isel_float;
-mod isel_int64;
-mod isel_reduce64;
 pub mod liveness;
-pub mod lower_control_flow;
 pub mod mir;
 pub mod regalloc;
 pub mod sim;

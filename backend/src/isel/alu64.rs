@@ -1,5 +1,12 @@
-//! Instruction selection for the 64-bit integer operations gfx942 has no instruction for:
-//! division and remainder (signed and unsigned) and minimum / maximum.
+//! Instruction selection for 64-bit integer arithmetic (`arith64`), including the operations
+//! gfx942 has no instruction for: division and remainder (signed and unsigned) and minimum /
+//! maximum.
+//!
+//! `arith64`: uniform operands stay on the scalar unit (`s_{and,or,xor}_b64`,
+//! `s_{lshl,ashr,lshr}_{b,i}64`, add / sub as `s_{add,sub}_u32` + `s_{addc,subb}_u32`, the
+//! product from 32-bit `s_mul_i32` / `s_mul_hi_u32`); others run on the vector unit
+//! (per-dword logic, `v_{lshl,ashr,lshr}rev_{b,i}64`, add as one `v_lshl_add_u64`, sub as
+//! `v_sub_co_u32` + `v_subb_co_u32`, the product with `v_mad_u64_u32`), as LLVM on gfx942.
 //!
 //! Guarantees (checked bit-exact against Rust's `/`, `%`, `min`, `max` on i64 / u64 through the
 //! simulator, `tests/ops_exact.rs`):
@@ -21,15 +28,191 @@
 //! The 64-bit multiply helpers use `v_mad_u64_u32` (32 x 32 + 64 -> 64 with the carry out in
 //! an SGPR pair), as LLVM does on gfx942.
 
+use super::{err, split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::{is_inline_int, Opc};
-use crate::isel::{split_pair, Isel, IselError, Operand2, Val};
 use crate::mir::{self, Operand, VReg};
 use kc_dialect::{Op, Opcode};
 
 impl Isel<'_> {
+    pub(super) fn arith64(
+        &mut self,
+        op: Op,
+        opc: Opcode,
+        a: Val,
+        b: Val,
+        vector: bool,
+    ) -> Result<(), IselError> {
+        use Opcode::*;
+        if matches!(opc, MinSI | MaxSI | MinUI | MaxUI) {
+            return self.minmax64(op, opc, a, b, vector);
+        }
+        if !vector {
+            let sa = self.sop(a, 2)?;
+            let r = self.s64();
+            let halves = |o: &Operand| match o {
+                Operand::Reg { reg, .. } => (
+                    Operand::Reg {
+                        reg: *reg,
+                        sub: 0,
+                        n: 1,
+                    },
+                    Operand::Reg {
+                        reg: *reg,
+                        sub: 1,
+                        n: 1,
+                    },
+                ),
+                Operand::Imm(c) => (
+                    Operand::Imm(*c as i32 as i64),
+                    Operand::Imm(if *c < 0 { -1 } else { 0 }),
+                ),
+                o => (o.clone(), o.clone()),
+            };
+            match opc {
+                AndI | OrI | XOrI => {
+                    let sb = self.sop(b, 2)?;
+                    let o = match opc {
+                        AndI => Opc::S_AND_B64,
+                        OrI => Opc::S_OR_B64,
+                        _ => Opc::S_XOR_B64,
+                    };
+                    self.emit(o, vec![mir::r(r), sa, sb]);
+                }
+                ShLI | ShRSI | ShRUI => {
+                    let sb = self.sop(b, 2)?;
+                    let (blo, _) = halves(&sb);
+                    let o = match opc {
+                        ShLI => Opc::S_LSHL_B64,
+                        ShRSI => Opc::S_ASHR_I64,
+                        _ => Opc::S_LSHR_B64,
+                    };
+                    self.emit(o, vec![mir::r(r), sa, blo]);
+                }
+                AddI | SubI => {
+                    let sb = self.sop(b, 2)?;
+                    let (alo, ahi) = halves(&sa);
+                    let (blo, bhi) = halves(&sb);
+                    let (o1, o2) = if opc == AddI {
+                        (Opc::S_ADD_U32, Opc::S_ADDC_U32)
+                    } else {
+                        (Opc::S_SUB_U32, Opc::S_SUBB_U32)
+                    };
+                    self.emit(o1, vec![mir::rsub(r, 0, 1), alo, blo]);
+                    self.emit(o2, vec![mir::rsub(r, 1, 1), ahi, bhi]);
+                }
+                MulI => {
+                    let sb = self.sop(b, 2)?;
+                    let (alo, ahi) = halves(&sa);
+                    let (blo, bhi) = halves(&sb);
+                    let h = self.s32();
+                    let t1 = self.s32();
+                    let t2 = self.s32();
+                    let h2 = self.s32();
+                    self.emit(Opc::S_MUL_HI_U32, vec![mir::r(h), alo.clone(), blo.clone()]);
+                    self.emit(Opc::S_MUL_I32, vec![mir::r(t1), alo.clone(), bhi]);
+                    self.emit(Opc::S_MUL_I32, vec![mir::r(t2), ahi, blo.clone()]);
+                    self.emit(Opc::S_ADD_I32, vec![mir::r(h2), mir::r(h), mir::r(t1)]);
+                    self.emit(
+                        Opc::S_ADD_I32,
+                        vec![mir::rsub(r, 1, 1), mir::r(h2), mir::r(t2)],
+                    );
+                    self.emit(Opc::S_MUL_I32, vec![mir::rsub(r, 0, 1), alo, blo]);
+                }
+                _ => {
+                    return err(
+                        self.loc,
+                        format!(
+                            "64-bit {} is not supported by the gfx942 backend yet",
+                            opc.name()
+                        ),
+                    )
+                }
+            }
+            self.def(op, Val::S(Operand2::Virt(r)));
+            return Ok(());
+        }
+        let va = self.vpair(a)?;
+        let r = self.v64();
+        match opc {
+            AndI | OrI | XOrI => {
+                let vb = self.vpair(b)?;
+                let o = match opc {
+                    AndI => Opc::V_AND_B32,
+                    OrI => Opc::V_OR_B32,
+                    _ => Opc::V_XOR_B32,
+                };
+                for i in 0..2 {
+                    self.emit(
+                        o,
+                        vec![mir::rsub(r, i, 1), mir::rsub(vb, i, 1), mir::rsub(va, i, 1)],
+                    );
+                }
+            }
+            ShLI | ShRSI | ShRUI => {
+                let vb = self.vpair(b)?;
+                let o = match opc {
+                    ShLI => Opc::V_LSHLREV_B64,
+                    ShRSI => Opc::V_ASHRREV_I64,
+                    _ => Opc::V_LSHRREV_B64,
+                };
+                self.emit(o, vec![mir::r(r), mir::rsub(vb, 0, 1), mir::r(va)]);
+            }
+            AddI => {
+                // One v_lshl_add_u64 (shift 0), as LLVM on gfx942.
+                let vb = self.vpair(b)?;
+                self.emit(
+                    Opc::V_LSHL_ADD_U64,
+                    vec![mir::r(r), mir::r(va), Operand::Imm(0), mir::r(vb)],
+                );
+            }
+            SubI => {
+                let vb = self.vpair(b)?;
+                let c = self.s64();
+                let c2 = self.s64();
+                let (o1, o2) = (Opc::V_SUB_CO_U32, Opc::V_SUBB_CO_U32);
+                self.emit(
+                    o1,
+                    vec![
+                        mir::rsub(r, 0, 1),
+                        mir::r(c),
+                        mir::rsub(va, 0, 1),
+                        mir::rsub(vb, 0, 1),
+                    ],
+                );
+                self.emit(
+                    o2,
+                    vec![
+                        mir::rsub(r, 1, 1),
+                        mir::r(c2),
+                        mir::rsub(va, 1, 1),
+                        mir::rsub(vb, 1, 1),
+                        mir::r(c),
+                    ],
+                );
+            }
+            MulI => {
+                let vb = self.vpair(b)?;
+                let p = self.mul_lo64(va, vb);
+                self.def(op, Val::V(p));
+                return Ok(());
+            }
+            _ => {
+                return err(
+                    self.loc,
+                    format!(
+                        "64-bit {} is not supported by the gfx942 backend yet",
+                        opc.name()
+                    ),
+                )
+            }
+        }
+        self.def(op, Val::V(r));
+        Ok(())
+    }
+
     /// `a OPC b` for a 64-bit `arith.{div,rem}{s,u}i`; uniform results (`!div`) are read back
     /// into an SGPR pair.
-    pub(crate) fn divrem64(
+    pub(super) fn divrem64(
         &mut self,
         op: Op,
         opc: Opcode,
@@ -100,7 +283,7 @@ impl Isel<'_> {
     }
 
     /// v = (v ^ s) - s in place, with `s` 0 or -1 in every lane: `v` negated where `s` is -1.
-    pub(crate) fn negate_if64(&mut self, v: VReg, s: Operand) {
+    pub(super) fn negate_if64(&mut self, v: VReg, s: Operand) {
         for i in 0..2 {
             self.emit(
                 Opc::V_XOR_B32,
@@ -238,7 +421,7 @@ impl Isel<'_> {
     /// A 64-bit value in a VGPR pair written whole: an SGPR pair or inline constant is copied
     /// with one `v_lshl_add_u64 d, x, 0, 0`, another constant as {lo, 0} plus its high word
     /// (`vreg`'s two `v_mov_b32` would leave a pair regalloc keeps live from the entry).
-    pub(crate) fn vpair(&mut self, x: Val) -> Result<VReg, IselError> {
+    pub(super) fn vpair(&mut self, x: Val) -> Result<VReg, IselError> {
         match x {
             Val::V(v) => Ok(v),
             Val::S(o) => Ok(self.add64_op(o.op(), Operand::Imm(0))),
@@ -268,7 +451,7 @@ impl Isel<'_> {
     }
 
     /// A new pair {lo, 0}, written whole (`v_mad_u64_u32 lo, 1, 0`).
-    pub(crate) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
+    pub(super) fn pair_from_lo(&mut self, lo: VReg) -> VReg {
         let r = self.v64();
         let c = self.s64();
         self.emit(
@@ -286,7 +469,7 @@ impl Isel<'_> {
 
     /// a + b with `b` a VGPR pair or an inline constant: one `v_lshl_add_u64` (shift 0); with
     /// `b` = 0, a copy written whole.
-    pub(crate) fn add64(&mut self, a: VReg, b: Operand) -> VReg {
+    fn add64(&mut self, a: VReg, b: Operand) -> VReg {
         self.add64_op(mir::r(a), b)
     }
 
@@ -297,7 +480,7 @@ impl Isel<'_> {
     }
 
     /// dst = m ? a : dst per lane, a dword at a time (`dst` already written whole).
-    pub(crate) fn select64_into(&mut self, m: VReg, a: VReg, dst: VReg) {
+    fn select64_into(&mut self, m: VReg, a: VReg, dst: VReg) {
         for i in 0..2 {
             self.emit(
                 Opc::V_CNDMASK_B32,
@@ -313,7 +496,7 @@ impl Isel<'_> {
 
     /// The low 64 bits of a * b: a_lo * b_lo as 64 bits, the cross products added to the high
     /// word (`v_mad_u64_u32`, `v_mul_lo_u32` x2, `v_add3_u32`).
-    pub(crate) fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
+    fn mul_lo64(&mut self, a: VReg, b: VReg) -> VReg {
         let r = self.v64();
         let c = self.s64();
         self.emit(
@@ -392,7 +575,7 @@ impl Isel<'_> {
     }
 
     /// 64-bit `arith.{min,max}{s,u}i`.
-    pub(crate) fn minmax64(
+    fn minmax64(
         &mut self,
         op: Op,
         opc: Opcode,

@@ -1,5 +1,13 @@
-//! Instruction selection for f32 division (`arith.divf`) and remainder (`arith.remf`), which
-//! gfx942 has no single instruction for.
+//! Instruction selection for division and remainder, which gfx942 has no single instruction
+//! for: 32-bit integer (`divide`) and f32 (`arith.divf`, `arith.remf`). (64-bit integer
+//! division is in `alu64.rs`.)
+//!
+//! `divide` is AMDGPU's 32-bit reciprocal expansion on the vector unit: an f32 reciprocal
+//! estimate of the divisor (`v_rcp_iflag_f32`, scaled by 2^32 - 512), one integer
+//! Newton-Raphson step, the quotient `mulhi(x, rcp)` and two correction steps (`r >= y`:
+//! `q += 1`, `r -= y`); signed operands divide their absolute values, the quotient takes the
+//! sign `sx ^ sy`, the remainder `sx`. A uniform result is read back with
+//! `v_readfirstlane_b32` (by the caller, `arith`).
 //!
 //! Guarantees (checked bit-exact against Rust's f32 `/` and `%` through the simulator,
 //! `tests/ops_exact.rs`, NaN payloads aside):
@@ -20,17 +28,110 @@
 //!   The twelve-bit steps are a loop over the lanes that still need one (EXEC narrowed with
 //!   `s_and_saveexec_b64`, `s_cbranch_execnz` back, EXEC restored), as LLVM's divergent loop.
 
+use super::{Isel, IselError, Val};
 use crate::isa::Opc;
-use crate::isel::{Isel, IselError, Val};
 use crate::mir::{self, Operand, PReg, VReg};
-use kc_dialect::Op;
+use kc_dialect::{Op, Opcode};
 
 const SIGN: i64 = 0x8000_0000;
 const ONE: i64 = 0x3f80_0000;
 
 impl Isel<'_> {
+    /// 32-bit integer division and remainder on the vector unit (AMDGPU's reciprocal
+    /// expansion: an f32 reciprocal estimate refined to the exact quotient).
+    pub(super) fn divide(&mut self, opc: Opcode, a: Val, b: Val) -> Result<VReg, IselError> {
+        let signed = matches!(opc, Opcode::DivSI | Opcode::RemSI);
+        let rem = matches!(opc, Opcode::RemSI | Opcode::RemUI);
+        let mut x = self.vreg(a, 1)?;
+        let mut y = self.vreg(b, 1)?;
+        let (mut sx, mut sy) = (None, None);
+        if signed {
+            // |x|, |y| via (v ^ s) - s with s = v >> 31.
+            for (v, s) in [(&mut x, &mut sx), (&mut y, &mut sy)] {
+                let sg = self.v32();
+                self.emit(
+                    Opc::V_ASHRREV_I32,
+                    vec![mir::r(sg), Operand::Imm(31), mir::r(*v)],
+                );
+                let t = self.v32();
+                self.emit(Opc::V_XOR_B32, vec![mir::r(t), mir::r(sg), mir::r(*v)]);
+                let ab = self.v32();
+                self.emit(Opc::V_SUB_U32, vec![mir::r(ab), mir::r(t), mir::r(sg)]);
+                *v = ab;
+                *s = Some(sg);
+            }
+        }
+        let f = self.v32();
+        self.emit(Opc::V_CVT_F32_U32, vec![mir::r(f), mir::r(y)]);
+        let rc = self.v32();
+        self.emit(Opc::V_RCP_IFLAG_F32, vec![mir::r(rc), mir::r(f)]);
+        let sc = self.v32();
+        self.emit(
+            Opc::V_MUL_F32,
+            vec![mir::r(sc), Operand::Imm(0x4f7f_fffe), mir::r(rc)],
+        );
+        let z = self.v32();
+        self.emit(Opc::V_CVT_U32_F32, vec![mir::r(z), mir::r(sc)]);
+        let ny = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(ny), Operand::Imm(0), mir::r(y)]);
+        let t = self.v32();
+        self.emit(Opc::V_MUL_LO_U32, vec![mir::r(t), mir::r(ny), mir::r(z)]);
+        let h = self.v32();
+        self.emit(Opc::V_MUL_HI_U32, vec![mir::r(h), mir::r(z), mir::r(t)]);
+        let z2 = self.v32();
+        self.emit(Opc::V_ADD_U32, vec![mir::r(z2), mir::r(z), mir::r(h)]);
+        let q = self.v32();
+        self.emit(Opc::V_MUL_HI_U32, vec![mir::r(q), mir::r(x), mir::r(z2)]);
+        let qy = self.v32();
+        self.emit(Opc::V_MUL_LO_U32, vec![mir::r(qy), mir::r(q), mir::r(y)]);
+        let mut rr = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(rr), mir::r(x), mir::r(qy)]);
+        let mut qq = q;
+        for _ in 0..2 {
+            let ge = self.s64();
+            self.emit(Opc::V_CMP_GE_U32, vec![mir::r(ge), mir::r(rr), mir::r(y)]);
+            let q1 = self.v32();
+            self.emit(
+                Opc::V_ADD_U32,
+                vec![mir::r(q1), Operand::Imm(1), mir::r(qq)],
+            );
+            let r1 = self.v32();
+            self.emit(Opc::V_SUB_U32, vec![mir::r(r1), mir::r(rr), mir::r(y)]);
+            let qn = self.v32();
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![mir::r(qn), mir::r(qq), mir::r(q1), mir::r(ge)],
+            );
+            let rn = self.v32();
+            self.emit(
+                Opc::V_CNDMASK_B32,
+                vec![mir::r(rn), mir::r(rr), mir::r(r1), mir::r(ge)],
+            );
+            qq = qn;
+            rr = rn;
+        }
+        if !signed {
+            return Ok(if rem { rr } else { qq });
+        }
+        // Quotient sign = sx ^ sy, remainder sign = sx.
+        let (sx, sy) = (sx.unwrap(), sy.unwrap());
+        let s = if rem {
+            sx
+        } else {
+            let s = self.v32();
+            self.emit(Opc::V_XOR_B32, vec![mir::r(s), mir::r(sx), mir::r(sy)]);
+            s
+        };
+        let v = if rem { rr } else { qq };
+        let t = self.v32();
+        self.emit(Opc::V_XOR_B32, vec![mir::r(t), mir::r(s), mir::r(v)]);
+        let out = self.v32();
+        self.emit(Opc::V_SUB_U32, vec![mir::r(out), mir::r(t), mir::r(s)]);
+        Ok(out)
+    }
+
     /// `arith.divf`.
-    pub(crate) fn divf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
+    pub(super) fn divf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
         let n = self.vreg(a, 1)?;
         let d = self.vreg(b, 1)?;
         let q = self.fdiv(mir::r(n), d);
@@ -107,7 +208,7 @@ impl Isel<'_> {
     }
 
     /// `arith.remf`: fmodf(x, y).
-    pub(crate) fn remf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
+    pub(super) fn remf(&mut self, op: Op, a: Val, b: Val) -> Result<(), IselError> {
         let x = self.vreg(a, 1)?;
         let y = self.vreg(b, 1)?;
         let ax = self.vbin(Opc::V_AND_B32, Operand::Imm(0x7fff_ffff), x);

@@ -35,26 +35,20 @@
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
 //! so each round of the fixed point and the lowering are linear in the tree.
+//!
+//! The branch analysis (`analyse_branches`, the per-node `Facts`, the `Frames` a branch is
+//! classified against) is in `cfg_analysis.rs`; block-argument registers and the parallel
+//! copies on edges in `block_args.rs`.
 
-use crate::isa::{is_inline_int, Opc, Unit};
-use crate::isel::{Isel, IselError, Operand2, Val};
+use super::cfg_analysis::{BrKind, Facts, Frame, Frames};
+use super::{Isel, IselError};
+use crate::isa::{Opc, Unit};
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
-use kc_dialect::{Op, Type, Value};
-use std::collections::HashMap;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BrKind {
-    /// Falls off the end of its construct into the target: nothing to emit.
-    Fall,
-    /// The whole wave jumps.
-    Real,
-    /// Lanes leave through a lane mask.
-    Mask,
-}
+use kc_dialect::{Op, Value};
 
 /// An enclosing construct while lowering.
-pub(crate) enum Ctx {
+enum Ctx {
     /// `skip_to`: where the side being lowered restores EXEC (none for a uniform if).
     /// A divergent if also carries what an if nested at the end of it needs to join at its
     /// join instead of its own (`Isel::absorber`).
@@ -79,7 +73,7 @@ pub(crate) enum Ctx {
 
 /// The join of a divergent if, as seen by the ifs nested in it.
 #[derive(Clone, Copy)]
-pub(crate) struct Join {
+struct Join {
     /// The lane mask ORed back into EXEC at the join.
     restore: VReg,
     /// `restore` already holds every lane that can be active in the side that may absorb.
@@ -92,88 +86,10 @@ pub(crate) struct Join {
     absorbed_at: Option<usize>,
 }
 
-/// What a branch crosses: the construct's own target (none for an `If`) and whether crossing
-/// it takes lanes out through a mask.
-#[derive(Clone, Copy)]
-pub(crate) struct Frame {
-    target: Option<Target>,
-    masks: bool,
-}
-
-/// The enclosing constructs, innermost last, with what `classify` asks of them in O(1): where
-/// the frame of a target is, whether a frame above some point masks, and the loops above it.
-/// (Lowering an `else if` chain of n arms nests n constructs; scanning them per branch was
-/// quadratic.)
-#[derive(Default)]
-pub(crate) struct Frames {
-    frames: Vec<Frame>,
-    /// `masking[i]`: how many of `frames[..=i]` mask.
-    masking: Vec<u32>,
-    /// The frames of each target on the stack, innermost last.
-    at: HashMap<Target, Vec<usize>>,
-    /// The indices of the loop frames, innermost last.
-    loops: Vec<usize>,
-}
-
-impl Frames {
-    fn push(&mut self, f: Frame) {
-        let i = self.frames.len();
-        let below = self.masking.last().copied().unwrap_or(0);
-        self.masking.push(below + f.masks as u32);
-        if let Some(t) = f.target {
-            self.at.entry(t).or_default().push(i);
-            if matches!(t, Target::Head(_)) {
-                self.loops.push(i);
-            }
-        }
-        self.frames.push(f);
-    }
-
-    fn pop(&mut self) {
-        let Some(f) = self.frames.pop() else { return };
-        self.masking.pop();
-        if let Some(t) = f.target {
-            if let Some(v) = self.at.get_mut(&t) {
-                v.pop();
-                if v.is_empty() {
-                    self.at.remove(&t);
-                }
-            }
-            if matches!(t, Target::Head(_)) {
-                self.loops.pop();
-            }
-        }
-    }
-
-    /// The index of the first frame a branch to `t` leaves (all frames if `t` encloses none).
-    fn first_crossed(&self, t: Target) -> usize {
-        self.at.get(&t).and_then(|v| v.last()).map_or(0, |&k| k + 1)
-    }
-
-    /// Does a frame at index `from` or above mask?
-    fn masks_from(&self, from: usize) -> bool {
-        let total = self.masking.last().copied().unwrap_or(0);
-        let below = from.checked_sub(1).map_or(0, |i| self.masking[i]);
-        total > below
-    }
-
-    /// The loop headers of the frames at index `from` or above.
-    fn loops_from(&self, from: usize) -> impl Iterator<Item = u32> + '_ {
-        self.loops
-            .iter()
-            .rev()
-            .take_while(move |&&i| i >= from)
-            .filter_map(|&i| match self.frames[i].target {
-                Some(Target::Head(h)) => Some(h),
-                _ => None,
-            })
-    }
-}
-
 /// The constructs being lowered ([`Ctx`]), their [`Frames`], and per level the innermost
 /// point that restores EXEC (`skip_target`), all O(1) per query.
 #[derive(Default)]
-pub(crate) struct CtxStack {
+pub(super) struct CtxStack {
     entries: Vec<Ctx>,
     frames: Frames,
     /// Per level: the innermost skip target at or below it.
@@ -237,143 +153,6 @@ impl CtxStack {
     }
 }
 
-/// Per node of the control tree, what lowering asks about it, computed once in one walk
-/// (asking per node by walking its subtree was quadratic in the nesting depth).
-struct Facts {
-    /// Can lanes entering the node leave it other than by falling off its end
-    /// (`loses_lanes`)?
-    loses: Vec<bool>,
-    /// Does the node do nothing but fall through, and to where (`is_fall`)?
-    fall: Vec<Fall>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fall {
-    /// No code and no branch: falls through to whatever follows.
-    Any,
-    /// Only a branch without block arguments (or a return) to this target.
-    To(Target),
-    No,
-}
-
-impl Facts {
-    /// Top down: each node's tail (where falling off its end goes, as `lower` passes it),
-    /// its depth, and for each branch the depth of the innermost construct it targets (none:
-    /// -1). Bottom up: the least such depth over the branches in a subtree that are not
-    /// fall-throughs; a node loses lanes iff a branch in it targets a construct above it.
-    fn compute(isel: &Isel, tree: &Tree) -> Facts {
-        let n = tree.nodes.len();
-        let mut facts = Facts {
-            loses: vec![false; n],
-            fall: vec![Fall::No; n],
-        };
-        let mut depth = vec![0i64; n];
-        let mut min_cap = vec![i64::MAX; n];
-        // The depths of the constructs of each target on the path, innermost last.
-        let mut open: HashMap<Target, Vec<i64>> = HashMap::new();
-        // (node, tail, children done).
-        let mut stack = vec![(tree.root, Some(Target::Kernel), false)];
-        while let Some((id, tail, done)) = stack.pop() {
-            let i = id.0 as usize;
-            let node = &tree[id];
-            if !done {
-                stack.push((id, tail, true));
-                let own = depth[i];
-                let d = own + 1;
-                let mut child = |c: NodeId, t: Option<Target>, stack: &mut Vec<_>| {
-                    depth[c.0 as usize] = d;
-                    stack.push((c, t, false));
-                };
-                match node {
-                    Node::Seq(v) => {
-                        for (k, &c) in v.iter().enumerate().rev() {
-                            child(c, if k + 1 == v.len() { tail } else { None }, &mut stack);
-                        }
-                    }
-                    Node::If { then_, else_, .. } => {
-                        child(*else_, tail, &mut stack);
-                        child(*then_, tail, &mut stack);
-                    }
-                    Node::BrIf { br, .. } => child(*br, None, &mut stack),
-                    Node::Block { label, body } => {
-                        let t = Target::Label(*label);
-                        open.entry(t).or_default().push(own);
-                        child(*body, Some(t), &mut stack);
-                    }
-                    Node::Loop { header, body } => {
-                        let t = Target::Head(*header);
-                        open.entry(t).or_default().push(own);
-                        child(*body, Some(t), &mut stack);
-                    }
-                    Node::Br { .. } | Node::Return(_) => {
-                        let t = node.target().expect("a branch");
-                        if tail != Some(t) {
-                            min_cap[i] = open.get(&t).and_then(|v| v.last().copied()).unwrap_or(-1);
-                        }
-                    }
-                    Node::Code(_) | Node::Edge { .. } => {}
-                }
-                continue;
-            }
-            // Children done.
-            let mut cap = min_cap[i];
-            let mut kids = |c: &NodeId| cap = cap.min(min_cap[c.0 as usize]);
-            match node {
-                Node::Seq(v) => v.iter().for_each(&mut kids),
-                Node::If { then_, else_, .. } => {
-                    kids(then_);
-                    kids(else_);
-                }
-                Node::BrIf { br, .. } => kids(br),
-                Node::Block { label, body } => {
-                    kids(body);
-                    open.get_mut(&Target::Label(*label)).and_then(|v| v.pop());
-                }
-                Node::Loop { header, body } => {
-                    kids(body);
-                    open.get_mut(&Target::Head(*header)).and_then(|v| v.pop());
-                }
-                _ => {}
-            }
-            min_cap[i] = cap;
-            facts.loses[i] = cap < depth[i];
-            facts.fall[i] = match node {
-                Node::Br { term, succ, target } => {
-                    if isel.ir.ops[*term].succs[*succ].args.is_empty() {
-                        Fall::To(*target)
-                    } else {
-                        Fall::No
-                    }
-                }
-                Node::Return(_) => Fall::To(Target::Kernel),
-                Node::Seq(v) => {
-                    v.iter()
-                        .fold(Fall::Any, |acc, c| match (acc, facts.fall[c.0 as usize]) {
-                            (Fall::Any, f) | (f, Fall::Any) => f,
-                            (Fall::To(a), Fall::To(b)) if a == b => Fall::To(a),
-                            _ => Fall::No,
-                        })
-                }
-                _ => Fall::No,
-            };
-        }
-        facts
-    }
-
-    fn loses_lanes(&self, n: NodeId) -> bool {
-        self.loses[n.0 as usize]
-    }
-
-    /// Does `n` do nothing but fall through to `tail` (no code, no block arguments)?
-    fn is_fall(&self, n: NodeId, tail: Option<Target>) -> bool {
-        match self.fall[n.0 as usize] {
-            Fall::Any => true,
-            Fall::To(t) => tail == Some(t),
-            Fall::No => false,
-        }
-    }
-}
-
 /// A step of [`Isel::lower`]: a node to lower, or what follows a construct's parts.
 enum Task {
     Node(NodeId, Option<Target>),
@@ -420,137 +199,6 @@ enum Task {
 }
 
 impl Isel<'_> {
-    /// The fixed point: a branch crossing a divergent if, a divergent loop or a masked label
-    /// leaves through a mask, which makes the loops it leaves divergent and its label masked.
-    /// Flags only turn on, so this ends after at most (loops + labels) rounds; each round is
-    /// one walk over the tree with O(1) work per branch (plus the loops it leaves).
-    pub(crate) fn analyse_branches(&mut self, tree: &Tree) {
-        loop {
-            let before = (
-                self.loop_div.len(),
-                self.label_mask.len(),
-                self.cont_mask.len(),
-            );
-            self.scan(tree);
-            if before
-                == (
-                    self.loop_div.len(),
-                    self.label_mask.len(),
-                    self.cont_mask.len(),
-                )
-            {
-                break;
-            }
-        }
-    }
-
-    /// One round of `analyse_branches`: the tree in lowering order with the frames the
-    /// lowering will have.
-    fn scan(&mut self, tree: &Tree) {
-        let mut frames = Frames::default();
-        // (node, tail, children done).
-        let mut stack = vec![(tree.root, Some(Target::Kernel), false)];
-        while let Some((id, tail, done)) = stack.pop() {
-            if done {
-                frames.pop();
-                continue;
-            }
-            match &tree[id] {
-                Node::Code(_) | Node::Edge { .. } => {}
-                Node::Seq(v) => {
-                    for (i, &c) in v.iter().enumerate().rev() {
-                        let t = if i + 1 == v.len() { tail } else { None };
-                        stack.push((c, t, false));
-                    }
-                }
-                Node::If {
-                    divergent,
-                    then_,
-                    else_,
-                    ..
-                } => {
-                    frames.push(Frame {
-                        target: None,
-                        masks: *divergent,
-                    });
-                    stack.push((id, tail, true));
-                    stack.push((*else_, tail, false));
-                    stack.push((*then_, tail, false));
-                }
-                Node::BrIf { br, .. } => {
-                    // The leaving lanes cross this divergent branch.
-                    frames.push(Frame {
-                        target: None,
-                        masks: true,
-                    });
-                    stack.push((id, tail, true));
-                    stack.push((*br, None, false));
-                }
-                Node::Block { label, body } => {
-                    let t = Target::Label(*label);
-                    frames.push(Frame {
-                        target: Some(t),
-                        masks: self.label_mask.contains(label),
-                    });
-                    stack.push((id, tail, true));
-                    stack.push((*body, Some(t), false));
-                }
-                Node::Loop { header, body } => {
-                    let t = Target::Head(*header);
-                    frames.push(Frame {
-                        target: Some(t),
-                        masks: self.loop_div.contains(header),
-                    });
-                    stack.push((id, tail, true));
-                    stack.push((*body, Some(t), false));
-                }
-                Node::Br { term, succ, target } => {
-                    // Other lanes still to run in this pass may read the target's current
-                    // arguments: its uniform ones (SGPRs, written for the whole wave) are
-                    // staged.
-                    let crosses = frames.masks_from(frames.first_crossed(*target));
-                    let b = self.ir.ops[*term].succs[*succ].block;
-                    if crosses
-                        && self.ir.blocks[b]
-                            .args
-                            .iter()
-                            .any(|&a| self.is_staged_kind(a))
-                    {
-                        self.staged.insert(self.u.cfg.index[b]);
-                    }
-                    self.classify(&frames, *target, tail);
-                }
-                Node::Return(_) => {
-                    self.classify(&frames, Target::Kernel, tail);
-                }
-            }
-        }
-    }
-
-    /// Classifies a branch to `t` from the top of `frames`; records its effects.
-    fn classify(&mut self, frames: &Frames, t: Target, tail: Option<Target>) -> BrKind {
-        if tail == Some(t) {
-            return BrKind::Fall;
-        }
-        let from = frames.first_crossed(t);
-        if !frames.masks_from(from) {
-            return BrKind::Real;
-        }
-        for h in frames.loops_from(from) {
-            self.loop_div.insert(h);
-        }
-        match t {
-            Target::Label(l) => {
-                self.label_mask.insert(l);
-            }
-            Target::Head(h) => {
-                self.cont_mask.insert(h);
-            }
-            Target::Kernel => {}
-        }
-        BrKind::Mask
-    }
-
     /// Does crossing `c` take lanes out through a mask?
     fn masks(&self, c: &Ctx) -> bool {
         match c {
@@ -600,13 +248,13 @@ impl Isel<'_> {
             .push((at, first));
     }
 
-    pub(crate) fn open_skips(&mut self) {
+    pub(super) fn open_skips(&mut self) {
         self.skips.push(Vec::new());
     }
 
     /// Decides the skips emitted since the matching `open_skips`, now that everything they
     /// jump over has been emitted.
-    pub(crate) fn close_skips(&mut self) {
+    pub(super) fn close_skips(&mut self) {
         for (block, first) in self.skips.pop().expect("a skip frame is open") {
             self.maybe_drop_skip(block, first);
         }
@@ -614,7 +262,7 @@ impl Isel<'_> {
 
     /// Lowers the whole tree: a stack of [`Task`]s instead of recursion, so any nesting
     /// depth lowers.
-    pub(crate) fn lower(&mut self, tree: &Tree) -> Result<(), IselError> {
+    pub(super) fn lower(&mut self, tree: &Tree) -> Result<(), IselError> {
         let facts = Facts::compute(self, tree);
         let mut stack = vec![Task::Node(tree.root, Some(Target::Kernel))];
         while let Some(task) = stack.pop() {
@@ -1228,218 +876,5 @@ impl Isel<'_> {
         if safe && count <= THRESHOLD {
             insts.pop();
         }
-    }
-
-    /// Assigns the block arguments of successor `succ` of `term` (a parallel copy).
-    pub(crate) fn copies(&mut self, term: Op, succ: usize) -> Result<(), IselError> {
-        let s = &self.ir.ops[term].succs[succ];
-        if s.args.is_empty() {
-            return Ok(());
-        }
-        let dsts = self.ir.blocks[s.block].args.clone();
-        let srcs = s.args.clone();
-        let staged = self.staged.contains(&self.u.cfg.index[s.block]);
-        let mut locs = Vec::new();
-        for &d in &dsts {
-            locs.push(if staged && self.is_staged_kind(d) {
-                self.incoming_loc(d)
-            } else {
-                self.arg_loc(d)
-            });
-        }
-        // Sources read before any destination is written: one that is another copy's
-        // destination is read into a temporary first; one already in place needs no copy.
-        let mut read = Vec::new();
-        for (k, (&d, &sv)) in dsts.iter().zip(&srcs).enumerate() {
-            let x = self.use_val(sv, term)?;
-            let x = if x == locs[k] {
-                None
-            } else if locs.contains(&x) {
-                Some(self.snapshot(x, d)?)
-            } else {
-                Some(x)
-            };
-            read.push(x);
-        }
-        for ((&d, x), dv) in dsts.iter().zip(read).zip(locs) {
-            if let Some(x) = x {
-                self.assign(dv, x, self.ir.value_type(d))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Block arguments written for the whole wave at once (SGPRs): those of a staged target
-    /// go through a separate register, moved in when the target starts.
-    pub(crate) fn is_staged_kind(&self, a: Value) -> bool {
-        !self.u.is_divergent(a) && self.ir.value_type(a) != Type::F32
-    }
-
-    fn incoming_loc(&mut self, a: Value) -> Val {
-        if let Some(x) = self.incoming.get(&a) {
-            return *x;
-        }
-        let x = match self.arg_loc(a) {
-            Val::S(_) if Self::dwords(self.ir.value_type(a)) == 2 => {
-                Val::S(Operand2::Virt(self.s64()))
-            }
-            Val::S(_) => Val::S(Operand2::Virt(self.s32())),
-            Val::SBool(_) => Val::SBool(self.s32()),
-            other => other,
-        };
-        self.incoming.insert(a, x);
-        x
-    }
-
-    /// At the start of a staged block: its uniform arguments take their incoming values.
-    pub(crate) fn take_incoming(&mut self, b: u32) -> Result<(), IselError> {
-        if !self.staged.contains(&b) {
-            return Ok(());
-        }
-        let block = self.u.cfg.blocks[b as usize];
-        for a in self.ir.blocks[block].args.clone() {
-            if self.is_staged_kind(a) {
-                let (dst, src) = (self.arg_loc(a), self.incoming_loc(a));
-                self.assign(dst, src, self.ir.value_type(a))?;
-            }
-        }
-        Ok(())
-    }
-
-    fn snapshot(&mut self, x: Val, d: Value) -> Result<Val, IselError> {
-        let ty = self.ir.value_type(d);
-        let dw = Self::dwords(ty);
-        Ok(match x {
-            Val::V(_) => {
-                let t = if dw == 2 { self.v64() } else { self.v32() };
-                self.assign(Val::V(t), x, ty)?;
-                Val::V(t)
-            }
-            Val::Mask(m) => {
-                let t = self.s64();
-                self.emit(Opc::S_MOV_B64, vec![mir::r(t), mir::r(m)]);
-                Val::Mask(t)
-            }
-            Val::SBool(b) => {
-                let t = self.s32();
-                self.emit(Opc::S_MOV_B32, vec![mir::r(t), mir::r(b)]);
-                Val::SBool(t)
-            }
-            Val::S(o) => {
-                let t = if dw == 2 { self.s64() } else { self.s32() };
-                let op = if dw == 2 {
-                    Opc::S_MOV_B64
-                } else {
-                    Opc::S_MOV_B32
-                };
-                self.emit(op, vec![mir::r(t), o.op()]);
-                Val::S(Operand2::Virt(t))
-            }
-            other => other,
-        })
-    }
-
-    /// The register of a block argument, created on first use; a forwarded argument
-    /// (`Isel::forwarding`) shares the register of the argument it is passed on to.
-    pub(crate) fn arg_loc(&mut self, a: Value) -> Val {
-        if let Some(x) = self.vals.get(&a) {
-            return *x;
-        }
-        if self.forward.contains_key(&a) {
-            let mut path = vec![a];
-            let mut t = a;
-            while let Some(&n) = self.forward.get(&t) {
-                t = n;
-                if self.vals.contains_key(&t) {
-                    break;
-                }
-                path.push(t);
-            }
-            let x = match self.vals.get(&t) {
-                Some(x) => *x,
-                None => {
-                    path.pop();
-                    self.arg_loc(t)
-                }
-            };
-            for p in path {
-                self.vals.insert(p, x);
-            }
-            return x;
-        }
-        let ty = self.ir.value_type(a);
-        let div = self.u.is_divergent(a);
-        let dw = Self::dwords(ty);
-        let x = if ty == Type::Token {
-            Val::None
-        } else if ty == Type::I1 {
-            if div {
-                Val::Mask(self.s64())
-            } else {
-                Val::SBool(self.s32())
-            }
-        } else if div || ty == Type::F32 {
-            Val::V(if dw == 2 { self.v64() } else { self.v32() })
-        } else {
-            Val::S(Operand2::Virt(if dw == 2 {
-                self.s64()
-            } else {
-                self.s32()
-            }))
-        };
-        self.vals.insert(a, x);
-        x
-    }
-
-    /// `dst = x` for the lanes in EXEC (lane masks merge: other lanes keep their bits).
-    pub(crate) fn assign(&mut self, dst: Val, x: Val, ty: Type) -> Result<(), IselError> {
-        let dw = Self::dwords(ty);
-        match dst {
-            Val::V(d) => {
-                for i in 0..dw {
-                    let src = match x {
-                        Val::V(v) => mir::rsub(v, i, 1),
-                        Val::S(o) => o.sub(i),
-                        Val::Const(c) => Operand::Imm(if i == 0 {
-                            c as u32 as i32 as i64
-                        } else {
-                            (c >> 32) as i32 as i64
-                        }),
-                        _ => {
-                            let v = self.vreg(x, dw)?;
-                            mir::rsub(v, i, 1)
-                        }
-                    };
-                    let src = match src {
-                        Operand::Imm(c) if !is_inline_int(c) => Operand::Imm(c as u32 as i64),
-                        o => o,
-                    };
-                    self.emit(Opc::V_MOV_B32, vec![mir::rsub(d, i, 1), src]);
-                }
-            }
-            Val::S(Operand2::Virt(d)) => {
-                let src = self.sop(x, dw)?;
-                let op = if dw == 2 {
-                    Opc::S_MOV_B64
-                } else {
-                    Opc::S_MOV_B32
-                };
-                self.emit(op, vec![mir::r(d), src]);
-            }
-            Val::SBool(d) => {
-                let src = self.sbool(x)?;
-                self.emit(Opc::S_MOV_B32, vec![mir::r(d), src]);
-            }
-            Val::Mask(d) => {
-                let m = self.mask(x)?;
-                let t = self.s64();
-                self.emit(Opc::S_ANDN2_B64, vec![mir::r(d), mir::r(d), Self::exec()]);
-                self.emit(Opc::S_AND_B64, vec![mir::r(t), mir::r(m), Self::exec()]);
-                self.emit(Opc::S_OR_B64, vec![mir::r(d), mir::r(d), mir::r(t)]);
-            }
-            Val::None => {}
-            _ => return Err(self.internal("bad copy destination")),
-        }
-        Ok(())
     }
 }
