@@ -280,6 +280,74 @@ fn remat_shape(inst: &Inst) -> bool {
     }
 }
 
+/// Registers of `file` defined once, whole, by a move from an ABI register (`v0`, the
+/// work-item ids; `s0`-`s4`, the kernarg pointer and workgroup ids) that the function never
+/// writes: they can live in that register for their whole life, and the move disappears.
+/// A VGPR copy made under a partial EXEC would leave other lanes undefined; the ABI register
+/// holds the value in every lane, so reading it instead is at least as defined.
+fn abi_aliases(f: &Func, file: File) -> SecondaryMap<VReg, Option<u16>> {
+    let reserved = match file {
+        File::S => RESERVED_SGPRS,
+        File::V => RESERVED_VGPRS,
+    };
+    let abi = |o: &Operand| match *o {
+        Operand::Reg {
+            reg: Reg::Phys(PReg::S(r, n)),
+            sub: 0,
+            ..
+        } if file == File::S && r + n as u16 <= reserved => Some((r, n)),
+        Operand::Reg {
+            reg: Reg::Phys(PReg::V(r, n)),
+            sub: 0,
+            ..
+        } if file == File::V && r + n as u16 <= reserved => Some((r, n)),
+        _ => None,
+    };
+    let mut defs: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    let mut alias: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
+    let mut written = false;
+    for &b in &f.layout {
+        for inst in &f.blocks[b].insts {
+            let d = inst.op.desc();
+            for o in inst.ops.iter().take(d.defs as usize) {
+                match *o {
+                    Operand::Reg {
+                        reg: Reg::Virt(v), ..
+                    } => defs[v] += 1,
+                    _ if abi(o).is_some() => written = true,
+                    _ => {}
+                }
+            }
+            if !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32) {
+                continue;
+            }
+            if let (
+                Operand::Reg {
+                    reg: Reg::Virt(v),
+                    sub: 0,
+                    n,
+                },
+                Some((r, dw)),
+            ) = (inst.ops[0].clone(), abi(&inst.ops[1]))
+            {
+                let whole = n == 0 || n == f.vregs[v].dwords;
+                if whole && f.vregs[v].dwords == dw && f.vregs[v].file == file {
+                    alias[v] = Some(r);
+                }
+            }
+        }
+    }
+    if written {
+        return SecondaryMap::new();
+    }
+    for (v, d) in defs.iter() {
+        if *d != 1 {
+            alias[v] = None;
+        }
+    }
+    alias
+}
+
 enum Scan {
     Done(SecondaryMap<VReg, Option<u16>>),
     /// SGPRs to take out of the register file before trying again.
@@ -302,7 +370,14 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
     let mut occ = Occupancy::new(budget);
     let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
     let mut spilled = Vec::new();
+    let alias = abi_aliases(f, file);
     for v in order {
+        if let Some(r) = alias[v] {
+            // A copy of an ABI register nothing writes: it is that register (outside the
+            // allocatable range, so it occupies nothing).
+            assigned[v] = Some(r);
+            continue;
+        }
         let n = f.vregs[v].dwords as u16;
         let align = if n >= 2 { 2 } else { 1 };
         let segs = &live.segs[v];

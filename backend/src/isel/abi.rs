@@ -10,8 +10,10 @@
 //!   (`s[0:1]`) into SGPRs (`s_load_dword{,x2}`; an `i1` as 0/1): a rematerializable
 //!   definition, which the allocator may reload where it is used instead of keeping it; an
 //!   argument the kernel does not read is not loaded;
-//! - work-item ids come from `v0` (x in bits 0-9, y in 10-19, z in 20-29; `tid_dims` tells
-//!   the descriptor how many to enable), workgroup ids from the system SGPRs `s2`-`s4`,
+//! - work-item ids come from `v0` (x in bits 0-9, y in 10-19, z in 20-29; `tid_dims`, set
+//!   from the ids the kernel reads before anything is selected, tells the descriptor how many
+//!   to enable; with x alone v0 is x and is read unmasked), workgroup ids from the system
+//!   SGPRs `s2`-`s4`,
 //!   workgroup counts and sizes from the hidden arguments (`hidden_block_count_*`, the u16
 //!   `hidden_group_size_*`), all uniform but the work-item ids.
 
@@ -58,6 +60,14 @@ impl Isel<'_> {
         let mut read: HashSet<Value> = HashSet::new();
         for b in self.ir.region_blocks(region) {
             for op in self.ir.block_ops(b) {
+                if self.ir.opcode(op) == Opcode::WorkitemId {
+                    let dims = match self.ir.attr(op, "dim").and_then(Attr::as_str) {
+                        Some("y") => 1,
+                        Some("z") => 2,
+                        _ => 0,
+                    };
+                    self.info.tid_dims = self.info.tid_dims.max(dims);
+                }
                 let d = &self.ir.ops[op];
                 read.extend(
                     d.operands
@@ -136,6 +146,11 @@ impl Isel<'_> {
         let v = self.v32();
         let v0 = mir::p(PReg::V(0, 1));
         match dim {
+            // With y and z disabled the hardware writes x alone to v0 (as LLVM decides for
+            // gfx942 when a kernel reads no other id): a copy the allocator folds into v0.
+            "x" if self.info.tid_dims == 0 => {
+                self.emit(Opc::V_MOV_B32, vec![mir::r(v), v0]);
+            }
             "x" => {
                 self.emit(Opc::V_AND_B32, vec![mir::r(v), Operand::Imm(0x3ff), v0]);
             }
