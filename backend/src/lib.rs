@@ -17,6 +17,7 @@
 pub mod asm_printer;
 pub mod branch_folding;
 pub mod branch_relax;
+pub mod dead_defs;
 pub mod isa;
 pub mod isel;
 pub mod liveness;
@@ -63,6 +64,7 @@ pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), 
         })?;
         let info = isel.info.clone();
         let mut mf = isel.mf;
+        dead_defs::remove_dead_defs(&mut mf);
         if std::env::var_os("KC_PRINT_MIR").is_some() {
             // Debugging aid: the machine code over virtual registers (`%rN`), before
             // register allocation, on stderr.

@@ -19,7 +19,7 @@
 //!   `v_cndmask_b32` on `v_cmp_u_f32`).
 
 use super::{err, Isel, IselError, Operand2, Val};
-use crate::isa::Opc;
+use crate::isa::{is_inline_int, Opc};
 use crate::mir::{self, File, Operand, VReg};
 use kc_dialect::{Attr, Op, Opcode, Type};
 
@@ -403,6 +403,29 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// A `v_cndmask_b32_e64` source per dword: an inline constant where every dword of a
+    /// constant is one (VOP3 takes them; no literal, and no SGPR: the mask already uses the
+    /// one constant-bus read gfx942 allows), else a VGPR.
+    fn cndmask_source(&mut self, x: Val, dw: u8) -> Result<impl Fn(u8) -> Operand, IselError> {
+        let part = |c: i64, i: u8| {
+            let p = if i == 0 { c as u32 } else { (c >> 32) as u32 };
+            p as i32 as i64
+        };
+        let inline = match x {
+            Val::Const(c) => (0..dw).all(|i| is_inline_int(part(c, i))).then_some(c),
+            _ => None,
+        };
+        let v = match inline {
+            Some(_) => None,
+            None => Some(self.vreg(x, dw)?),
+        };
+        Ok(move |i: u8| match (inline, v) {
+            (Some(c), _) => Operand::Imm(part(c, i)),
+            (None, Some(v)) => mir::rsub(v, i, 1),
+            (None, None) => unreachable!("a VGPR when not inline"),
+        })
+    }
+
     fn select_op(
         &mut self,
         op: Op,
@@ -460,18 +483,13 @@ impl Isel<'_> {
             return Ok(());
         }
         let m = self.mask(c)?;
-        let va = self.vreg(a, dw)?;
-        let vb = self.vreg(b, dw)?;
+        let va = self.cndmask_source(a, dw)?;
+        let vb = self.cndmask_source(b, dw)?;
         let r = if dw == 2 { self.v64() } else { self.v32() };
         for i in 0..dw {
             self.emit(
                 Opc::V_CNDMASK_B32,
-                vec![
-                    mir::rsub(r, i, 1),
-                    mir::rsub(vb, i, 1),
-                    mir::rsub(va, i, 1),
-                    mir::r(m),
-                ],
+                vec![mir::rsub(r, i, 1), vb(i), va(i), mir::r(m)],
             );
         }
         self.def(op, Val::V(r));

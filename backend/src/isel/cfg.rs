@@ -624,7 +624,17 @@ impl Isel<'_> {
         if !divergent {
             // Uniform: SCC branch, EXEC untouched.
             let b = self.sbool(c)?;
-            self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+            // A compare just selected as `s_cselect_b32 b, 1, 0` left its result in SCC:
+            // branch on it (the select is then dead unless something else reads `b`).
+            let in_scc = self.mf.blocks[self.cur].insts.last().is_some_and(|i| {
+                i.op == Opc::S_CSELECT_B32
+                    && i.ops[0] == b
+                    && i.ops[1] == Operand::Imm(1)
+                    && i.ops[2] == Operand::Imm(0)
+            });
+            if !in_scc {
+                self.emit(Opc::S_CMP_LG_U32, vec![b, Operand::Imm(0)]);
+            }
             self.set_comment("uniform branch");
             let els = self.mf.new_block();
             let end = self.mf.new_block();
