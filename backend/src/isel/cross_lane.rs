@@ -63,6 +63,12 @@ impl Isel<'_> {
             }
             _ => {
                 let m = self.mask(c)?;
+                if self.masked.contains(&m) {
+                    // A compare made under the current EXEC already has 0 in every inactive
+                    // lane's bit (VOPC writes the whole mask): it is the ballot.
+                    self.def(op, Val::S(Operand2::Virt(m)));
+                    return Ok(());
+                }
                 self.emit(Opc::S_AND_B64, vec![mir::r(r), mir::r(m), Self::exec()]);
             }
         }
