@@ -10,7 +10,8 @@
 //!   panics the parser, the validator, the passes or the printer: it is rejected with a
 //!   message or compiled.
 //!
-//! Environment: `KC_MIR_COUNT` (generated kernels, default 150), `KC_MIR_SEED`.
+//! Environment: `KC_MIR_COUNT` (generated kernels, default 150), `KC_MIR_MUTATIONS` (default
+//! 600), `KC_MIR_SEED`.
 
 use kc_backend::mir::{parse, print, validate, MirModule};
 use kc_backend::passes::{self, PASSES};
@@ -251,7 +252,8 @@ fn mutated_mir_never_panics() {
             texts.push(print::print(&m2));
         }
     }
-    for round in 0..600 {
+    let rounds = env_u64("KC_MIR_MUTATIONS", 600) as usize;
+    for round in 0..rounds {
         let base = &texts[round % texts.len()];
         let mut text = mutate(base, &mut rng);
         if rng.chance(30) {

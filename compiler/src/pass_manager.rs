@@ -524,6 +524,66 @@ mod tests {
         assert!(runner.run(&mut ir, &pass, false).is_ok());
     }
 
+    /// A backend pass that breaks the MIR (here: an SGPR pair moved to an odd register, as a
+    /// regalloc that forgot alignment would leave it) is caught by the MIR validator the
+    /// runner runs after it: an internal compiler error naming the pass, with the MIR and the
+    /// offending instruction marked.
+    #[test]
+    fn the_mir_validator_runs_after_every_backend_pass() {
+        use kc_backend::mir::{parse, Operand, PReg, Reg};
+        let text = "mir gfx942 after regalloc\nkernel @k {\n  usage sgprs 10 vgprs 2 sgpr_spills 0\nbb0:\n  s_load_dwordx2 s[6:7], s[0:1], 0\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v0, v0, s[6:7]\n  s_endpgm\n}\n";
+        let (mut m, _) = parse::parse(text).unwrap();
+        let pass = BackendPass {
+            name: "misalign",
+            summary: "",
+            run: |k| {
+                for b in k.func.layout.clone() {
+                    for i in &mut k.func.blocks[b].insts {
+                        for o in &mut i.ops {
+                            if let Operand::Reg {
+                                reg: Reg::Phys(PReg::S(6, 2)),
+                                ..
+                            } = o
+                            {
+                                *o = kc_backend::mir::p(PReg::S(5, 2));
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            },
+        };
+        let file = SourceFile::new("k.mir", text);
+        let opts = Options {
+            verify_mir: true,
+            ..Options::new(crate::pipeline::Stage::Mir)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        match runner.run_mir(&mut m, &pass) {
+            Err(Failure::Diagnostics(d)) => {
+                assert!(
+                    d.starts_with(
+                        "internal compiler error: the MIR is invalid after pass `misalign`"
+                    ),
+                    "{d}"
+                );
+                assert!(
+                    d.contains("  s_load_dwordx2 s[5:6], s[0:1], 0\n# ^^^ s[5:6] is not aligned"),
+                    "{d}"
+                );
+            }
+            r => panic!("the broken MIR was not reported: {r:?}"),
+        }
+        // Without validation, the runner does not look.
+        let (mut m, _) = parse::parse(text).unwrap();
+        let opts = Options {
+            verify_mir: false,
+            ..Options::new(crate::pipeline::Stage::Mir)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        assert!(matches!(runner.run_mir(&mut m, &pass), Ok(Ok(()))));
+    }
+
     #[test]
     fn pass_lists_parse() {
         let l = parse_list("lower-to-cf, unify-loop-exits").unwrap();

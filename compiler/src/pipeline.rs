@@ -7,16 +7,23 @@
 //!                                                                   │ lower-to-cf
 //!                                                                   ▼
 //!                                                                 cf-ir
-//!                                                                   │ target::emit_llvm
+//!                                          target::emit_llvm ◀──────┤ -O passes, make-structurizable
+//!                                          llvm (LLVM IR)           │ isel
 //!                                                                   ▼
-//!                                                                 llvm (textual LLVM IR)
+//!   .mir (after any backend pass) ──parse MIR──▶ validate ─────▶ mir ◀─┐ regalloc, branch-folding,
+//!                                                                   │  │ waitcnt, hazards,
+//!                                                                   │──┘ branch-relax
+//!                                                                   ▼ asm printer
+//!                                                                 asm (gfx942 listing)
 //! ```
 //! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
 //! pass (a failure is a compiler bug, reported with the IR). The token verifier (the static
 //! rules of controlled convergence, on CF kernels) runs on IR read from a file and after
 //! lower-to-cf; a failure is the user's in kernels whose tokens the user wrote, a compiler bug in
 //! kernels that insert-tokens gave tokens to. IR input enters the pipeline at whatever stage it
-//! is in: the passes are no-ops on kernels already past them.
+//! is in: the passes are no-ops on kernels already past them. The MIR validator runs on MIR
+//! read from a file (the user's error, at its line) and, with `Options::verify_mir`, after
+//! every backend pass (a compiler bug, reported with the MIR).
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::pass_manager::{self, Pass, Runner};

@@ -1023,3 +1023,142 @@ pub fn parse_class(s: &str) -> Option<Class> {
         dwords: (bits / 32) as u8,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::print;
+
+    /// Every operand kind and attribute the examples may not reach prints and parses back
+    /// to the same text: dword selections (also of a physical register), `nocnt`, a long
+    /// branch's offsets, hex and negative immediates, quoted names, escaped strings and
+    /// comments with line breaks, locations in a second file, unknown locations.
+    #[test]
+    fn every_form_round_trips() {
+        let text = r#"# kc machine IR (gfx942)
+mir gfx942 after waitcnt
+source "main.k"
+
+kernel @"odd name" loc(1:2) {
+  arg "a \"quoted\" \\ arg" offset 0 size 8 pointer "f32*"
+  arg "n" offset 8 size 4 value "i32"
+  explicit_size 12
+  kernarg_size 272
+  lds_size 1024
+  tid_dims 2
+  usage sgprs 12 vgprs 6 sgpr_spills 3
+bb0: lanes_to(bb2, bb1) lanes_stop ; first line\nsecond \\ line
+  s_waitcnt nocnt
+  s_waitcnt vmcnt(3) lgkmcnt(0)
+  s_waitcnt lgkmcnt(1)
+  s_mov_b32 s5, s[6:7][1]                 loc("other.k":3:4)
+  s_mov_b32 s5, -0x80000000
+  s_mov_b32 s5, 0x7fffffff                loc(9:1) ; note
+  global_atomic_add v1, v2, v3, s[6:7] offset:16 sc0
+  global_store_dword v[2:3], v1, off
+bb1:
+  s_getpc_b64 s[8:9] ; long branch (s_cbranch_scc1)
+bb2:
+  s_add_u32 s8, s8, (bb1-bb2)&4294967295
+  s_addc_u32 s9, s9, (bb1-bb2)>>32
+  s_setpc_b64 s[8:9]
+}
+
+kernel @second {
+  explicit_size 0
+  kernarg_size 0
+  lds_size 0
+  tid_dims 0
+  usage sgprs 6 vgprs 1 sgpr_spills 0
+bb7:
+  s_endpgm
+}
+"#;
+        let (m, pos) = parse(text).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(print::print(&m), text);
+        assert_eq!(m.files, ["main.k", "other.k"]);
+        assert_eq!(m.kernels[0].info.name, "odd name");
+        assert_eq!(
+            m.kernels[0].func.blocks[MBlock::new(0)].comment.as_deref(),
+            Some("first line\nsecond \\ line")
+        );
+        assert_eq!(m.kernels[1].func.layout, [MBlock::new(7)]);
+        // Positions point at the lines.
+        let at = pos.offset(0, At::Inst(MBlock::new(0), 3));
+        assert!(text[at..].starts_with("s_mov_b32 s5, s[6:7][1]"));
+    }
+
+    #[test]
+    fn virtual_registers_and_selections() {
+        let text = "mir gfx942 after isel\nkernel @k {\n  vregs %r0:s64 %r2-%r3:v32 %r5:v128\nbb0:\n  s_mov_b32 %r0[1], %r0[0]\n  v_mov_b32_e32 %r2, %r5[3]\n  global_store_dwordx2 %r2, %r5[1:2], %r0\n  s_endpgm\n}\n";
+        let (m, _) = parse(text).unwrap();
+        let f = &m.kernels[0].func;
+        assert_eq!(f.vregs.len(), 6);
+        assert_eq!(
+            f.vregs[VReg::new(5)],
+            Class {
+                file: File::V,
+                dwords: 4
+            }
+        );
+        let ops = &f.blocks[MBlock::new(0)].insts[2].ops;
+        assert_eq!(ops[1], crate::mir::rsub(VReg::new(5), 1, 2));
+        // Printed again: the module header and the same kernel.
+        let again = print::print(&m);
+        assert!(
+            again.contains("  vregs %r0:s64 %r2:v32 %r5:v128\n"),
+            "{again}"
+        );
+        assert!(
+            again.contains("global_store_dwordx2 %r2, %r5[1:2], %r0"),
+            "{again}"
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        let bad = [
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_frob\n}\n",
+                "s_frob",
+                "unknown instruction",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_mov_b32 %r1, 0\n}\n",
+                "%r1",
+                "not declared",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_branch bb9\n}\n",
+                "bb9",
+                "not defined",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_nop 1\n",
+                "kernel",
+                "closing",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_mov_b32 s5, %r99999999999\n}\n",
+                "%r9",
+                "too large",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_mov_b32 s5, \"x\n}\n",
+                "\"x",
+                "unterminated",
+            ),
+            (
+                "mir gfx942 after isel\nkernel @k {\nbb0:\n  s_mov_b32 s[5:4], 0\n}\n",
+                "4]",
+                "bad register range",
+            ),
+            ("", "", "empty"),
+        ];
+        for (text, at, msg) in bad {
+            let e = parse(text).unwrap_err();
+            assert!(e.message.contains(msg), "{text}: {e:?}");
+            assert!(text[e.offset..].starts_with(at), "{text}: {e:?}");
+        }
+    }
+}
