@@ -14,7 +14,6 @@ use crate::isel::KernelInfo;
 use crate::mir::{Func, MBlock, Operand, PReg, Reg};
 use crate::regalloc::Usage;
 use cranelift_entity::{EntityRef, SecondaryMap};
-use kc_dialect::Ir;
 use std::fmt::Write;
 
 pub fn header() -> String {
@@ -70,8 +69,9 @@ fn operand(o: &Operand, kind: Option<Kind>, labels: &SecondaryMap<MBlock, String
     }
 }
 
+/// Kernel number `index` of the listing; `Loc::file` indexes `files`.
 pub fn print_kernel(
-    ir: &Ir,
+    files: &[String],
     f: &Func,
     info: &KernelInfo,
     usage: &Usage,
@@ -135,7 +135,10 @@ pub fn print_kernel(
             if i.loc.is_known() {
                 let key = (i.loc.file.0, i.loc.line);
                 if key != last_line {
-                    comments.push(format!("{}:{}", ir.file_name(i.loc.file), i.loc.line));
+                    let file = files
+                        .get(i.loc.file.0 as usize)
+                        .map_or("<unknown>", String::as_str);
+                    comments.push(format!("{file}:{}", i.loc.line));
                     last_line = key;
                 }
             }

@@ -11,6 +11,10 @@
 //! lowering `cfg` with `cfg_analysis` and `block_args`; each states in its header what it
 //! selects and guarantees.
 //!
+//! The pipeline is `passes`: `isel`, then named passes over a `mir::MirModule`, which has a
+//! text form (`mir::print`, `mir::parse`) and a validator (`mir::validate`) the driver runs
+//! between passes.
+//!
 //! `compile` takes a module in CF form whose kernels are structurizable (reducible, one exit
 //! per loop: `transforms::make_structurizable`) and returns the listing.
 
@@ -22,12 +26,12 @@ pub mod isa;
 pub mod isel;
 pub mod liveness;
 pub mod mir;
+pub mod passes;
 pub mod regalloc;
 pub mod sim;
 pub mod structurize;
 pub mod waitcnt;
 
-use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::{Ir, Loc};
 
 /// A backend failure: a construct kc cannot compile yet or a resource limit, with the source
@@ -45,49 +49,11 @@ pub fn compile(ir: &Ir) -> Result<String, Error> {
 
 /// The listing and, per kernel, its kernel-argument layout (what a launcher needs to build
 /// the kernarg segment: explicit arguments, then the hidden ones at
-/// `explicit_size` rounded up to 8).
+/// `explicit_size` rounded up to 8): `isel`, every pass of `passes::PASSES`, the printer.
 pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), Error> {
-    let mut out = asm_printer::header();
-    let mut infos = Vec::new();
-    for (k, func) in ir.kernels().into_iter().enumerate() {
-        let u = Uniformity::compute(ir, func).map_err(|_| Error {
-            loc: ir.ops[func].loc,
-            message: "kernel is not in CF form".into(),
-        })?;
-        let tree = structurize::control_tree(ir, &u).map_err(|e| Error {
-            loc: ir.ops[func].loc,
-            message: format!("cannot structurize: {}", e.0),
-        })?;
-        let isel = isel::Isel::run(ir, func, &u, &tree).map_err(|e| Error {
-            loc: e.loc,
-            message: e.message,
-        })?;
-        let info = isel.info.clone();
-        let mut mf = isel.mf;
-        dead_defs::remove_dead_defs(&mut mf);
-        if std::env::var_os("KC_PRINT_MIR").is_some() {
-            // Debugging aid: the machine code over virtual registers (`%rN`), before
-            // register allocation, on stderr.
-            let mut s = String::new();
-            let usage = regalloc::Usage::default();
-            asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut s);
-            eprint!("{s}");
-        }
-        let usage = regalloc::allocate(&mut mf).map_err(|e| Error {
-            loc: ir.ops[func].loc,
-            message: e.0,
-        })?;
-        branch_folding::fold_branches(&mut mf);
-        waitcnt::insert_waits(&mut mf);
-        waitcnt::fix_hazards(&mut mf);
-        let mut usage = usage;
-        branch_relax::relax(&mut mf, &mut usage).map_err(|e| Error {
-            loc: ir.ops[func].loc,
-            message: e.0,
-        })?;
-        asm_printer::print_kernel(ir, &mf, &info, &usage, k, &mut out);
-        infos.push((info, usage));
+    let mut m = passes::isel(ir)?;
+    for pass in passes::PASSES {
+        passes::run(&mut m, pass)?;
     }
-    out.push_str(&asm_printer::metadata(&infos));
-    Ok((out, infos.into_iter().map(|(info, _)| info).collect()))
+    Ok((passes::listing(&m)?, passes::infos(&m)))
 }

@@ -18,6 +18,16 @@
 //! Registers are virtual (`VReg`, with a class: SGPR or VGPR, 1..4 dwords) until `regalloc`
 //! rewrites them to physical ones. An operand names a register and a dword range of it, so the
 //! halves of a 64-bit value are operands too.
+//!
+//! Between backend passes the kernels travel as a [`MirModule`], which has a text form
+//! (`print`, `parse`: `kc --emit=mir`, `.mir` input) and a validator (`validate`).
+
+pub mod module;
+pub mod parse;
+pub mod print;
+pub mod validate;
+
+pub use module::{At, MachineKernel, MirModule};
 
 use crate::isa::Opc;
 use cranelift_entity::{entity_impl, PrimaryMap};

@@ -13,8 +13,10 @@ use std::io::{IsTerminal, Read, Write};
 
 /// kc: a GPU-kernel compiler for AMD gfx942.
 ///
-/// Reads a `.k` kernel file (or MLIR-style `.mlir` IR at any stage) and runs the pipeline
-/// ast -> kernel-ir -> tokens -> cf-ir, printing the stage asked for with `--emit`.
+/// Reads a `.k` kernel file (or MLIR-style `.mlir` IR at any stage, or `.mir` machine IR) and
+/// runs the pipeline ast -> kernel-ir -> tokens -> cf-ir -> opt -> the gfx942 backend (isel,
+/// dead-defs, regalloc, branch-folding, waitcnt, hazards, branch-relax), printing the stage asked for
+/// with `--emit`.
 #[derive(Parser, Debug)]
 #[command(
     name = "kc",
@@ -24,7 +26,9 @@ use std::io::{IsTerminal, Read, Write};
     after_help = "To execute a kernel: kc run FILE.k [--grid X[,Y,Z]] [--block X[,Y,Z]] [--args ARGS.json] (see kc run --help)"
 )]
 struct Cli {
-    /// Input file: `.k` source, `.mlir` IR (custom or generic form), or `-` for stdin.
+    /// Input file: `.k` source, `.mlir` IR (custom or generic form), `.mir` machine IR (the
+    /// form `--emit=mir` prints: compiled on to a listing, or `--passes` runs backend passes
+    /// on it), or `-` for stdin.
     #[arg(required_unless_present = "list_passes")]
     input: Option<String>,
 
@@ -62,7 +66,8 @@ struct Cli {
     print_ir_after_all: bool,
 
     /// Print the IR after the pass NAME to stderr (repeatable; `--list-passes` names them,
-    /// and `lower-ast` is the IR the front end builds).
+    /// and `lower-ast` is the IR the front end builds); after a backend pass (isel, dead-defs, regalloc,
+    /// branch-folding, waitcnt, hazards, branch-relax), the MIR.
     #[arg(long, value_name = "NAME")]
     print_ir_after: Vec<String>,
 
@@ -72,7 +77,8 @@ struct Cli {
     time_passes: bool,
 
     /// Run exactly these passes, comma-separated, on IR input and print the IR, like
-    /// `mlir-opt --pass-pipeline`/`opt -passes` (`--list-passes` names them).
+    /// `mlir-opt --pass-pipeline`/`opt -passes` (`--list-passes` names them); on `.mir` input,
+    /// backend passes (like `llc -run-pass`), printing the MIR (or with -S the listing).
     #[arg(long, value_name = "A,B,C")]
     passes: Option<String>,
 
@@ -88,6 +94,11 @@ struct Cli {
     #[arg(long, hide = true)]
     no_verify: bool,
 
+    /// Validate the machine IR after every backend pass (always on in debug builds, and with
+    /// KC_VERIFY_MIR=1); MIR read from a file is always validated.
+    #[arg(long)]
+    verify_mir: bool,
+
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
     lang: Option<LangArg>,
@@ -101,6 +112,7 @@ struct Cli {
 pub(crate) enum LangArg {
     K,
     Mlir,
+    Mir,
 }
 
 /// Runs kc with the process arguments; returns the exit code.
@@ -130,21 +142,10 @@ fn run(cli: Cli) -> i32 {
     if cli.explain.is_some() && (cli.assembly || cli.emit.is_some_and(|e| e != Stage::Uniformity)) {
         return output::error("--explain prints an explanation; it cannot be combined with -S or --emit other than uniformity", 2);
     }
-    if cli.passes.is_some() && (cli.assembly || cli.emit.is_some() || cli.explain.is_some()) {
-        return output::error(
-            "--passes prints the IR after the passes it names; it cannot be combined with -S, --emit or --explain",
-            2,
-        );
-    }
-    let passes = match cli.passes.as_deref().map(pass_manager::parse_list) {
-        None => None,
-        Some(Ok(p)) => Some(p),
-        Some(Err(msg)) => return output::error(&msg, 2),
-    };
     if let Some(bad) = cli
         .print_ir_after
         .iter()
-        .find(|n| *n != "lower-ast" && pass_manager::find(n).is_none())
+        .find(|n| !pass_manager::is_dump_point(n))
     {
         return output::error(
             &format!(
@@ -159,13 +160,43 @@ fn run(cli: Cli) -> i32 {
         Err(failure) => return exit_failure(&failure),
     };
     let lang = match cli.lang {
-        Some(LangArg::K) => false,
-        Some(LangArg::Mlir) => true,
-        None => name.ends_with(".mlir") || (input_path == "-" && pipeline::looks_like_ir(&text)),
+        Some(l) => l,
+        None if name.ends_with(".mir") => LangArg::Mir,
+        None if name.ends_with(".mlir") => LangArg::Mlir,
+        None if input_path == "-" && pipeline::looks_like_mir(&text) => LangArg::Mir,
+        None if input_path == "-" && pipeline::looks_like_ir(&text) => LangArg::Mlir,
+        None => LangArg::K,
+    };
+    let is_mir = matches!(lang, LangArg::Mir);
+    // On MIR input, --passes names backend passes and combines with --emit=mir or -S.
+    let emit_ok = |e: Option<Stage>| e.is_none_or(|e| matches!(e, Stage::Mir | Stage::Asm));
+    if cli.passes.is_some()
+        && (cli.explain.is_some()
+            || (!is_mir && (cli.assembly || cli.emit.is_some()))
+            || (is_mir && !emit_ok(cli.emit)))
+    {
+        return output::error(
+            "--passes prints the IR after the passes it names; it cannot be combined with -S, \
+             --emit or --explain (on MIR input: with -S or --emit=mir)",
+            2,
+        );
+    }
+    let (passes, mir_passes) = match cli.passes.as_deref() {
+        None => (None, None),
+        Some(list) if is_mir => match pass_manager::parse_mir_list(list) {
+            Ok(p) => (None, Some(p)),
+            Err(msg) => return output::error(&msg, 2),
+        },
+        Some(list) => match pass_manager::parse_list(list) {
+            Ok(p) => (Some(p), None),
+            Err(msg) => return output::error(&msg, 2),
+        },
     };
     let stage = match cli.emit {
         _ if cli.explain.is_some() => Stage::Explain,
         Some(stage) => stage,
+        // `--passes` on MIR prints the MIR unless -S asks for the listing.
+        None if mir_passes.is_some() && !cli.assembly => Stage::Mir,
         None => Stage::Asm,
     };
     let color = match cli.color.as_str() {
@@ -185,19 +216,26 @@ fn run(cli: Cli) -> i32 {
         print_ir_after: cli.print_ir_after,
         time_passes: cli.time_passes,
         passes: passes.clone(),
+        mir_passes,
+        verify_mir: cli.verify_mir || pipeline::verify_mir_default(),
     };
     let input = Input {
         name,
         text,
-        is_ir: lang,
+        is_ir: matches!(lang, LangArg::Mlir),
     };
     // Without -S or --emit, an output file gets an object assembled by llvm-mc-22.
     let object = stage == Stage::Asm
-        && passes.is_none()
+        && cli.passes.is_none()
         && !cli.assembly
         && cli.emit.is_none()
         && cli.output != "-";
-    match pipeline::run(&input, &opts) {
+    let result = if is_mir {
+        pipeline::run_mir(&input, &opts)
+    } else {
+        pipeline::run(&input, &opts)
+    };
+    match result {
         Ok(out) if object => match assemble(&out, &cli.output) {
             Ok(()) => 0,
             Err(msg) => output::error(&msg, 2),

@@ -12,10 +12,19 @@
 //! - `--time-passes` records the wall time of the pass (and of the stages around the IR
 //!   passes: parsing, checking, the backend) for the table [`Runner::report`] prints.
 //!
+//! The backend's passes (`kc_backend::passes`: isel, dead-defs, regalloc, branch-folding, waitcnt,
+//! hazards, branch-relax) run through the same runner ([`Runner::run_mir`]): after each, the
+//! MIR validator runs when `Options::verify_mir` is set (debug builds, `--verify-mir`,
+//! `KC_VERIFY_MIR=1`; a failure is an internal compiler error with the MIR, the offending
+//! instructions marked), `--print-ir-after[-all]` prints the MIR (`# -----// IR Dump After
+//! NAME //----- #`, a comment line, so the dump parses back), `--time-passes` times each.
+//!
 //! No pass claims to preserve the uniformity analysis: it is computed where it is used.
 
 use crate::diag::SourceFile;
 use crate::pipeline::{self, Failure, Options};
+use kc_backend::mir::MirModule;
+use kc_backend::passes::{self as backend, BackendPass};
 use kc_dialect::{transforms, Ir, Op};
 use std::time::{Duration, Instant};
 
@@ -233,9 +242,46 @@ pub fn find(name: &str) -> Option<&'static Pass> {
     PASSES.iter().find(|p| p.name == name)
 }
 
-/// Every pass name, comma-separated (for messages).
+/// Every pass name, the backend's included, comma-separated (for messages).
 pub fn names() -> String {
-    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+    PASSES
+        .iter()
+        .map(|p| p.name)
+        .chain(backend::stage_names())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether `name` is a pass `--print-ir-after` can name: an IR pass, `lower-ast` or a
+/// backend pass.
+pub fn is_dump_point(name: &str) -> bool {
+    name == "lower-ast" || find(name).is_some() || backend::stage(name).is_some()
+}
+
+/// The backend passes of `--passes=a,b,c` on MIR input, or a usage message.
+pub fn parse_mir_list(list: &str) -> Result<Vec<&'static BackendPass>, String> {
+    list.split(',')
+        .map(str::trim)
+        .map(|n| {
+            if n.is_empty() {
+                return Err("--passes: empty pass name in the list".to_string());
+            }
+            if n == "isel" {
+                return Err(
+                    "--passes: `isel` makes MIR from CF IR; on MIR input, name the \
+                     passes after it"
+                        .to_string(),
+                );
+            }
+            backend::find(n).ok_or_else(|| {
+                let names: Vec<&str> = backend::PASSES.iter().map(|p| p.name).collect();
+                format!(
+                    "--passes: unknown backend pass `{n}` (on MIR input: {})",
+                    names.join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// The passes of `--passes=a,b,c`, or a usage message naming the unknown one.
@@ -261,6 +307,19 @@ pub fn list() -> String {
             p.input.name(),
             p.preserves.name(),
             p.summary
+        ));
+    }
+    out.push_str(&format!(
+        "{:<18} {:<7} {:<10} {}\n",
+        "isel",
+        "cf",
+        "-",
+        backend::ISEL_SUMMARY
+    ));
+    for p in backend::PASSES {
+        out.push_str(&format!(
+            "{:<18} {:<7} {:<10} {}\n",
+            p.name, "mir", "-", p.summary
         ));
     }
     out
@@ -319,6 +378,36 @@ impl<'a> Runner<'a> {
     pub fn after(&mut self, ir: &Ir, pass: &str) -> Result<(), Failure> {
         let start = Instant::now();
         let r = pipeline::after_pass(ir, self.file, self.opts, pass);
+        self.between.0 += start.elapsed();
+        self.between.1 += 1;
+        r
+    }
+
+    /// Runs backend pass `pass` on every kernel of `m`, then dumps and validates as the
+    /// options ask. A level mismatch (regalloc on allocated MIR, another pass before
+    /// regalloc) is a usage error; a failing pass is returned as the backend's error.
+    pub fn run_mir(
+        &mut self,
+        m: &mut MirModule,
+        pass: &BackendPass,
+    ) -> Result<Result<(), kc_backend::Error>, Failure> {
+        if let Some(why) = backend::refuse(m, pass) {
+            return Err(Failure::Usage(format!("--passes: {why}")));
+        }
+        let start = Instant::now();
+        let result = backend::run(m, pass);
+        self.record(pass.name, start.elapsed());
+        if result.is_err() {
+            return Ok(result);
+        }
+        self.after_mir(m, pass.name)?;
+        Ok(Ok(()))
+    }
+
+    /// Dumps and validates the MIR after backend pass `pass` (`isel` included).
+    pub fn after_mir(&mut self, m: &MirModule, pass: &str) -> Result<(), Failure> {
+        let start = Instant::now();
+        let r = pipeline::after_mir_pass(m, self.opts, pass);
         self.between.0 += start.elapsed();
         self.between.1 += 1;
         r
@@ -433,6 +522,66 @@ mod tests {
         };
         let mut runner = Runner::new(&opts, &file);
         assert!(runner.run(&mut ir, &pass, false).is_ok());
+    }
+
+    /// A backend pass that breaks the MIR (here: an SGPR pair moved to an odd register, as a
+    /// regalloc that forgot alignment would leave it) is caught by the MIR validator the
+    /// runner runs after it: an internal compiler error naming the pass, with the MIR and the
+    /// offending instruction marked.
+    #[test]
+    fn the_mir_validator_runs_after_every_backend_pass() {
+        use kc_backend::mir::{parse, Operand, PReg, Reg};
+        let text = "mir gfx942 after regalloc\nkernel @k {\n  usage sgprs 10 vgprs 2 sgpr_spills 0\nbb0:\n  s_load_dwordx2 s[6:7], s[0:1], 0\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v0, v0, s[6:7]\n  s_endpgm\n}\n";
+        let (mut m, _) = parse::parse(text).unwrap();
+        let pass = BackendPass {
+            name: "misalign",
+            summary: "",
+            run: |k| {
+                for b in k.func.layout.clone() {
+                    for i in &mut k.func.blocks[b].insts {
+                        for o in &mut i.ops {
+                            if let Operand::Reg {
+                                reg: Reg::Phys(PReg::S(6, 2)),
+                                ..
+                            } = o
+                            {
+                                *o = kc_backend::mir::p(PReg::S(5, 2));
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            },
+        };
+        let file = SourceFile::new("k.mir", text);
+        let opts = Options {
+            verify_mir: true,
+            ..Options::new(crate::pipeline::Stage::Mir)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        match runner.run_mir(&mut m, &pass) {
+            Err(Failure::Diagnostics(d)) => {
+                assert!(
+                    d.starts_with(
+                        "internal compiler error: the MIR is invalid after pass `misalign`"
+                    ),
+                    "{d}"
+                );
+                assert!(
+                    d.contains("  s_load_dwordx2 s[5:6], s[0:1], 0\n# ^^^ s[5:6] is not aligned"),
+                    "{d}"
+                );
+            }
+            r => panic!("the broken MIR was not reported: {r:?}"),
+        }
+        // Without validation, the runner does not look.
+        let (mut m, _) = parse::parse(text).unwrap();
+        let opts = Options {
+            verify_mir: false,
+            ..Options::new(crate::pipeline::Stage::Mir)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        assert!(matches!(runner.run_mir(&mut m, &pass), Ok(Ok(()))));
     }
 
     #[test]

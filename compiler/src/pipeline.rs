@@ -7,20 +7,29 @@
 //!                                                                   │ lower-to-cf
 //!                                                                   ▼
 //!                                                                 cf-ir
-//!                                                                   │ target::emit_llvm
+//!                                          target::emit_llvm ◀──────┤ -O passes, make-structurizable
+//!                                          llvm (LLVM IR)           │ isel
 //!                                                                   ▼
-//!                                                                 llvm (textual LLVM IR)
+//!   .mir (after any backend pass) ──parse MIR──▶ validate ─────▶ mir ◀─┐ regalloc, branch-folding,
+//!                                                                   │  │ waitcnt, hazards,
+//!                                                                   │──┘ branch-relax
+//!                                                                   ▼ asm printer
+//!                                                                 asm (gfx942 listing)
 //! ```
 //! The IR verifier runs on IR read from a file (a failure is the user's error) and after every
 //! pass (a failure is a compiler bug, reported with the IR). The token verifier (the static
 //! rules of controlled convergence, on CF kernels) runs on IR read from a file and after
 //! lower-to-cf; a failure is the user's in kernels whose tokens the user wrote, a compiler bug in
 //! kernels that insert-tokens gave tokens to. IR input enters the pipeline at whatever stage it
-//! is in: the passes are no-ops on kernels already past them.
+//! is in: the passes are no-ops on kernels already past them. The MIR validator runs on MIR
+//! read from a file (the user's error, at its line) and, with `Options::verify_mir`, after
+//! every backend pass (a compiler bug, reported with the MIR).
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::pass_manager::{self, Pass, Runner};
 use crate::{ast, check, lower, parse};
+use kc_backend::mir::{self, MirModule};
+use kc_backend::passes::{self as backend, BackendPass};
 use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify::{self, VerifyError};
@@ -54,6 +63,9 @@ pub enum Stage {
     /// Why `Options::explain` is divergent or uniform (`--explain`, not an `--emit` value).
     #[value(skip)]
     Explain,
+    /// gfx942 machine IR after the last backend pass (branch-relax): what the listing prints,
+    /// over physical registers (`--print-ir-after=isel` shows it before allocation).
+    Mir,
     /// gfx942 assembly (the backend; `-S`).
     Asm,
 }
@@ -82,6 +94,17 @@ pub struct Options {
     pub time_passes: bool,
     /// `--passes=a,b,c`: run exactly these passes on IR input and print the IR.
     pub passes: Option<Vec<&'static Pass>>,
+    /// `--passes=a,b,c` on MIR input: run exactly these backend passes.
+    pub mir_passes: Option<Vec<&'static BackendPass>>,
+    /// Validate the MIR after every backend pass (`--verify-mir`, `KC_VERIFY_MIR=1`, and
+    /// always in debug builds); `--no-verify` turns it off.
+    pub verify_mir: bool,
+}
+
+/// Whether the MIR validator runs by default: in debug builds, or with `KC_VERIFY_MIR` set
+/// (to anything but `0`).
+pub fn verify_mir_default() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("KC_VERIFY_MIR").is_some_and(|v| v != "0")
 }
 
 impl Options {
@@ -100,6 +123,8 @@ impl Options {
             print_ir_after: Vec::new(),
             time_passes: false,
             passes: None,
+            mir_passes: None,
+            verify_mir: verify_mir_default(),
         }
     }
 }
@@ -183,8 +208,25 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
                 Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
             });
     }
-    // Stage::Asm: the gfx942 backend.
-    listing(ir, runner).map(|(listing, _)| listing)
+    // Stage::Mir, Stage::Asm: the gfx942 backend.
+    let m = backend_passes(ir, runner)?;
+    if opts.stage == Stage::Mir {
+        return Ok(mir::print::print(&m));
+    }
+    finish(&m, runner, |e| {
+        Failure::Diagnostics(format!("internal compiler error: {e}\n"))
+    })
+}
+
+/// The listing of an allocated module (the asm printer, timed).
+fn finish(
+    m: &MirModule,
+    runner: &mut Runner,
+    fail: impl FnOnce(String) -> Failure,
+) -> Result<String, Failure> {
+    runner
+        .time("asm-printer", || backend::listing(m))
+        .map_err(|e| fail(e.message))
 }
 
 /// `--passes=a,b,c`: IR input, read and verified, then exactly those passes, then the IR.
@@ -213,9 +255,19 @@ fn run_passes(
 
 /// The gfx942 listing of a CF module: make it structurizable, then the backend.
 fn listing(
-    mut ir: Ir,
+    ir: Ir,
     runner: &mut Runner,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
+    let m = backend_passes(ir, runner)?;
+    let listing = finish(&m, runner, |e| {
+        Failure::Diagnostics(format!("internal compiler error: {e}\n"))
+    })?;
+    Ok((listing, backend::infos(&m)))
+}
+
+/// A CF module made structurizable, then every backend pass, each through the runner (MIR
+/// dumps, validation, timing): the module the listing prints.
+fn backend_passes(mut ir: Ir, runner: &mut Runner) -> Result<MirModule, Failure> {
     // The backend needs reducible cycles; one exit per loop only simplifies its shapes (its
     // control tree places every exit of a loop after it), so a loop whose exits
     // `unify_loop_exits` must leave alone (a convergence token crossing the exit) is fine.
@@ -224,9 +276,16 @@ fn listing(
         runner.run(&mut ir, pass, false)?;
     }
     let file = runner.file();
-    runner
-        .time("gfx942 backend", || kc_backend::compile_with_layouts(&ir))
-        .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))
+    let mut m = runner
+        .time("isel", || backend::isel(&ir))
+        .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))?;
+    runner.after_mir(&m, "isel")?;
+    for pass in backend::PASSES {
+        runner
+            .run_mir(&mut m, pass)?
+            .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))?;
+    }
+    Ok(m)
 }
 
 /// The optimizer: the passes of `-O<level>` on CF IR.
@@ -249,6 +308,20 @@ pub fn compile_listing(
     let mut runner = Runner::new(&opts, &file);
     optimize(&mut ir, opt_level, &mut runner)?;
     listing(ir, &mut runner)
+}
+
+/// The machine module after `isel` of a CF module optimized at `opt_level` (for tests that
+/// run the backend passes one by one).
+pub fn compile_to_mir(mut ir: Ir, input: &Input, opt_level: u8) -> Result<MirModule, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let opts = Options::new(Stage::Asm);
+    let mut runner = Runner::new(&opts, &file);
+    optimize(&mut ir, opt_level, &mut runner)?;
+    for name in ["fix-irreducible", "unify-loop-exits"] {
+        let pass = pass_manager::find(name).expect("a table pass");
+        runner.run(&mut ir, pass, false)?;
+    }
+    backend::isel(&ir).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
 }
 
 /// A backend error, rendered like a verifier error without the IR context.
@@ -563,6 +636,131 @@ pub(crate) fn after_pass(
         return Ok(());
     }
     check_ir(ir, file, opts, Some(pass))
+}
+
+/// Dumps the MIR after backend pass `pass` and validates it; a failure is a compiler bug,
+/// reported with the MIR, the offending lines marked.
+pub(crate) fn after_mir_pass(m: &MirModule, opts: &Options, pass: &str) -> Result<(), Failure> {
+    if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
+        let dump = format!(
+            "# -----// IR Dump After {pass} //----- #\n{}\n",
+            mir::print::print(m)
+        );
+        crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    if !(opts.verify && opts.verify_mir) {
+        return Ok(());
+    }
+    let problems = mir::validate::validate(m);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::Diagnostics(format!(
+        "internal compiler error: the MIR is invalid after pass `{pass}`\n{}",
+        mir::validate::render(m, &problems)
+    )))
+}
+
+/// Heuristic for stdin: MIR starts (after `#` comments) with `mir `.
+pub fn looks_like_mir(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.starts_with("mir "))
+}
+
+/// MIR input (`.mir`, `-x mir`): parsed and validated (problems are the user's, at their
+/// line in the file), then the `--passes` list, or the rest of the backend pipeline; the
+/// output is the MIR (`--passes`, `--emit=mir`) or the listing (`-S`, the default).
+pub fn run_mir(input: &Input, opts: &Options) -> Result<String, Failure> {
+    let file = SourceFile::new(input.name.clone(), input.text.clone());
+    let mut runner = Runner::new(opts, &file);
+    let result = run_mir_with(&file, opts, &mut runner);
+    let report = runner.report();
+    if !report.is_empty() {
+        crate::output::stderr(&report).map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    result
+}
+
+fn run_mir_with(file: &SourceFile, opts: &Options, runner: &mut Runner) -> Result<String, Failure> {
+    if !matches!(opts.stage, Stage::Mir | Stage::Asm) {
+        return Err(Failure::Usage(
+            "MIR input gives MIR (--emit=mir) or assembly (-S, --emit=asm); the other stages \
+             need .k or .mlir input"
+                .into(),
+        ));
+    }
+    let at = |offset: usize| {
+        let start = offset.min(file.text.len());
+        let end = next_char_boundary(&file.text, start);
+        ast::Span::new(file.id, start, end)
+    };
+    let (mut m, positions) = runner
+        .time("parse-mir", || mir::parse::parse(&file.text))
+        .map_err(|e| {
+            render(
+                file,
+                &[Diagnostic::error(e.message, at(e.offset), "here")],
+                opts,
+            )
+        })?;
+    // Input is validated whatever the options say: no pass may see malformed MIR.
+    let problems = runner.time("validate-mir", || mir::validate::validate(&m));
+    if !problems.is_empty() {
+        let diags: Vec<Diagnostic> = problems
+            .iter()
+            .map(|(k, p)| {
+                Diagnostic::error(
+                    format!("invalid MIR: {}", p.message),
+                    at(positions.offset(*k, p.at)),
+                    "",
+                )
+            })
+            .collect();
+        return Err(render(file, &diags, opts));
+    }
+    let fail = |m: &MirModule, e: kc_backend::Error| {
+        let k = m.kernels.iter().position(|k| k.loc == e.loc);
+        let text = if e.loc.is_known() {
+            format!(
+                "{}:{}:{}: error: {}\n",
+                m.file_name(e.loc),
+                e.loc.line,
+                e.loc.col,
+                e.message
+            )
+        } else {
+            let d = Diagnostic::error(
+                e.message.clone(),
+                at(k.map_or(0, |k| positions.offset(k, mir::At::Kernel))),
+                "",
+            );
+            diag::render(file, &[d], opts.color)
+        };
+        Failure::Diagnostics(text)
+    };
+    let list: Vec<&'static BackendPass> = match &opts.mir_passes {
+        Some(list) => list.clone(),
+        None => backend::remaining(m.after).iter().collect(),
+    };
+    for pass in list {
+        if let Err(e) = runner.run_mir(&mut m, pass)? {
+            return Err(fail(&m, e));
+        }
+    }
+    if opts.stage == Stage::Mir {
+        return Ok(mir::print::print(&m));
+    }
+    if !m.allocated() {
+        return Err(Failure::Usage(
+            "-S needs allocated MIR: run regalloc (--passes=regalloc) first, or give no --passes"
+                .into(),
+        ));
+    }
+    finish(&m, runner, |e| {
+        Failure::Diagnostics(format!("{}: error: {e}\n", file.name))
+    })
 }
 
 fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options, pass: Option<&str>) -> Result<(), Failure> {

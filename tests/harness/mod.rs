@@ -44,7 +44,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// File extensions that make a file a test.
-pub const TEST_EXTENSIONS: &[&str] = &["k", "mlir", "s", "json"];
+pub const TEST_EXTENSIONS: &[&str] = &["k", "mlir", "mir", "s", "json"];
 
 /// Command-line options.
 #[derive(Debug, Default)]

@@ -31,6 +31,12 @@
 // LIST: lower-to-cf kernel
 // LIST: fix-irreducible cf
 // LIST: unify-loop-exits cf
+// LIST: isel cf - structurize divergent regions and select gfx942 instructions
+// LIST: regalloc mir
+// LIST: branch-folding mir
+// LIST: waitcnt mir
+// LIST: hazards mir
+// LIST: branch-relax mir
 builtin.module {
   kernel.func @k {
   ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
