@@ -26,7 +26,9 @@
 //!   of a divergent if, the join for the then side, the rejoin point of a label, continue or
 //!   exit mask), the per-lane CFG edges VGPR liveness needs;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
-//!   scalar loads, readlane), like LLVM's skip threshold.
+//!   scalar loads, readlane), like LLVM's skip threshold, and only where EXEC can be empty:
+//!   after a label's end only when a branch in it leaves for an enclosing construct (lanes
+//!   that broke out of a loop to the label are back there).
 //!
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
 //! tree (`analyse_branches`), computed before any code is emitted.
@@ -377,11 +379,11 @@ impl Facts {
 /// A step of [`Isel::lower`]: a node to lower, or what follows a construct's parts.
 enum Task {
     Node(NodeId, Option<Target>),
-    /// After a `Block`'s body.
+    /// After a `Block`'s body; `block`: the `Block` node.
     BlockEnd {
         mask: Option<VReg>,
         end: MBlock,
-        body: NodeId,
+        block: NodeId,
     },
     /// After a `Loop`'s body.
     LoopEnd {
@@ -620,14 +622,19 @@ impl Isel<'_> {
         while let Some(task) = stack.pop() {
             match task {
                 Task::Node(n, tail) => self.lower_node(tree, &facts, n, tail, &mut stack)?,
-                Task::BlockEnd { mask, end, body } => {
+                Task::BlockEnd { mask, end, block } => {
                     self.close_skips();
                     self.ctx.pop();
                     self.start_block(end);
                     if let Some(m) = mask {
                         self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
                     }
-                    if facts.loses_lanes(body) {
+                    // Lanes that left for the label itself are back: EXEC is empty here only
+                    // if a branch in the block leaves for a construct enclosing it (not when
+                    // its body merely breaks to its own end, as every loop exit does: that
+                    // skip could never be taken, and at the top level it jumped to the
+                    // kernel's end, beyond s_cbranch range in a long kernel).
+                    if facts.loses_lanes(block) {
                         self.skip_if_empty();
                     }
                 }
@@ -806,7 +813,7 @@ impl Isel<'_> {
                 stack.push(Task::BlockEnd {
                     mask,
                     end,
-                    body: *body,
+                    block: n,
                 });
                 stack.push(Task::Node(*body, Some(Target::Label(*label))));
                 Ok(())
