@@ -36,7 +36,9 @@
 //! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
-//! so each round of the fixed point and the lowering are linear in the tree.
+//! so each round of the fixed point and the lowering are linear in the tree. Deciding a skip
+//! reads at most the threshold's instructions and jumps over runs of empty blocks, each
+//! walked once (`maybe_drop_skip`).
 
 use crate::isa::{is_inline_int, Opc, Unit};
 use crate::isel::{Isel, IselError, Operand2, Val};
@@ -1200,16 +1202,42 @@ impl Isel<'_> {
         true
     }
 
-    /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
-    /// positions from `first` on) is short and safe to run with EXEC = 0. The count stops at
-    /// the threshold (a long region is kept without reading it all: nested skips would make
-    /// that quadratic).
+    /// Removes the `s_cbranch_execz` at the end of `block` when the code it skips (layout
+    /// positions from `first` to the end of the layout, all final when the skips of a
+    /// construct are decided) is short and safe to run with EXEC = 0. The count stops at the
+    /// threshold (a long region is kept without reading it all: nested skips would make that
+    /// quadratic), and runs of empty blocks are jumped over through `empty_until` (path
+    /// compression: a block becomes empty at most once, when its skip is dropped, and never
+    /// gets code back), so each decision reads at most THRESHOLD + 1 non-empty blocks and
+    /// the runs between them, each run walked once in all.
     fn maybe_drop_skip(&mut self, block: MBlock, first: usize) {
         const THRESHOLD: usize = 12;
+        let len = self.mf.layout.len();
+        if self.empty_until.len() < len {
+            self.empty_until.resize(len, 0);
+        }
         let mut count = 0;
         let mut safe = true;
-        'scan: for &b in &self.mf.layout[first..] {
-            for i in &self.mf.blocks[b].insts {
+        // Empty positions walked since the last non-empty block, to point past the run.
+        let mut run: Vec<usize> = Vec::new();
+        let mut k = first;
+        'scan: while k < len {
+            let j = self.empty_until[k] as usize;
+            if j > k {
+                run.push(k);
+                k = j;
+                continue;
+            }
+            let insts = &self.mf.blocks[self.mf.layout[k]].insts;
+            if insts.is_empty() {
+                run.push(k);
+                k += 1;
+                continue;
+            }
+            for r in run.drain(..) {
+                self.empty_until[r] = k as u32;
+            }
+            for i in insts {
                 count += 1;
                 let d = i.op.desc();
                 if d.is_branch()
@@ -1229,6 +1257,10 @@ impl Isel<'_> {
                     break 'scan;
                 }
             }
+            k += 1;
+        }
+        for r in run {
+            self.empty_until[r] = k as u32;
         }
         let insts = &mut self.mf.blocks[block].insts;
         debug_assert!(insts.last().is_some_and(|i| i.op == Opc::S_CBRANCH_EXECZ));
