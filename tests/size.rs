@@ -1,9 +1,11 @@
-//! The size test (issue #10): kernels far larger than the other tests' compile with `-S`, and
-//! their listings assemble with llvm-mc-22. Shapes (`kc_tests::gen::large`): 30,000
+//! The size test (issues #10 and #12): kernels far larger than the other tests' compile with
+//! `-S`, and their listings assemble with llvm-mc-22. Shapes (`kc_tests::gen::large`): 30,000
 //! sequential `if`s, a 10,000-arm `else if` chain with a uniform and with a divergent
-//! condition, 100,000 stores. These once overflowed the stack (recursion over the nesting),
-//! took quadratic time (waitcnt, sync dependence, the control tree) or produced branches out
-//! of `s_cbranch` range.
+//! condition, 100,000 stores, and the mixed kernel of 25,600 statements (divergent and
+//! uniform ifs, small divergent loops, loads and stores). These once overflowed the stack
+//! (recursion over the nesting), took quadratic time (waitcnt, sync dependence, the control
+//! tree, unify-loop-exits) or produced branches out of `s_cbranch` range (the mixed kernel:
+//! a never-taken skip to the kernel's end after every loop).
 //!
 //! Each kernel is compiled by the `kc` binary, on its main thread's default 8 MiB stack (no
 //! pass may recurse in proportion to the kernel), under a 4 GiB address-space limit so a
@@ -31,6 +33,7 @@ fn cases() -> Vec<(Shape, usize)> {
         (Shape::UniformChain, 10_000),
         (Shape::DivergentChain, 10_000),
         (Shape::Stores, 100_000),
+        (Shape::Mixed, 25_600),
     ]
 }
 

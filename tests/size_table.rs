@@ -1,70 +1,181 @@
-//! The README's kernel-size table: each shape of `kc_tests::gen::large` at N, 2N and 4N,
-//! compiled by the `kc` binary with `-S`, wall time and peak memory (GNU `/usr/bin/time`),
-//! so linear growth reads as 2x per column. A measurement, not a test (`tests/size.rs`
-//! checks that the large shapes compile and assemble; `compiler/benches/size.rs` is the
-//! criterion benchmark).
+//! The README's kernel-size tables, measured on the `kc` binary (GNU `/usr/bin/time`: wall
+//! clock, CPU time (user + system) and peak resident memory). A measurement, not a test
+//! (`tests/size.rs` checks that the large shapes compile and assemble;
+//! `compiler/benches/size.rs` is the criterion benchmark).
 //!
-//! `cargo run --release -p kc-tests --bin size-table` (`KC_BIN` names the `kc` binary).
+//! - The mixed table (issue #12): the `mixed` shape of `kc_tests::gen::large` (divergent and
+//!   uniform ifs, small divergent loops, loads and stores) at 1,600, 6,400, 25,600 and 100,000
+//!   statements, `-S` and `--emit=uniformity`, each column with its growth over the previous
+//!   one: linear growth reads as 4x per column.
+//! - The shape table (issue #10): each other shape at N, 2N and 4N with `-S`, so linear growth
+//!   reads as 2x per column.
+//!
+//! `cargo run --release -p kc-tests --bin size-table [mixed|shapes]` (both tables without an
+//! argument; `KC_BIN` names the `kc` binary).
 
 use kc_tests::gen::large::Shape;
 use kc_tests::harness::Layout;
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
-/// The base size N of each shape in the growth table.
-fn table_base(shape: Shape) -> usize {
-    match shape {
-        Shape::SequentialIfs => 5_000,
-        Shape::UniformChain | Shape::DivergentChain => 2_500,
-        Shape::Stores => 25_000,
+/// The sizes of the mixed table.
+const MIXED_SIZES: [usize; 4] = [1_600, 6_400, 25_600, 100_000];
+
+/// One compile: wall seconds, CPU seconds, peak resident KiB.
+struct Run {
+    wall: f64,
+    cpu: f64,
+    kib: f64,
+}
+
+/// Runs `kc src args -o out` under GNU time.
+fn measure(kc: &Path, src: &Path, args: &[&str], out: &Path) -> Result<Run, String> {
+    let o = Command::new("/usr/bin/time")
+        .args(["-f", "%e %U %S %M"])
+        .arg(kc)
+        .arg(src)
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .map_err(|e| format!("cannot run /usr/bin/time: {e}"))?;
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    let fields: Vec<f64> = stderr
+        .lines()
+        .last()
+        .unwrap_or("")
+        .split(' ')
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    match fields.as_slice() {
+        [wall, user, sys, kib] if o.status.success() => Ok(Run {
+            wall: *wall,
+            cpu: user + sys,
+            kib: *kib,
+        }),
+        _ => Err(format!("failed: {}", stderr.trim().replace('\n', " "))),
     }
 }
 
-/// Prints the growth table: `-S` at N, 2N, 4N, time and peak memory.
-fn table(kc: &Path, dir: &Path) -> ExitCode {
+/// Writes the kernel of `shape` with `size` statements into `dir`.
+fn write_kernel(dir: &Path, shape: Shape, size: usize) -> Result<std::path::PathBuf, String> {
+    let src = dir.join(format!("{}_{size}.k", shape.name()));
+    std::fs::write(&src, shape.kernel(size))
+        .map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+    Ok(src)
+}
+
+/// `value` and, after the first column, its ratio to the previous column's.
+fn cell(value: f64, prev: Option<f64>, unit: &str, digits: usize) -> String {
+    let v = format!("{value:.digits$} {unit}");
+    match prev {
+        Some(p) if p > 0.0 => format!("{v} ({:.1}x)", value / p),
+        _ => v,
+    }
+}
+
+/// The mixed table: rows of wall time, CPU time and peak memory for `-S` and for
+/// `--emit=uniformity`, one column per size with the growth per 4x.
+fn mixed_table(kc: &Path, dir: &Path) -> Result<(), String> {
+    let mut srcs = Vec::new();
+    for n in MIXED_SIZES {
+        srcs.push(write_kernel(dir, Shape::Mixed, n)?);
+    }
+    let header: Vec<String> = MIXED_SIZES
+        .iter()
+        .map(|n| format!("N = {}", group_digits(*n)))
+        .collect();
+    println!("| mixed kernel | {} |", header.join(" | "));
+    println!("|---|{}", "---|".repeat(MIXED_SIZES.len()));
+    for (what, args, ext) in [
+        ("`-S`", &["-S"][..], "s"),
+        ("`--emit=uniformity`", &["--emit=uniformity"][..], "u"),
+    ] {
+        let mut runs = Vec::new();
+        for src in &srcs {
+            runs.push(measure(kc, src, args, &src.with_extension(ext)));
+        }
+        type Field = fn(&Run) -> f64;
+        let rows: [(&str, Field, &str, usize); 3] = [
+            ("wall time", |r| r.wall, "s", 2),
+            ("CPU time", |r| r.cpu, "s", 2),
+            ("peak memory", |r| r.kib / 1024.0, "MB", 0),
+        ];
+        for (name, field, unit, digits) in rows {
+            let mut cells = Vec::new();
+            let mut prev = None;
+            for r in &runs {
+                match r {
+                    Ok(r) => {
+                        let v = field(r);
+                        cells.push(cell(v, prev, unit, digits));
+                        prev = Some(v);
+                    }
+                    Err(e) => {
+                        cells.push(e.clone());
+                        prev = None;
+                    }
+                }
+            }
+            println!("| {what} {name} | {} |", cells.join(" | "));
+        }
+    }
+    Ok(())
+}
+
+/// `25600` as `25,600`.
+fn group_digits(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The base size N of each shape in the growth table.
+fn table_base(shape: Shape) -> Option<usize> {
+    match shape {
+        Shape::SequentialIfs => Some(5_000),
+        Shape::UniformChain | Shape::DivergentChain => Some(2_500),
+        Shape::Stores => Some(25_000),
+        Shape::Mixed => None,
+    }
+}
+
+/// The shape table: `-S` at N, 2N, 4N, wall time and peak memory.
+fn shape_table(kc: &Path, dir: &Path) -> Result<(), String> {
     println!("| shape, `-S` | N | 2N | 4N |");
     println!("|---|---|---|---|");
     for shape in Shape::ALL {
-        let n = table_base(shape);
+        let Some(n) = table_base(shape) else { continue };
         let mut cells = Vec::new();
         for size in [n, 2 * n, 4 * n] {
-            let src = dir.join(format!("{}_{size}.k", shape.name()));
-            if let Err(e) = std::fs::write(&src, shape.kernel(size)) {
-                println!("size: cannot write {}: {e}", src.display());
-                return ExitCode::FAILURE;
-            }
-            let o = Command::new("/usr/bin/time")
-                .args(["-f", "%e %M"])
-                .arg(kc)
-                .arg(&src)
-                .args(["-S", "-o"])
-                .arg(src.with_extension("s"))
-                .output();
-            let stderr = o
-                .as_ref()
-                .map(|o| String::from_utf8_lossy(&o.stderr).to_string());
-            let fields: Vec<f64> = stderr
-                .as_deref()
-                .unwrap_or("")
-                .lines()
-                .last()
-                .unwrap_or("")
-                .split(' ')
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            match (&o, fields.as_slice()) {
-                (Ok(o), [secs, kib]) if o.status.success() => {
-                    cells.push(format!("{secs:.2} s, {:.0} MB", kib / 1024.0))
-                }
-                _ => cells.push(format!("failed: {}", stderr.unwrap_or_default().trim())),
-            }
+            let src = write_kernel(dir, shape, size)?;
+            cells.push(match measure(kc, &src, &["-S"], &src.with_extension("s")) {
+                Ok(r) => format!("{:.2} s, {:.0} MB", r.wall, r.kib / 1024.0),
+                Err(e) => e,
+            });
         }
         println!("| {} ({n}) | {} |", shape.name(), cells.join(" | "));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 fn main() -> ExitCode {
+    let which = std::env::args().nth(1);
+    let (mixed, shapes) = match which.as_deref() {
+        None => (true, true),
+        Some("mixed") => (true, false),
+        Some("shapes") => (false, true),
+        Some(other) => {
+            eprintln!("size-table: unknown table `{other}` (mixed or shapes)");
+            return ExitCode::FAILURE;
+        }
+    };
     let layout = Layout::detect();
     let kc = match layout.build_kc(false) {
         Ok(kc) => kc,
@@ -78,5 +189,21 @@ fn main() -> ExitCode {
         eprintln!("size-table: cannot create {}: {e}", dir.display());
         return ExitCode::FAILURE;
     }
-    table(&kc, &dir)
+    let mut result = Ok(());
+    if mixed {
+        result = mixed_table(&kc, &dir);
+        if shapes {
+            println!();
+        }
+    }
+    if shapes && result.is_ok() {
+        result = shape_table(&kc, &dir);
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("size-table: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -8,6 +8,8 @@
 //! accum offset, LDS size) and `.amdgpu_metadata` listing every argument, hidden ones
 //! included, and the register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to
 //! VGPR lanes), so an HSA runtime could load it.
+//! Cost: linear in the code; each instruction is written straight into the output (no string
+//! per operand or line).
 
 use crate::isa::{is_inline_int, Kind};
 use crate::isel::KernelInfo;
@@ -20,53 +22,73 @@ pub fn header() -> String {
     "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.amdhsa_code_object_version 5\n".into()
 }
 
-fn preg(p: PReg) -> String {
-    match p {
-        PReg::S(b, 1) => format!("s{b}"),
-        PReg::S(b, n) => format!("s[{}:{}]", b, b + n as u16 - 1),
-        PReg::V(b, 1) => format!("v{b}"),
-        PReg::V(b, n) => format!("v[{}:{}]", b, b + n as u16 - 1),
-        PReg::Vcc => "vcc".into(),
-        PReg::Exec => "exec".into(),
-        PReg::M0 => "m0".into(),
-    }
+/// Writes physical register `p`.
+fn write_preg(out: &mut String, p: PReg) {
+    let _ = match p {
+        PReg::S(b, 1) => write!(out, "s{b}"),
+        PReg::S(b, n) => write!(out, "s[{}:{}]", b, b + n as u16 - 1),
+        PReg::V(b, 1) => write!(out, "v{b}"),
+        PReg::V(b, n) => write!(out, "v[{}:{}]", b, b + n as u16 - 1),
+        PReg::Vcc => write!(out, "vcc"),
+        PReg::Exec => write!(out, "exec"),
+        PReg::M0 => write!(out, "m0"),
+    };
 }
 
-fn operand(o: &Operand, kind: Option<Kind>, labels: &SecondaryMap<MBlock, String>) -> String {
-    match o {
+/// Writes operand `o` (of kind `kind` in the instruction's operand list) into `out`, with no
+/// allocation of its own.
+fn write_operand(
+    out: &mut String,
+    o: &Operand,
+    kind: Option<Kind>,
+    labels: &SecondaryMap<MBlock, String>,
+) {
+    let _ = match o {
         Operand::Reg {
             reg: Reg::Phys(p), ..
-        } => preg(*p),
+        } => {
+            write_preg(out, *p);
+            Ok(())
+        }
         Operand::Reg {
             reg: Reg::Virt(v), ..
-        } => format!("%r{}", v.index()),
+        } => write!(out, "%r{}", v.index()),
         Operand::Imm(c) => {
             if is_inline_int(*c) || matches!(kind, Some(Kind::Imm)) {
-                format!("{c}")
+                write!(out, "{c}")
             } else {
-                format!(
+                write!(
+                    out,
                     "0x{:x}",
                     *c as u64 & if *c < 0 { 0xffff_ffff } else { u64::MAX }
                 )
             }
         }
-        Operand::Label(b) => labels[*b].clone(),
-        Operand::Off => "off".into(),
+        Operand::Label(b) => {
+            out.push_str(&labels[*b]);
+            Ok(())
+        }
+        Operand::Off => {
+            out.push_str("off");
+            Ok(())
+        }
         Operand::LabelDiff { to, from, hi } => {
             let part = if *hi { ">>32" } else { "&4294967295" };
-            format!("({}-{}){part}", labels[*to], labels[*from])
+            write!(out, "({}-{}){part}", labels[*to], labels[*from])
         }
         Operand::Wait { vm, lgkm } => {
-            let mut s = Vec::new();
             if let Some(v) = vm {
-                s.push(format!("vmcnt({v})"));
+                let _ = write!(out, "vmcnt({v})");
             }
             if let Some(l) = lgkm {
-                s.push(format!("lgkmcnt({l})"));
+                if vm.is_some() {
+                    out.push(' ');
+                }
+                let _ = write!(out, "lgkmcnt({l})");
             }
-            s.join(" ")
+            Ok(())
         }
-    }
+    };
 }
 
 /// Kernel number `index` of the listing; `Loc::file` indexes `files`.
@@ -83,17 +105,15 @@ pub fn print_kernel(
     for (k, &b) in f.layout.iter().enumerate() {
         labels[b] = format!(".LBB{index}_{k}");
     }
-    let mut used: std::collections::HashSet<MBlock> = std::collections::HashSet::new();
+    let mut used: SecondaryMap<MBlock, bool> = SecondaryMap::new();
     for &b in &f.layout {
         for i in &f.blocks[b].insts {
             for o in &i.ops {
                 match o {
-                    Operand::Label(t) => {
-                        used.insert(*t);
-                    }
+                    Operand::Label(t) => used[*t] = true,
                     Operand::LabelDiff { to, from, .. } => {
-                        used.insert(*to);
-                        used.insert(*from);
+                        used[*to] = true;
+                        used[*from] = true;
                     }
                     _ => {}
                 }
@@ -106,50 +126,53 @@ pub fn print_kernel(
     );
     let mut last_line = (u32::MAX, u32::MAX);
     for &b in &f.layout {
-        if used.contains(&b) {
+        if used[b] {
             if let Some(c) = &f.blocks[b].comment {
                 let _ = writeln!(out, "; {c}");
             }
             let _ = writeln!(out, "{}:", labels[b]);
         }
         for i in &f.blocks[b].insts {
+            // The line is built in `out` itself: the comment column is counted from its start.
+            let start = out.len();
             let d = i.op.desc();
-            let mut line = format!("\t{}", d.name);
-            let ops: Vec<String> = i
-                .ops
-                .iter()
-                .enumerate()
-                .map(|(k, o)| operand(o, d.operands.get(k).copied(), &labels))
-                .collect();
-            if !ops.is_empty() {
-                line.push(' ');
-                line.push_str(&ops.join(", "));
+            out.push('\t');
+            out.push_str(d.name);
+            for (k, o) in i.ops.iter().enumerate() {
+                out.push_str(if k == 0 { " " } else { ", " });
+                write_operand(out, o, d.operands.get(k).copied(), &labels);
             }
             if i.offset != 0 {
-                let _ = write!(line, " offset:{}", i.offset);
+                let _ = write!(out, " offset:{}", i.offset);
             }
             if i.sc0 {
-                line.push_str(" sc0");
+                out.push_str(" sc0");
             }
-            let mut comments = Vec::new();
+            let mut loc = None;
             if i.loc.is_known() {
                 let key = (i.loc.file.0, i.loc.line);
                 if key != last_line {
-                    let file = files
-                        .get(i.loc.file.0 as usize)
-                        .map_or("<unknown>", String::as_str);
-                    comments.push(format!("{file}:{}", i.loc.line));
+                    loc = Some(i.loc);
                     last_line = key;
                 }
             }
-            if let Some(c) = &i.comment {
-                comments.push(c.clone());
+            if loc.is_some() || i.comment.is_some() {
+                let pad = 48usize.saturating_sub(out.len() - start + 3);
+                let _ = write!(out, "{:pad$} ; ", "");
+                if let Some(l) = loc {
+                    let file = files
+                        .get(l.file.0 as usize)
+                        .map_or("<unknown>", String::as_str);
+                    let _ = write!(out, "{file}:{}", l.line);
+                    if i.comment.is_some() {
+                        out.push_str("; ");
+                    }
+                }
+                if let Some(c) = &i.comment {
+                    out.push_str(c);
+                }
             }
-            if !comments.is_empty() {
-                let pad = 48usize.saturating_sub(line.len() + 3);
-                let _ = write!(line, "{:pad$} ; {}", "", comments.join("; "));
-            }
-            let _ = writeln!(out, "{line}");
+            out.push('\n');
         }
     }
     let _ = writeln!(

@@ -26,7 +26,9 @@
 //!   of a divergent if, the join for the then side, the rejoin point of a label, continue or
 //!   exit mask), the per-lane CFG edges VGPR liveness needs;
 //! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
-//!   scalar loads, readlane), like LLVM's skip threshold.
+//!   scalar loads, readlane), like LLVM's skip threshold, and only where EXEC can be empty:
+//!   after a label's end only when a branch in it leaves for an enclosing construct (lanes
+//!   that broke out of a loop to the label are back there).
 //!
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
 //! tree (`analyse_branches`), computed before any code is emitted.
@@ -34,7 +36,9 @@
 //! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
-//! so each round of the fixed point and the lowering are linear in the tree.
+//! so each round of the fixed point and the lowering are linear in the tree. Deciding a skip
+//! reads at most the threshold's instructions and jumps over runs of empty blocks, each
+//! walked once (`maybe_drop_skip`).
 //!
 //! The branch analysis (`analyse_branches`, the per-node `Facts`, the `Frames` a branch is
 //! classified against) is in `cfg_analysis.rs`; block-argument registers and the parallel
@@ -156,11 +160,11 @@ impl CtxStack {
 /// A step of [`Isel::lower`]: a node to lower, or what follows a construct's parts.
 enum Task {
     Node(NodeId, Option<Target>),
-    /// After a `Block`'s body.
+    /// After a `Block`'s body; `block`: the `Block` node.
     BlockEnd {
         mask: Option<VReg>,
         end: MBlock,
-        body: NodeId,
+        block: NodeId,
     },
     /// After a `Loop`'s body.
     LoopEnd {
@@ -268,14 +272,19 @@ impl Isel<'_> {
         while let Some(task) = stack.pop() {
             match task {
                 Task::Node(n, tail) => self.lower_node(tree, &facts, n, tail, &mut stack)?,
-                Task::BlockEnd { mask, end, body } => {
+                Task::BlockEnd { mask, end, block } => {
                     self.close_skips();
                     self.ctx.pop();
                     self.start_block(end);
                     if let Some(m) = mask {
                         self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
                     }
-                    if facts.loses_lanes(body) {
+                    // Lanes that left for the label itself are back: EXEC is empty here only
+                    // if a branch in the block leaves for a construct enclosing it (not when
+                    // its body merely breaks to its own end, as every loop exit does: that
+                    // skip could never be taken, and at the top level it jumped to the
+                    // kernel's end, beyond s_cbranch range in a long kernel).
+                    if facts.loses_lanes(block) {
                         self.skip_if_empty();
                     }
                 }
@@ -454,7 +463,7 @@ impl Isel<'_> {
                 stack.push(Task::BlockEnd {
                     mask,
                     end,
-                    body: *body,
+                    block: n,
                 });
                 stack.push(Task::Node(*body, Some(Target::Label(*label))));
                 Ok(())
@@ -851,16 +860,42 @@ impl Isel<'_> {
         true
     }
 
-    /// Removes the `s_cbranch_execz` at `(block, at)` when the code it skips (layout
-    /// positions from `first` on) is short and safe to run with EXEC = 0. The count stops at
-    /// the threshold (a long region is kept without reading it all: nested skips would make
-    /// that quadratic).
+    /// Removes the `s_cbranch_execz` at the end of `block` when the code it skips (layout
+    /// positions from `first` to the end of the layout, all final when the skips of a
+    /// construct are decided) is short and safe to run with EXEC = 0. The count stops at the
+    /// threshold (a long region is kept without reading it all: nested skips would make that
+    /// quadratic), and runs of empty blocks are jumped over through `empty_until` (path
+    /// compression: a block becomes empty at most once, when its skip is dropped, and never
+    /// gets code back), so each decision reads at most THRESHOLD + 1 non-empty blocks and
+    /// the runs between them, each run walked once in all.
     fn maybe_drop_skip(&mut self, block: MBlock, first: usize) {
         const THRESHOLD: usize = 12;
+        let len = self.mf.layout.len();
+        if self.empty_until.len() < len {
+            self.empty_until.resize(len, 0);
+        }
         let mut count = 0;
         let mut safe = true;
-        'scan: for &b in &self.mf.layout[first..] {
-            for i in &self.mf.blocks[b].insts {
+        // Empty positions walked since the last non-empty block, to point past the run.
+        let mut run: Vec<usize> = Vec::new();
+        let mut k = first;
+        'scan: while k < len {
+            let j = self.empty_until[k] as usize;
+            if j > k {
+                run.push(k);
+                k = j;
+                continue;
+            }
+            let insts = &self.mf.blocks[self.mf.layout[k]].insts;
+            if insts.is_empty() {
+                run.push(k);
+                k += 1;
+                continue;
+            }
+            for r in run.drain(..) {
+                self.empty_until[r] = k as u32;
+            }
+            for i in insts {
                 count += 1;
                 let d = i.op.desc();
                 if d.is_branch()
@@ -880,6 +915,10 @@ impl Isel<'_> {
                     break 'scan;
                 }
             }
+            k += 1;
+        }
+        for r in run {
+            self.empty_until[r] = k as u32;
         }
         let insts = &mut self.mf.blocks[block].insts;
         debug_assert!(insts.last().is_some_and(|i| i.op == Opc::S_CBRANCH_EXECZ));

@@ -129,6 +129,9 @@ pub struct Isel<'a> {
     /// Per construct being lowered: skip branches emitted in it and not yet decided (the
     /// block ending in the skip, the layout position where the skipped code starts).
     skips: Vec<Vec<(MBlock, usize)>>,
+    /// Per layout position `k` seen by a skip decision: a position `j >= k` such that the
+    /// blocks at `k..j` are empty, so the next decision jumps over them (`maybe_drop_skip`).
+    empty_until: Vec<u32>,
     /// The block of the final `s_endpgm`, laid out last.
     kernel_end: MBlock,
     /// Blocks whose uniform arguments some edge writes while lanes that still read the
@@ -182,6 +185,7 @@ impl<'a> Isel<'a> {
             loc: Loc::UNKNOWN,
             masked: HashSet::new(),
             skips: Vec::new(),
+            empty_until: Vec::new(),
             kernel_end: entry,
             staged: HashSet::new(),
             incoming: HashMap::new(),

@@ -5,6 +5,11 @@
 //! `print<uniformity>`; every op with results gets `// uniform` or `// divergent`, every
 //! `cf.cond_br` `// uniform branch` or `// divergent branch` with its joins, and every block
 //! with arguments the verdict of each. The output is still valid IR.
+//!
+//! Cost: linear in the module plus the summary's cycle lists (each cycle lists its blocks):
+//! every kernel is named once (the temporal-divergence lines print their user op with those
+//! names; `text::print_op` would name the whole kernel again per line, which made the report
+//! quadratic: 300 s on the 6,400-statement mixed kernel of `tests/gen/large.rs`), and an op finds its kernel's names in O(1).
 
 use crate::analysis::cycles::CycleId;
 use crate::analysis::uniformity::Uniformity;
@@ -12,6 +17,7 @@ use crate::entities::Op;
 use crate::ir::Ir;
 use crate::registry::Opcode;
 use crate::text::{self, Annot, Names, PrintOptions};
+use std::collections::HashMap;
 
 /// Results for every kernel of a module, in order.
 pub struct ModuleUniformity {
@@ -61,18 +67,21 @@ pub fn annotated(ir: &Ir, mu: &ModuleUniformity, opts: &PrintOptions) -> String 
     for u in &mu.kernels {
         summary.push_str(&kernel_summary(ir, u));
     }
-    let all_names: Vec<(Op, Names)> = mu
+    // Each kernel's analysis and names, found from an op in O(1) (not a search per op).
+    let all_names: Vec<Names> = mu.kernels.iter().map(|u| text::names(ir, u.func)).collect();
+    let index: HashMap<Op, usize> = mu
         .kernels
         .iter()
-        .map(|u| (u.func, text::names(ir, u.func)))
+        .enumerate()
+        .map(|(i, u)| (u.func, i))
         .collect();
     let annotate = |a: Annot| -> Option<String> {
         let func = match a {
             Annot::Op(op) => enclosing_kernel(ir, op)?,
             Annot::Block(b) => enclosing_kernel(ir, ir.region_parent(ir.block_region(b)?)?)?,
         };
-        let u = mu.of(func)?;
-        let names = &all_names.iter().find(|(f, _)| *f == u.func)?.1;
+        let i = *index.get(&func)?;
+        let (u, names) = (&mu.kernels[i], &all_names[i]);
         match a {
             Annot::Op(op) => op_annotation(ir, u, names, op),
             Annot::Block(b) => {
@@ -228,7 +237,7 @@ fn kernel_summary(ir: &Ir, u: &Uniformity) -> String {
             ..PrintOptions::default()
         };
         for t in &u.temporal {
-            let user = text::print_op(ir, t.user, &popts);
+            let user = text::print_op_named(ir, t.user, &popts, &names);
             s.push_str(&format!(
                 "//     %{} used outside cycle {} by: {}\n",
                 names.values[t.value],

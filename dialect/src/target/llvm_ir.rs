@@ -146,6 +146,7 @@ pub fn llvm_names(ir: &Ir, func: Op) -> LlvmNames {
     let text::Names {
         values: kc_values,
         blocks: kc_blocks,
+        ..
     } = text::names(ir, func);
     let mut values = SecondaryMap::new();
     let mut blocks = SecondaryMap::new();

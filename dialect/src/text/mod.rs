@@ -68,9 +68,16 @@ pub fn print(ir: &Ir, opts: &PrintOptions) -> String {
 }
 
 /// Prints one op (and its regions). Values are named as in the print of the enclosing
-/// isolated op (`kernel.func`), so the text matches the full listing.
+/// isolated op (`kernel.func`), so the text matches the full listing. Naming walks that whole
+/// scope: to print many ops of one kernel, compute [`names`] once and use [`print_op_named`].
 pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
     print::print_op(ir, op, opts)
+}
+
+/// [`print_op`] with the names of `op`'s isolated scope given (`names(ir, op)` or the names
+/// of any op in the same scope), in time linear in the printed text.
+pub fn print_op_named(ir: &Ir, op: Op, opts: &PrintOptions, names: &Names) -> String {
+    print::print_op_named(ir, op, opts, names)
 }
 
 /// The names the printer gives to the values and blocks of `op`'s scope (`op` itself if it is
@@ -83,11 +90,12 @@ pub fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
 pub struct Names {
     pub values: SecondaryMap<Value, String>,
     pub blocks: SecondaryMap<Block, String>,
+    /// Blocks that are branch targets (an entry block that is one needs its label).
+    targets: SecondaryMap<Block, bool>,
 }
 
 pub fn names(ir: &Ir, op: Op) -> Names {
-    let (values, blocks) = print::names(ir, op);
-    Names { values, blocks }
+    print::names(ir, op)
 }
 
 /// A parse error at a byte offset (with 1-based line and column, in characters).

@@ -176,7 +176,7 @@ impl Names {
 struct Printer<'a> {
     ir: &'a Ir,
     opts: &'a PrintOptions<'a>,
-    names: Names,
+    names: &'a super::Names,
     out: String,
 }
 
@@ -193,17 +193,26 @@ fn isolated_root(ir: &Ir, op: Op) -> Op {
 }
 
 /// The printed names (without `%` / `^`) of the values and blocks in `op`'s isolated scope.
-pub(super) fn names(ir: &Ir, op: Op) -> (SecondaryMap<Value, String>, SecondaryMap<Block, String>) {
+pub(super) fn names(ir: &Ir, op: Op) -> super::Names {
     let n = Names::new(ir, isolated_root(ir, op));
-    (n.values, n.blocks)
+    super::Names {
+        values: n.values,
+        blocks: n.blocks,
+        targets: n.targets,
+    }
 }
 
 /// Prints `op` at indentation 0; names come from its nearest isolated ancestor (or itself).
 pub(super) fn print_op(ir: &Ir, op: Op, opts: &PrintOptions) -> String {
+    print_op_named(ir, op, opts, &names(ir, op))
+}
+
+/// Prints `op` at indentation 0 with `names`, those of its isolated scope.
+pub(super) fn print_op_named(ir: &Ir, op: Op, opts: &PrintOptions, names: &super::Names) -> String {
     let mut p = Printer {
         ir,
         opts,
-        names: Names::new(ir, isolated_root(ir, op)),
+        names,
         out: String::new(),
     };
     p.print(op);

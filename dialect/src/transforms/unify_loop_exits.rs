@@ -57,6 +57,7 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
+use rustc_hash::FxHashSet;
 use std::collections::HashMap;
 
 /// Gives every natural loop of `func` a single exit (see the module docs). Returns the number
@@ -131,7 +132,9 @@ struct Moved {
 /// The exit blocks of loop `c` (CFG nodes of `cfg`) in the live region of a convergence token
 /// defined in the loop: those from which a use of such a token outside the loop is reachable
 /// without entering the loop again. Found by walking back from each such use over blocks
-/// outside the loop; a loop's tokens rarely live after it, so this is usually free.
+/// outside the loop; a loop's tokens rarely live after it, so this is usually free. Cost:
+/// the loop's ops and their tokens' users, plus the blocks walked (a set of the blocks seen,
+/// not a flag per block of the kernel: this runs once per loop).
 pub(crate) fn token_live_exits(
     ir: &Ir,
     cfg: &RegionCfg,
@@ -140,7 +143,7 @@ pub(crate) fn token_live_exits(
     users: &SecondaryMap<Value, Vec<Op>>,
 ) -> Vec<u32> {
     let inside = |n: u32| info.contains(c, n);
-    let mut seen = vec![false; cfg.len()];
+    let mut seen: FxHashSet<u32> = FxHashSet::default();
     let mut stack = Vec::new();
     for &n in info.block_slice(c) {
         let b = cfg.blocks[n as usize];
@@ -151,8 +154,7 @@ pub(crate) fn token_live_exits(
         for t in tokens {
             for &u in &users[t] {
                 if let Some(un) = ir.op_block(u).and_then(|ub| cfg.node(ub)) {
-                    if !inside(un) && !seen[un as usize] {
-                        seen[un as usize] = true;
+                    if !inside(un) && seen.insert(un) {
                         stack.push(un);
                     }
                 }
@@ -166,8 +168,7 @@ pub(crate) fn token_live_exits(
                 if exits.last() != Some(&n) {
                     exits.push(n);
                 }
-            } else if !seen[p as usize] {
-                seen[p as usize] = true;
+            } else if seen.insert(p) {
                 stack.push(p);
             }
         }
