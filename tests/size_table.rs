@@ -154,15 +154,13 @@ fn mixed_table(kc: &Path, dir: &Path) -> Result<(), String> {
 
 /// `25600` as `25,600`.
 fn group_digits(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    let digits = n.to_string().into_bytes();
+    let groups: Vec<&str> = digits
+        .rchunks(3)
+        .rev()
+        .map(|g| std::str::from_utf8(g).expect("ASCII digits"))
+        .collect();
+    groups.join(",")
 }
 
 /// The base size N of each shape in the growth table.
@@ -234,5 +232,16 @@ fn main() -> ExitCode {
             eprintln!("size-table: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn group_digits() {
+        assert_eq!(super::group_digits(1_600), "1,600");
+        assert_eq!(super::group_digits(100_000), "100,000");
+        assert_eq!(super::group_digits(25_600), "25,600");
+        assert_eq!(super::group_digits(999), "999");
     }
 }
