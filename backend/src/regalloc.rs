@@ -4,7 +4,7 @@
 //! Pre: a machine function over virtual registers (`isel`), in layout order, whose blocks list
 //! their per-lane resume points.
 //! Post: every virtual register is replaced by a physical register tuple of its class, aligned
-//! to 2 for 64-bit (and wider) tuples as gfx942 requires; two registers share a physical
+//! as gfx942 requires (SGPR quads and wider to 4, other 64-bit and wider tuples to 2); two registers share a physical
 //! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs on
 //! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
 //! lanes of a value still needed. Moves whose source and destination got the same register
@@ -379,7 +379,13 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
             continue;
         }
         let n = f.vregs[v].dwords as u16;
-        let align = if n >= 2 { 2 } else { 1 };
+        // gfx942: SGPR quads (and wider) start at a multiple of 4, other tuples (VGPR ones
+        // of any width) at an even register.
+        let align = match (file, n) {
+            (File::S, 4..) => 4,
+            (_, 2..) => 2,
+            _ => 1,
+        };
         let segs = &live.segs[v];
         let fits = |occ: &Occupancy, b: u16| (b..b + n).all(|r| occ.free(r, segs));
         let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
