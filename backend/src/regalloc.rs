@@ -9,6 +9,8 @@
 //! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
 //! lanes of a value still needed. Moves whose source and destination got the same register
 //! are deleted.
+//! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are not allocated, except
+//!   s2-s4 when no instruction reads a workgroup id.
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
@@ -348,6 +350,18 @@ fn abi_aliases(f: &Func, file: File) -> SecondaryMap<VReg, Option<u16>> {
     alias
 }
 
+/// Some instruction names s2-s4, the system SGPRs holding the workgroup ids.
+fn reads_workgroup_ids(f: &Func) -> bool {
+    f.layout.iter().any(|&b| {
+        f.blocks[b].insts.iter().any(|inst| {
+            inst.ops.iter().any(|o| {
+                matches!(o, Operand::Reg { reg: Reg::Phys(PReg::S(r, n)), .. }
+                    if *r < RESERVED_SGPRS && r + *n as u16 > 2)
+            })
+        })
+    })
+}
+
 enum Scan {
     Done(SecondaryMap<VReg, Option<u16>>),
     /// SGPRs to take out of the register file before trying again.
@@ -357,6 +371,9 @@ enum Scan {
 /// Linear scan of the registers of `file`.
 fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocError> {
     let (first, budget) = match file {
+        // s2-s4 (the workgroup ids) are free when nothing reads them; s[0:1], the kernarg
+        // pointer, stays: rematerialized kernel-argument loads read it anywhere.
+        File::S if !reads_workgroup_ids(f) => (2, SGPR_BUDGET),
         File::S => (RESERVED_SGPRS, SGPR_BUDGET),
         File::V => (RESERVED_VGPRS, VGPR_BUDGET),
     };

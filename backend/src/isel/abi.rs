@@ -19,7 +19,7 @@
 
 use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
-use crate::mir::{self, Operand, PReg};
+use crate::mir::{self, Class, File, Operand, PReg};
 use kc_dialect::{AddrSpace, Attr, Op, Opcode, Type, Value};
 use std::collections::HashSet;
 
@@ -76,6 +76,8 @@ impl Isel<'_> {
                 );
             }
         }
+        // The arguments the kernel reads: (value, type, offset, size).
+        let mut loaded: Vec<(Value, Type, u32, u32)> = Vec::new();
         for (i, &a) in args.iter().enumerate() {
             let ty = self.ir.value_type(a);
             let (size, pointer, tyname) = match ty {
@@ -104,34 +106,75 @@ impl Isel<'_> {
                 pointer,
                 ty: tyname,
             });
-            self.loc = self.ir.values[a].loc;
-            if !read.contains(&a) {
-                off += size;
-                continue;
+            if read.contains(&a) {
+                loaded.push((a, ty, off, size));
             }
-            let dw = (size / 4) as u8;
-            let d = if dw == 2 { self.s64() } else { self.s32() };
-            let op = if dw == 2 {
-                Opc::S_LOAD_DWORDX2
-            } else {
-                Opc::S_LOAD_DWORD
-            };
-            let ka = self.kernarg.op();
-            self.emit(op, vec![mir::r(d), ka, Operand::Imm(off as i64)]);
-            self.vals.insert(
-                a,
-                if ty == Type::I1 {
-                    Val::SBool(d)
-                } else {
-                    Val::S(Operand2::Virt(d))
-                },
-            );
             off += size;
         }
+        self.load_arguments(&loaded);
         self.info.explicit_size = off;
         let hidden = off.next_multiple_of(8);
         self.info.kernarg_size = hidden + HIDDEN_SIZE;
         Ok(())
+    }
+
+    /// Loads the arguments the kernel reads, adjacent ones together: a run of arguments
+    /// within 16 bytes of its first is one `s_load_dwordx2`/`x4` (as LLVM merges kernarg
+    /// loads), each argument a dword range of the loaded tuple; a 64-bit argument joins a
+    /// run only at an even dword of it (an SGPR pair must be even-aligned), and an `i1`
+    /// (kept as a whole 0/1 register) is loaded alone. The bytes a wide load reads past the
+    /// last argument are padding or hidden arguments: the segment is always that long.
+    fn load_arguments(&mut self, loaded: &[(Value, Type, u32, u32)]) {
+        let mut i = 0;
+        while i < loaded.len() {
+            let (a, ty, start, size) = loaded[i];
+            let mut end = start + size;
+            let mut j = i + 1;
+            while ty != Type::I1 && j < loaded.len() {
+                let (_, t, o, sz) = loaded[j];
+                if t == Type::I1 || o + sz - start > 16 || sz == 8 && (o - start) % 8 != 0 {
+                    break;
+                }
+                end = o + sz;
+                j += 1;
+            }
+            self.loc = self.ir.values[a].loc;
+            let ka = self.kernarg.op();
+            if j == i + 1 {
+                // One argument: its own register, whole.
+                let dw = (size / 4) as u8;
+                let d = if dw == 2 { self.s64() } else { self.s32() };
+                let op = if dw == 2 {
+                    Opc::S_LOAD_DWORDX2
+                } else {
+                    Opc::S_LOAD_DWORD
+                };
+                self.emit(op, vec![mir::r(d), ka, Operand::Imm(start as i64)]);
+                let v = if ty == Type::I1 {
+                    Val::SBool(d)
+                } else {
+                    Val::S(Operand2::Virt(d))
+                };
+                self.vals.insert(a, v);
+                i = j;
+                continue;
+            }
+            let (dwords, op) = if end - start <= 8 {
+                (2, Opc::S_LOAD_DWORDX2)
+            } else {
+                (4, Opc::S_LOAD_DWORDX4)
+            };
+            let d = self.mf.new_vreg(Class {
+                file: File::S,
+                dwords,
+            });
+            self.emit(op, vec![mir::r(d), ka, Operand::Imm(start as i64)]);
+            for &(v, _, o, sz) in &loaded[i..j] {
+                let part = Operand2::Part(d, ((o - start) / 4) as u8, (sz / 4) as u8);
+                self.vals.insert(v, Val::S(part));
+            }
+            i = j;
+        }
     }
 
     /// The offset of the hidden arguments in the kernarg segment.

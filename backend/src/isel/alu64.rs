@@ -49,16 +49,18 @@ impl Isel<'_> {
         if !vector {
             let sa = self.sop(a, 2)?;
             let r = self.s64();
+            // The dwords of the operand's range (it may be part of a wider register: a
+            // merged kernel-argument load).
             let halves = |o: &Operand| match o {
-                Operand::Reg { reg, .. } => (
+                Operand::Reg { reg, sub, .. } => (
                     Operand::Reg {
                         reg: *reg,
-                        sub: 0,
+                        sub: *sub,
                         n: 1,
                     },
                     Operand::Reg {
                         reg: *reg,
-                        sub: 1,
+                        sub: sub + 1,
                         n: 1,
                     },
                 ),

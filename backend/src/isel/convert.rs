@@ -119,7 +119,7 @@ impl Isel<'_> {
                 } else {
                     let s = self.sop(x, Self::dwords(from))?;
                     let lo = match s {
-                        Operand::Reg { reg, .. } => Operand::Reg { reg, sub: 0, n: 1 },
+                        Operand::Reg { reg, sub, .. } => Operand::Reg { reg, sub, n: 1 },
                         o => o,
                     };
                     let r = self.s32();
@@ -136,13 +136,13 @@ impl Isel<'_> {
                 Val::Const(c) => Val::Const(c as i32 as i64),
                 _ => {
                     let s = self.sop(x, 2)?;
-                    let Operand::Reg { reg, .. } = s else {
+                    let Operand::Reg { reg, sub, .. } = s else {
                         return err(self.loc, "internal: trunc");
                     };
                     let r = self.s32();
                     self.emit(
                         Opc::S_MOV_B32,
-                        vec![mir::r(r), Operand::Reg { reg, sub: 0, n: 1 }],
+                        vec![mir::r(r), Operand::Reg { reg, sub, n: 1 }],
                     );
                     Val::S(Operand2::Virt(r))
                 }

@@ -79,6 +79,8 @@ pub enum Val {
 pub enum Operand2 {
     Virt(VReg),
     Phys(PReg),
+    /// Dwords `first..first + n` of a wider register (an argument of a merged kernarg load).
+    Part(VReg, u8, u8),
 }
 
 impl Operand2 {
@@ -86,11 +88,13 @@ impl Operand2 {
         match self {
             Operand2::Virt(v) => mir::r(v),
             Operand2::Phys(p) => mir::p(p),
+            Operand2::Part(v, first, n) => mir::rsub(v, first, n),
         }
     }
     fn sub(self, s: u8) -> Operand {
         match self {
             Operand2::Virt(v) => mir::rsub(v, s, 1),
+            Operand2::Part(v, first, _) => mir::rsub(v, first + s, 1),
             Operand2::Phys(PReg::S(b, _)) => mir::p(PReg::S(b + s as u16, 1)),
             Operand2::Phys(p) => mir::p(p),
         }
