@@ -18,15 +18,7 @@ use kc_tests::gen::{cfg, source, Rng};
 use kc_tests::harness::{assemble_gfx942, locate_llvm_mc};
 use std::process::ExitCode;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| match s.strip_prefix("0x") {
-            Some(h) => u64::from_str_radix(h, 16).ok(),
-            None => s.parse().ok(),
-        })
-        .unwrap_or(default)
-}
+use kc_tests::env_u64;
 
 fn main() -> ExitCode {
     let mc = match locate_llvm_mc() {

@@ -26,15 +26,7 @@ use kc_tests::gen::source::{self, Kernel, ParamKind, Ty};
 use kc_tests::gen::Rng;
 use std::process::ExitCode;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| match s.strip_prefix("0x") {
-            Some(h) => u64::from_str_radix(h, 16).ok(),
-            None => s.parse().ok(),
-        })
-        .unwrap_or(default)
-}
+use kc_tests::env_u64;
 
 /// A random value of type `t` as JSON: small ones mostly, and sometimes the type's extremes
 /// (and, for `f32`, an infinity or a NaN).

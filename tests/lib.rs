@@ -11,3 +11,15 @@
 pub mod diff;
 pub mod gen;
 pub mod harness;
+
+/// A count or seed from the environment (`KC_EXEC_COUNT=17000`, `KC_EXEC_SEED=0x10000`):
+/// decimal or `0x` hexadecimal, `default` when unset or unreadable.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| match s.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => s.parse().ok(),
+        })
+        .unwrap_or(default)
+}

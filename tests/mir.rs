@@ -19,15 +19,7 @@ use kc_compiler::pipeline::{self, Input};
 use kc_tests::gen::{cfg, large, source, Rng};
 use std::path::Path;
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| match s.strip_prefix("0x") {
-            Some(h) => u64::from_str_radix(h, 16).ok(),
-            None => s.parse().ok(),
-        })
-        .unwrap_or(default)
-}
+use kc_tests::env_u64;
 
 /// The module after isel of `text` at `-O<level>`.
 fn mir_of(name: &str, text: &str, is_ir: bool, level: u8) -> MirModule {

@@ -235,38 +235,66 @@ fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
 /// a move of a constant or of an ABI SGPR nothing writes, or by a load from the kernarg
 /// segment at a constant offset.
 fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
-    let mut defs: SecondaryMap<VReg, u32> = SecondaryMap::new();
-    let mut def: SecondaryMap<VReg, Option<Inst>> = SecondaryMap::new();
-    let mut abi_written = false;
+    let defs = single_defs(f);
+    let mut out = SecondaryMap::new();
+    if defs.abi_written[0] {
+        return out;
+    }
+    for (v, at) in defs.single.iter() {
+        if let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) {
+            if remat_shape(inst) {
+                out[v] = Some(inst.clone());
+            }
+        }
+    }
+    out
+}
+
+/// What both rematerialization and ABI aliasing ask of the definitions.
+struct Defs {
+    /// Per register: its one definition, when it has exactly one, by an instruction with a
+    /// single result that writes the whole register.
+    single: SecondaryMap<VReg, Option<(MBlock, u32)>>,
+    /// Something writes an ABI input register: [SGPRs s0-s4, VGPR v0].
+    abi_written: [bool; 2],
+}
+
+fn single_defs(f: &Func) -> Defs {
+    let mut count: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    let mut single: SecondaryMap<VReg, Option<(MBlock, u32)>> = SecondaryMap::new();
+    let mut abi_written = [false; 2];
     for &b in &f.layout {
-        for inst in &f.blocks[b].insts {
+        for (i, inst) in f.blocks[b].insts.iter().enumerate() {
             let d = inst.op.desc();
             for o in inst.ops.iter().take(d.defs as usize) {
                 match *o {
                     Operand::Reg {
-                        reg: Reg::Virt(v), ..
+                        reg: Reg::Virt(v),
+                        sub,
+                        n,
                     } => {
-                        defs[v] += 1;
-                        def[v] = None;
-                        let whole = matches!(o, Operand::Reg { sub: 0, n, .. }
-                            if *n == 0 || *n == f.vregs[v].dwords);
-                        if defs[v] == 1 && whole && d.defs == 1 && remat_shape(inst) {
-                            def[v] = Some(inst.clone());
-                        }
+                        count[v] += 1;
+                        let whole = sub == 0 && (n == 0 || n == f.vregs[v].dwords);
+                        single[v] =
+                            (count[v] == 1 && whole && d.defs == 1).then_some((b, i as u32));
                     }
                     Operand::Reg {
                         reg: Reg::Phys(PReg::S(r, _)),
                         ..
-                    } if r < RESERVED_SGPRS => abi_written = true,
+                    } if r < RESERVED_SGPRS => abi_written[0] = true,
+                    Operand::Reg {
+                        reg: Reg::Phys(PReg::V(r, _)),
+                        ..
+                    } if r < RESERVED_VGPRS => abi_written[1] = true,
                     _ => {}
                 }
             }
         }
     }
-    if abi_written {
-        return SecondaryMap::new();
+    Defs {
+        single,
+        abi_written,
     }
-    def
 }
 
 fn remat_shape(inst: &Inst) -> bool {
@@ -288,63 +316,41 @@ fn remat_shape(inst: &Inst) -> bool {
 /// A VGPR copy made under a partial EXEC would leave other lanes undefined; the ABI register
 /// holds the value in every lane, so reading it instead is at least as defined.
 fn abi_aliases(f: &Func, file: File) -> SecondaryMap<VReg, Option<u16>> {
+    let defs = single_defs(f);
+    let mut alias = SecondaryMap::new();
+    if defs.abi_written[(file == File::V) as usize] {
+        return alias;
+    }
     let reserved = match file {
         File::S => RESERVED_SGPRS,
         File::V => RESERVED_VGPRS,
     };
-    let abi = |o: &Operand| match *o {
-        Operand::Reg {
-            reg: Reg::Phys(PReg::S(r, n)),
-            sub: 0,
-            ..
-        } if file == File::S && r + n as u16 <= reserved => Some((r, n)),
-        Operand::Reg {
-            reg: Reg::Phys(PReg::V(r, n)),
-            sub: 0,
-            ..
-        } if file == File::V && r + n as u16 <= reserved => Some((r, n)),
-        _ => None,
-    };
-    let mut defs: SecondaryMap<VReg, u32> = SecondaryMap::new();
-    let mut alias: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
-    let mut written = false;
-    for &b in &f.layout {
-        for inst in &f.blocks[b].insts {
-            let d = inst.op.desc();
-            for o in inst.ops.iter().take(d.defs as usize) {
-                match *o {
-                    Operand::Reg {
-                        reg: Reg::Virt(v), ..
-                    } => defs[v] += 1,
-                    _ if abi(o).is_some() => written = true,
-                    _ => {}
-                }
-            }
-            if !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32) {
-                continue;
-            }
-            if let (
-                Operand::Reg {
-                    reg: Reg::Virt(v),
-                    sub: 0,
-                    n,
-                },
-                Some((r, dw)),
-            ) = (inst.ops[0].clone(), abi(&inst.ops[1]))
-            {
-                let whole = n == 0 || n == f.vregs[v].dwords;
-                if whole && f.vregs[v].dwords == dw && f.vregs[v].file == file {
-                    alias[v] = Some(r);
-                }
-            }
+    for (v, at) in defs.single.iter() {
+        let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) else {
+            continue;
+        };
+        if f.vregs[v].file != file
+            || !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
+        {
+            continue;
         }
-    }
-    if written {
-        return SecondaryMap::new();
-    }
-    for (v, d) in defs.iter() {
-        if *d != 1 {
-            alias[v] = None;
+        let src = match inst.ops[1] {
+            Operand::Reg {
+                reg: Reg::Phys(PReg::S(r, n)),
+                sub: 0,
+                ..
+            } if file == File::S => Some((r, n)),
+            Operand::Reg {
+                reg: Reg::Phys(PReg::V(r, n)),
+                sub: 0,
+                ..
+            } if file == File::V => Some((r, n)),
+            _ => None,
+        };
+        if let Some((r, n)) = src {
+            if r + n as u16 <= reserved && n == f.vregs[v].dwords {
+                alias[v] = Some(r);
+            }
         }
     }
     alias

@@ -486,12 +486,6 @@ mod tests {
         assert_eq!(waits(&f), vec![(400_001, Some(63), None)]);
         assert!(secs < 10.0, "insert_waits took {secs:.1} s");
     }
-}
-
-#[cfg(test)]
-mod hazard_tests {
-    use super::*;
-    use crate::mir::Reg;
 
     fn s(first: u16, n: u8) -> Operand {
         Operand::Reg {
@@ -499,18 +493,6 @@ mod hazard_tests {
             sub: 0,
             n: 0,
         }
-    }
-
-    fn v(r: u16) -> Operand {
-        Operand::Reg {
-            reg: Reg::Phys(PReg::V(r, 1)),
-            sub: 0,
-            n: 0,
-        }
-    }
-
-    fn inst(op: Opc, ops: Vec<Operand>) -> Inst {
-        Inst::new(op, ops, Loc::UNKNOWN)
     }
 
     /// bb0: `v_cmp` writes s[2:3]; a branch to bb2 (forward or, with `back`, bb2 laid out

@@ -49,21 +49,11 @@ impl Isel<'_> {
         if !vector {
             let sa = self.sop(a, 2)?;
             let r = self.s64();
-            // The dwords of the operand's range (it may be part of a wider register: a
-            // merged kernel-argument load).
+            // A register operand's two dwords (`split_pair` keeps its dword offset: it may be
+            // part of a wider register, a merged kernel-argument load); a constant is a
+            // sign-extended 32-bit one.
             let halves = |o: &Operand| match o {
-                Operand::Reg { reg, sub, .. } => (
-                    Operand::Reg {
-                        reg: *reg,
-                        sub: *sub,
-                        n: 1,
-                    },
-                    Operand::Reg {
-                        reg: *reg,
-                        sub: sub + 1,
-                        n: 1,
-                    },
-                ),
+                Operand::Reg { .. } => split_pair(o.clone()),
                 Operand::Imm(c) => (
                     Operand::Imm(*c as i32 as i64),
                     Operand::Imm(if *c < 0 { -1 } else { 0 }),

@@ -24,7 +24,7 @@
 //! The results of the f32 <-> 64-bit casts live in VGPRs, uniform ones included (as those of
 //! the 32-bit conversions).
 
-use super::{err, Isel, IselError, Operand2, Val};
+use super::{err, split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
 use crate::mir::{self, Operand, VReg};
 use kc_dialect::{Op, Opcode, Type};
@@ -118,10 +118,7 @@ impl Isel<'_> {
                     Val::Mask(m)
                 } else {
                     let s = self.sop(x, Self::dwords(from))?;
-                    let lo = match s {
-                        Operand::Reg { reg, sub, .. } => Operand::Reg { reg, sub, n: 1 },
-                        o => o,
-                    };
+                    let lo = split_pair(s).0;
                     let r = self.s32();
                     self.emit(Opc::S_AND_B32, vec![mir::r(r), lo, Operand::Imm(1)]);
                     Val::SBool(r)
@@ -136,14 +133,11 @@ impl Isel<'_> {
                 Val::Const(c) => Val::Const(c as i32 as i64),
                 _ => {
                     let s = self.sop(x, 2)?;
-                    let Operand::Reg { reg, sub, .. } = s else {
+                    if !matches!(s, Operand::Reg { .. }) {
                         return err(self.loc, "internal: trunc");
-                    };
+                    }
                     let r = self.s32();
-                    self.emit(
-                        Opc::S_MOV_B32,
-                        vec![mir::r(r), Operand::Reg { reg, sub, n: 1 }],
-                    );
+                    self.emit(Opc::S_MOV_B32, vec![mir::r(r), split_pair(s).0]);
                     Val::S(Operand2::Virt(r))
                 }
             },
