@@ -13,7 +13,8 @@
 //! Environment: `KC_MIR_COUNT` (generated kernels, default 150), `KC_MIR_MUTATIONS` (default
 //! 600), `KC_MIR_SEED`.
 
-use kc_backend::mir::{parse, print, validate, MirModule};
+use kc_backend::isa::Kind;
+use kc_backend::mir::{parse, print, validate, MirModule, Operand, PReg, Reg};
 use kc_backend::passes::{self, PASSES};
 use kc_compiler::pipeline::{self, Input};
 use kc_tests::gen::{cfg, large, source, Rng};
@@ -281,4 +282,197 @@ fn mutated_mir_never_panics() {
         outcomes.parse > 0 && outcomes.invalid > 0 && outcomes.compiled > 0,
         "{outcomes:?}"
     );
+}
+
+/// A deliberately broken backend pass: a real pass's job done wrong in one way.
+struct BrokenPass {
+    what: &'static str,
+    /// The stage the bug is planted after.
+    after: &'static str,
+    /// Plants the bug; false when the kernel offers no place for it.
+    plant: fn(&mut kc_backend::mir::Func) -> bool,
+    /// Words the validator's report must contain.
+    expect: &'static str,
+}
+
+/// Every register operand of `f`, mutably.
+fn reg_operands(f: &mut kc_backend::mir::Func) -> impl Iterator<Item = &mut Operand> {
+    f.blocks
+        .values_mut()
+        .flat_map(|b| b.insts.iter_mut())
+        .flat_map(|i| i.ops.iter_mut())
+        .filter(|o| o.reg().is_some())
+}
+
+const BROKEN: &[BrokenPass] = &[
+    BrokenPass {
+        // dead-defs that deletes a definition somebody reads.
+        what: "a definition removed while still read",
+        after: "isel",
+        plant: |f| {
+            let order: Vec<_> = f.layout.clone();
+            for b in order {
+                for i in 0..f.blocks[b].insts.len() {
+                    let inst = &f.blocks[b].insts[i];
+                    let defs = inst.op.desc().defs as usize;
+                    let Some(Reg::Virt(v)) = inst.ops.first().and_then(|o| o.reg()) else {
+                        continue;
+                    };
+                    if defs != 1 || inst.op.desc().reads_dst {
+                        continue;
+                    }
+                    let written_elsewhere = f
+                        .blocks
+                        .values()
+                        .flat_map(|b| b.insts.iter())
+                        .filter(|j| {
+                            j.op.desc().defs >= 1
+                                && j.ops.first().and_then(|o| o.reg()) == Some(Reg::Virt(v))
+                        })
+                        .count()
+                        > 1;
+                    if written_elsewhere {
+                        continue;
+                    }
+                    let read = f.blocks.values().flat_map(|b| b.insts.iter()).any(|j| {
+                        j.ops
+                            .iter()
+                            .skip(j.op.desc().defs as usize)
+                            .any(|o| o.reg() == Some(Reg::Virt(v)))
+                    });
+                    if read {
+                        f.blocks[b].insts.remove(i);
+                        return true;
+                    }
+                }
+            }
+            false
+        },
+        expect: "no write reaches",
+    },
+    BrokenPass {
+        // regalloc that forgets gfx942's tuple alignment.
+        what: "an SGPR pair at an odd register",
+        after: "regalloc",
+        plant: |f| {
+            let mut planted = false;
+            for o in reg_operands(f) {
+                if let Operand::Reg {
+                    reg: Reg::Phys(PReg::S(first, 2)),
+                    sub: 0,
+                    n: 0,
+                } = o
+                {
+                    if *first >= 2 && *first % 2 == 0 {
+                        *o = Operand::Reg {
+                            reg: Reg::Phys(PReg::S(*first + 1, 2)),
+                            sub: 0,
+                            n: 0,
+                        };
+                        planted = true;
+                        break;
+                    }
+                }
+            }
+            planted
+        },
+        expect: "align",
+    },
+    BrokenPass {
+        // isel that lets a VALU compare write EXEC directly.
+        what: "EXEC written by a vector compare",
+        after: "isel",
+        plant: |f| {
+            for b in f.blocks.values_mut() {
+                for inst in &mut b.insts {
+                    if inst.op.name().starts_with("v_cmp_") && inst.op.desc().defs == 1 {
+                        inst.ops[0] = kc_backend::mir::p(PReg::Exec);
+                        return true;
+                    }
+                }
+            }
+            false
+        },
+        expect: "EXEC",
+    },
+    BrokenPass {
+        // isel that puts a uniform value where only a VGPR is accepted.
+        what: "an SGPR in a VGPR-only slot",
+        after: "isel",
+        plant: |f| {
+            let sgpr = f.new_vreg(kc_backend::mir::Class::S32);
+            for b in f.blocks.values_mut() {
+                for inst in &mut b.insts {
+                    let kinds = inst.op.desc().operands;
+                    for (k, o) in kinds.iter().zip(inst.ops.iter_mut()) {
+                        if matches!(k, Kind::VReg(1)) && o.reg().is_some() {
+                            *o = kc_backend::mir::r(sgpr);
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        },
+        expect: "VGPR",
+    },
+    BrokenPass {
+        // branch folding that deletes the kernel's end.
+        what: "the final s_endpgm removed",
+        after: "branch-folding",
+        plant: |f| {
+            let Some(&last) = f.layout.last() else {
+                return false;
+            };
+            let insts = &mut f.blocks[last].insts;
+            if insts.last().is_some_and(|i| i.op.name() == "s_endpgm") {
+                insts.pop();
+                return true;
+            }
+            false
+        },
+        expect: "falls off",
+    },
+];
+
+/// The validator catches each deliberately broken pass on every example it can be planted
+/// in (and the unbroken pipeline validates there, so the report is the bug's).
+#[test]
+fn validator_catches_deliberately_broken_passes() {
+    for bug in BROKEN {
+        let mut planted = 0;
+        for (name, text) in examples() {
+            let mut m = mir_of(&name, &text, false, 2);
+            for pass in PASSES {
+                if m.after == bug.after {
+                    break;
+                }
+                passes::run(&mut m, pass).unwrap();
+            }
+            assert_eq!(m.after, bug.after);
+            assert_valid(&name, &m);
+            if !(bug.plant)(&mut m.kernels[0].func) {
+                continue;
+            }
+            planted += 1;
+            let problems = validate::validate(&m);
+            let report = validate::render(&m, &problems);
+            assert!(
+                !problems.is_empty(),
+                "{name}: the validator missed {}",
+                bug.what
+            );
+            assert!(
+                problems.iter().any(|(_, p)| p.message.contains(bug.expect)),
+                "{name}: {}: the report does not say `{}`:\n{report}",
+                bug.what,
+                bug.expect
+            );
+        }
+        assert!(
+            planted >= 5,
+            "{}: planted in only {planted} examples",
+            bug.what
+        );
+    }
 }
