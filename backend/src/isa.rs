@@ -253,6 +253,8 @@ isa! {
 
     // ---- VOP1 ----
     V_MOV_B32 = "v_mov_b32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    // gfx940+: a 64-bit move (an aligned VGPR/SGPR pair or a 64-bit inline constant).
+    V_MOV_B64 = "v_mov_b64_e32" Vop1 Valu [VReg(2), VSrc(2)] defs 1 EX;
     V_NOT_B32 = "v_not_b32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
     V_READFIRSTLANE_B32 = "v_readfirstlane_b32" Vop1 Valu [SReg(1), VReg(1)] defs 1 EX;
     V_CVT_F32_I32 = "v_cvt_f32_i32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;

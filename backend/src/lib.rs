@@ -1,6 +1,6 @@
 //! The gfx942 backend: control tree (structurization of divergent regions), instruction
 //! selection driven by uniformity with EXEC-mask control-flow lowering, register allocation,
-//! branch folding, s_waitcnt and hazard insertion, branch relaxation (long branches), and the
+//! 64-bit move combining, branch folding, s_waitcnt and hazard insertion, branch relaxation (long branches), and the
 //! asm printer. `isa` is the one instruction table
 //! the printer and the simulator's parser share.
 //!
@@ -26,6 +26,7 @@ pub mod isa;
 pub mod isel;
 pub mod liveness;
 pub mod mir;
+pub mod move_pairs;
 pub mod passes;
 pub mod regalloc;
 pub mod sim;

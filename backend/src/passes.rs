@@ -1,7 +1,7 @@
 //! The backend pipeline as named passes over a [`MirModule`]:
 //!
 //! ```text
-//!   CF IR ──isel──▶ MIR (virtual registers) ──dead-defs──▶ ──regalloc──▶ ──branch-folding──▶
+//!   CF IR ──isel──▶ MIR (virtual registers) ──dead-defs──▶ ──regalloc──▶ ──move-pairs──▶ ──branch-folding──▶
 //!         ──waitcnt──▶
 //!         ──hazards──▶ ──branch-relax──▶ MIR (final) ──listing──▶ gfx942 assembly
 //! ```
@@ -20,7 +20,8 @@
 use crate::isel::{self, KernelInfo};
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
-    asm_printer, branch_folding, branch_relax, dead_defs, regalloc, structurize, waitcnt, Error,
+    asm_printer, branch_folding, branch_relax, dead_defs, move_pairs, regalloc, structurize,
+    waitcnt, Error,
 };
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::Ir;
@@ -59,6 +60,14 @@ pub const PASSES: &[BackendPass] = &[
         summary: "linear-scan register allocation with SGPR spilling to VGPR lanes",
         run: |k| {
             k.usage = Some(regalloc::allocate(&mut k.func).map_err(|e| e.0)?);
+            Ok(())
+        },
+    },
+    BackendPass {
+        name: "move-pairs",
+        summary: "adjacent dword moves filling an aligned pair combined into v_mov_b64 / s_mov_b64",
+        run: |k| {
+            move_pairs::combine_moves(&mut k.func);
             Ok(())
         },
     },

@@ -563,6 +563,10 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
     let ops = inst.ops;
     match inst.opc {
         V_MOV_B32 => map1!(w, inst, exec, |a| a),
+        V_MOV_B64 => {
+            let a = w.vsrc64(ops[1]);
+            w.vwrite64(ops[0], &a, exec);
+        }
         V_NOT_B32 => map1!(w, inst, exec, |a: u32| !a),
         V_CVT_F32_I32 => map1!(w, inst, exec, |a: u32| (a as i32 as f32).to_bits()),
         V_CVT_F32_U32 => map1!(w, inst, exec, |a: u32| (a as f32).to_bits()),
