@@ -2,26 +2,30 @@
 //! reads are removed, after instruction selection.
 //!
 //! Pre: a machine function over virtual registers (`isel`).
-//! Post: the same behaviour, without the moves and selects (`s_mov`, `s_cselect`,
-//! `v_mov_b32`, `v_cndmask_b32`) whose destinations are never read; removing one can make
-//! its sources dead in turn (a worklist follows them). Only those opcodes qualify: they
-//! write nothing else (no SCC, no VCC, no memory), so nothing else can observe them.
+//! Post: the same behaviour, without the scalar moves and selects (`s_mov`, `s_cselect`) and
+//! the vector-ALU instructions with one definition whose destinations are never read;
+//! removing one can make its sources dead in turn (a worklist follows them). Only those
+//! qualify: they write nothing else (no SCC, no EXEC, no carry-out, no memory; a VALU
+//! instruction's carry or compare mask is an explicit second definition, and those with
+//! two are kept), and do not read their destination, so nothing else can observe them.
 //! Linear: read counts per register, one worklist entry per removed instruction.
 
-use crate::isa::Opc;
+use crate::isa::{Opc, Unit};
 use crate::mir::{Func, MBlock, Operand, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 
 fn removable(op: Opc) -> bool {
-    matches!(
-        op,
-        Opc::S_MOV_B32
-            | Opc::S_MOV_B64
-            | Opc::S_CSELECT_B32
-            | Opc::S_CSELECT_B64
-            | Opc::V_MOV_B32
-            | Opc::V_CNDMASK_B32
-    )
+    let d = op.desc();
+    let pure_valu = d.unit == Unit::Valu
+        && d.defs == 1
+        && !d.reads_dst
+        && !d.implicit.writes_exec
+        && !d.implicit.writes_scc;
+    pure_valu
+        || matches!(
+            op,
+            Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::S_CSELECT_B32 | Opc::S_CSELECT_B64
+        )
 }
 
 fn virt(o: &Operand) -> Option<VReg> {

@@ -98,11 +98,17 @@ impl Isel<'_> {
             }
             return Ok(ByteOff::S64(t));
         }
+        if small {
+            if let Some(&t) = self.byte_offsets.get(&(idx, shift)) {
+                return Ok(ByteOff::V32(t));
+            }
+        }
         let v = self.vreg(iv, dw)?;
         if small {
             let lo = if wide { mir::rsub(v, 0, 1) } else { mir::r(v) };
             let t = self.v32();
             self.emit(Opc::V_LSHLREV_B32, vec![mir::r(t), Operand::Imm(shift), lo]);
+            self.byte_offsets.insert((idx, shift), t);
             return Ok(ByteOff::V32(t));
         }
         Ok(ByteOff::V64Index(self.vindex64(v, wide)))
@@ -261,6 +267,15 @@ impl Isel<'_> {
             AddrSpace::Global => match pv {
                 Val::S(_) | Val::Const(_) => {
                     let sbase = self.sop(pv, 2)?;
+                    if let Some((x, c)) = self.index_plus_const(op, idx, shift)? {
+                        if let ByteOff::V32(t) = self.byte_offset(Val::V(x.1), x.0, shift, false)? {
+                            return Ok(Addr::Global {
+                                sbase,
+                                voff: t,
+                                offset: c,
+                            });
+                        }
+                    }
                     let scalar = !matches!(iv, Val::V(_));
                     let off = self.byte_offset(iv, idx, shift, scalar)?;
                     let zero = |s: &mut Self| {
@@ -324,6 +339,44 @@ impl Isel<'_> {
                 }
             },
         }
+    }
+
+    /// `idx = x + c` (an `arith.addi` in `op`'s block, `c >= 0`, `x` in a VGPR) whose byte
+    /// offset is `(x << shift) + (c << shift)` with no wrap: `x` and `idx` both proven
+    /// non-negative (so the 32-bit add did not wrap) and `x << shift` below 2^32; then the
+    /// access can use `x`'s byte offset (shared with `p[x]`) and `c << shift` in the
+    /// instruction's offset field (at most 4095). `(x, its VGPR)` and the byte constant.
+    fn index_plus_const(
+        &self,
+        op: Op,
+        idx: Value,
+        shift: i64,
+    ) -> Result<Option<((Value, VReg), u32)>, IselError> {
+        let Some(def) = self.ir.defining_op(idx) else {
+            return Ok(None);
+        };
+        if self.ir.opcode(def) != Opcode::AddI
+            || self.ir.op_block(def) != self.ir.op_block(op)
+            || self.ir.value_type(idx).bits() != 32
+            || value_range::nonneg_bound(self.ir, idx).is_none()
+        {
+            return Ok(None);
+        }
+        let operands = &self.ir.ops[def].operands;
+        for (x, k) in [(operands[0], operands[1]), (operands[1], operands[0])] {
+            let Some(c) = self.ir.int_constant(k) else {
+                continue;
+            };
+            let bytes = c
+                .checked_shl(shift as u32)
+                .filter(|b| (0..4096).contains(b));
+            let small =
+                value_range::nonneg_bound(self.ir, x).is_some_and(|b| b >> (32 - shift) == 0);
+            if let (Some(bytes), true, Val::V(v)) = (bytes, small, self.use_val(x, def)?) {
+                return Ok(Some(((x, v), bytes as u32)));
+            }
+        }
+        Ok(None)
     }
 
     pub(super) fn load(&mut self, op: Op, div: bool) -> Result<(), IselError> {

@@ -146,6 +146,9 @@ pub struct Isel<'a> {
     /// Block arguments whose only use passes them on, unchanged, as an argument of the next
     /// block: they take that argument's register (`forwarding`), so the copy vanishes.
     forward: HashMap<Value, Value>,
+    /// VGPR byte offsets `idx << shift` computed in the current block (all under its EXEC),
+    /// for the next access with the same index (`memory::byte_offset`).
+    pub(super) byte_offsets: HashMap<(Value, i64), VReg>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -175,6 +178,7 @@ impl<'a> Isel<'a> {
             cur: entry,
             vals: HashMap::new(),
             shadow: HashMap::new(),
+            byte_offsets: HashMap::new(),
             shadowed: HashSet::new(),
             ctx: CtxStack::default(),
             loop_div: HashSet::new(),
@@ -512,6 +516,7 @@ impl<'a> Isel<'a> {
 
     fn code(&mut self, b: u32) -> Result<(), IselError> {
         let block = self.u.cfg.blocks[b as usize];
+        self.byte_offsets.clear();
         // Block arguments get their registers (assigned by the incoming edges).
         for &a in &self.ir.blocks[block].args.clone() {
             self.arg_loc(a);
