@@ -202,6 +202,10 @@ impl Isel<'_> {
                 if !div {
                     let ps = self.sop(p, 2)?;
                     let off = self.byte_offset(iv, idx, shift, true)?;
+                    if let ByteOff::Const(0) = off {
+                        // `&p[0]` is `p`.
+                        return Ok(p);
+                    }
                     let r = self.sadd64(ps, &off)?;
                     Ok(Val::S(Operand2::Virt(r)))
                 } else {
@@ -242,8 +246,7 @@ impl Isel<'_> {
                     Val::Const(c)
                         if base.is_none() && (0..65536).contains(&(c + base_const as i64)) =>
                     {
-                        let z = self.v32();
-                        self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                        let z = self.vconst(0);
                         (c as u32, z)
                     }
                     off => {
@@ -278,11 +281,7 @@ impl Isel<'_> {
                     }
                     let scalar = !matches!(iv, Val::V(_));
                     let off = self.byte_offset(iv, idx, shift, scalar)?;
-                    let zero = |s: &mut Self| {
-                        let z = s.v32();
-                        s.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
-                        z
-                    };
+                    let zero = |s: &mut Self| s.vconst(0);
                     Ok(match off {
                         ByteOff::Const(c) if (0..4096).contains(&c) => Addr::Global {
                             sbase,
@@ -290,8 +289,7 @@ impl Isel<'_> {
                             offset: c as u32,
                         },
                         ByteOff::Const(c) if c >> 32 == 0 => {
-                            let z = self.v32();
-                            self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(c)]);
+                            let z = self.vconst(c);
                             Addr::Global {
                                 sbase,
                                 voff: z,
@@ -338,6 +336,31 @@ impl Isel<'_> {
                     Ok(Addr::Flat64(a))
                 }
             },
+        }
+    }
+
+    /// A VGPR holding the 32-bit constant `c` in every active lane, for operands an access
+    /// only reads (an address, stored data): one `v_mov_b32` per block and constant.
+    fn vconst(&mut self, c: i64) -> VReg {
+        let c = if crate::isa::is_inline_int(c as i32 as i64) {
+            c as i32 as i64
+        } else {
+            c as u32 as i64
+        };
+        if let Some(&z) = self.vconsts.get(&c) {
+            return z;
+        }
+        let z = self.v32();
+        self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(c)]);
+        self.vconsts.insert(c, z);
+        z
+    }
+
+    /// Data an access only reads, in a VGPR (tuple): a 32-bit constant from `vconst`.
+    fn read_only_vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
+        match x {
+            Val::Const(c) if dw == 1 => Ok(self.vconst(c)),
+            x => self.vreg(x, dw),
         }
     }
 
@@ -447,7 +470,7 @@ impl Isel<'_> {
         let dw = Self::dwords(ty);
         let a = self.address(op, p, idx)?;
         let x = self.use_val(val, op)?;
-        let data = self.vreg(x, dw)?;
+        let data = self.read_only_vreg(x, dw)?;
         let wide = dw == 2;
         match a.global() {
             Some((vaddr, saddr, offset)) => {
@@ -488,8 +511,7 @@ impl Isel<'_> {
             match (space, pv) {
                 (AddrSpace::Global, Val::S(_) | Val::Const(_)) => {
                     let sbase = self.sop(pv, 2)?;
-                    let z = self.v32();
-                    self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                    let z = self.vconst(0);
                     Addr::Global {
                         sbase,
                         voff: z,
@@ -498,8 +520,7 @@ impl Isel<'_> {
                 }
                 (AddrSpace::Global, Val::V(v)) => Addr::Flat64(v),
                 (AddrSpace::Shared, Val::Const(c)) => {
-                    let z = self.v32();
-                    self.emit(Opc::V_MOV_B32, vec![mir::r(z), Operand::Imm(0)]);
+                    let z = self.vconst(0);
                     Addr::Lds {
                         addr: z,
                         offset: c as u32,
@@ -546,7 +567,7 @@ impl Isel<'_> {
         } else {
             let kind = ir.attr(op, "kind").and_then(Attr::as_str).unwrap_or("add");
             let x = self.use_val(d.operands[1], op)?;
-            let data = self.vreg(x, 1)?;
+            let data = self.read_only_vreg(x, 1)?;
             match a {
                 Addr::Lds { addr, offset } => {
                     let o = match kind {

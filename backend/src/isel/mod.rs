@@ -149,6 +149,9 @@ pub struct Isel<'a> {
     /// VGPR byte offsets `idx << shift` computed in the current block (all under its EXEC),
     /// for the next access with the same index (`memory::byte_offset`).
     pub(super) byte_offsets: HashMap<(Value, i64), VReg>,
+    /// VGPRs holding a 32-bit constant in the current block, for read-only operands of
+    /// accesses (`memory::vconst`).
+    pub(super) vconsts: HashMap<i64, VReg>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -179,6 +182,7 @@ impl<'a> Isel<'a> {
             vals: HashMap::new(),
             shadow: HashMap::new(),
             byte_offsets: HashMap::new(),
+            vconsts: HashMap::new(),
             shadowed: HashSet::new(),
             ctx: CtxStack::default(),
             loop_div: HashSet::new(),
@@ -517,6 +521,7 @@ impl<'a> Isel<'a> {
     fn code(&mut self, b: u32) -> Result<(), IselError> {
         let block = self.u.cfg.blocks[b as usize];
         self.byte_offsets.clear();
+        self.vconsts.clear();
         // Block arguments get their registers (assigned by the incoming edges).
         for &a in &self.ir.blocks[block].args.clone() {
             self.arg_loc(a);
