@@ -16,6 +16,8 @@
 //!   `x % d == 0` (and `!= 0`) for an odd 32-bit constant `d` is `x * d^-1 <=u limit`, one
 //!   multiply and one compare instead of a division (LLVM's `prepareUREMEqFold`);
 //!   float ops are only folded on constants (no `x + 0.0`: -0.0 + 0.0 is +0.0);
+//! - `kernel.wave_size` is the constant 64 (gfx942 is wave64, and so is the interpreter), so
+//!   what is computed from it folds too (`gid / wave_size()` is a shift);
 //! - `cf.cond_br` on a constant is a `cf.br` to the taken side;
 //! - `select(c, f(.., a, ..), f(.., b, ..))` is `f(.., select(c, a, b), ..)` when the two ops
 //!   differ in one operand and only the select reads them, and `legality::can_select`
@@ -473,6 +475,8 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
             let from = ir.value_type(ops[0]).bits();
             Some(Fold::Const(eval::cast(code, k(0), from, bits)))
         }
+        // Every target kc compiles for (gfx942) runs wave64, as the interpreter does.
+        WaveSize => Some(Fold::Const(crate::interp::WAVE_SIZE as u64)),
         _ => None,
     }
 }
