@@ -5,7 +5,9 @@
 //! - every branch to a label whose first instruction (skipping empty blocks) is `s_branch L`
 //!   retargeted to `L` (jump threading; a chain of `s_branch` collapses);
 //! - instructions after an `s_branch` or `s_endpgm` that no branch can reach removed;
-//! - an `s_branch` to the label that follows it in layout removed;
+//! - an `s_branch` to the label that follows it in layout removed; so is a conditional branch
+//!   that goes where execution would go anyway: to the label that follows it, or to where
+//!   the `s_branch` executed next jumps (unless it is its block's only instruction);
 //! - an `s_or_b64 exec, exec, s` right before `s_endpgm` removed (no lane runs anything after
 //!   it, so restoring EXEC there is dead).
 //!
@@ -21,7 +23,49 @@ pub fn fold_branches(f: &mut Func) {
     thread_jumps(f);
     remove_unreachable(f);
     remove_jumps_to_next(f);
+    remove_redundant_conditionals(f);
     remove_restores_before_end(f);
+}
+
+fn remove_redundant_conditionals(f: &mut Func) {
+    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        pos[b] = i;
+    }
+    // A removal never empties a block, so `next` stays right.
+    let next = next_nonempty(f);
+    for i in 0..f.layout.len() {
+        let b = f.layout[i];
+        let mut k = 0;
+        while k < f.blocks[b].insts.len() {
+            let insts = &f.blocks[b].insts;
+            let inst = &insts[k];
+            let cond = inst.op.desc().is_branch() && inst.op != Opc::S_BRANCH;
+            let (true, Some(Operand::Label(t))) = (cond, inst.ops.first()) else {
+                k += 1;
+                continue;
+            };
+            let goes_to = next[pos[*t]];
+            // Where execution goes when the branch is not taken.
+            let otherwise = match insts.get(k + 1) {
+                Some(j) if j.op == Opc::S_BRANCH => match j.ops.first() {
+                    Some(Operand::Label(l)) => Some(next[pos[*l]]),
+                    _ => None,
+                },
+                Some(_) => None,
+                None => match first_inst(f, &next, i + 1) {
+                    Some((_, Opc::S_BRANCH, Some(l))) => Some(next[pos[l]]),
+                    Some((p, _, _)) => Some(p),
+                    None => Some(next[i + 1]),
+                },
+            };
+            if otherwise == Some(goes_to) && insts.len() > 1 {
+                f.blocks[b].insts.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
 }
 
 fn remove_restores_before_end(f: &mut Func) {

@@ -159,6 +159,16 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "merge-returns",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "return blocks ending in the same store become one return block storing a block argument",
+        run: |ir, _| {
+            transforms::merge_returns(ir);
+            Ok(())
+        },
+    },
+    Pass {
         name: "sink-common",
         input: Level::Cf,
         preserves: Preserves::Cfg,
@@ -224,6 +234,7 @@ pub fn pipeline(level: u8) -> Vec<&'static Pass> {
             "canonicalize",
             "cse",
             "licm",
+            "merge-returns",
             "sink-common",
             "if-convert",
             "canonicalize",
