@@ -26,10 +26,12 @@
 //! blocks, layout, registers and `lanes_to` are as isel made them.
 //!
 //! Skips are decided like LLVM's skip threshold: a `cf_skip` stays when the code it jumps over
-//! has more than [`THRESHOLD`] instructions or one unsafe with no lanes (a branch, including a
-//! skip not decided yet, scalar loads, `readlane`, a barrier, anything reading or writing
-//! EXEC). Innermost regions are decided first (by the layout position of the target, then of
-//! the skip), so an inner skip that goes no longer counts for the outer ones.
+//! (the blocks laid out after its own, up to its target) has more than [`THRESHOLD`]
+//! instructions or one unsafe with no lanes (a branch, including a skip not decided yet, a
+//! scalar load, `readlane`/`readfirstlane`, a barrier, `s_endpgm`, an explicit EXEC operand).
+//! Innermost regions are decided first: by the layout position of the target (a region
+//! nested in another ends before it), then of the skip, so an inner skip that goes no longer
+//! counts for the outer ones.
 //!
 //! Cost: linear in the instructions plus, per skip, at most THRESHOLD + 1 non-empty blocks:
 //! runs of empty blocks are jumped over through `empty_until` (path compression: a block
@@ -48,33 +50,37 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
     for (i, &b) in f.layout.iter().enumerate() {
         pos[b] = Some(i);
     }
-    // (target position, skip block position) of every skip.
+    // (target position, skip block position) of every skip, checked before anything changes.
     let mut skips: Vec<(usize, usize)> = Vec::new();
     for (i, &b) in f.layout.iter().enumerate() {
-        let insts = std::mem::take(&mut f.blocks[b].insts);
-        let n = insts.len();
-        let mut out = Vec::with_capacity(n);
-        for (k, inst) in insts.into_iter().enumerate() {
-            if inst.op == Opc::CF_SKIP {
-                let target = match inst.ops.first() {
-                    Some(Operand::Label(t)) => pos[*t],
-                    _ => None,
-                };
-                match target {
-                    Some(t) if t > i && k + 1 == n => skips.push((t, i)),
-                    _ => {
-                        return Err(format!(
-                            "{b}: `cf_skip` must end its block and skip to a later block"
-                        ))
-                    }
-                }
-                out.push(inst);
-            } else {
-                expand(inst, &mut out);
+        let insts = &f.blocks[b].insts;
+        for (k, inst) in insts.iter().enumerate() {
+            if inst.op != Opc::CF_SKIP {
+                continue;
             }
+            let target = match inst.ops.first() {
+                Some(Operand::Label(t)) => pos[*t],
+                _ => None,
+            };
+            match target {
+                Some(t) if t > i && k + 1 == insts.len() => skips.push((t, i)),
+                _ => {
+                    return Err(format!(
+                        "{b}: `cf_skip` must end its block and skip to a later block"
+                    ))
+                }
+            }
+        }
+    }
+    for &b in &f.layout {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        for inst in insts {
+            expand(inst, &mut out);
         }
         f.blocks[b].insts = out;
     }
+    // Innermost regions first (see the header), each skip reading the code as lowered.
     skips.sort_unstable();
     let mut empty_until = vec![0u32; f.layout.len()];
     for (to, at) in skips {
@@ -96,53 +102,39 @@ fn exec() -> Operand {
 
 /// Appends what `inst` lowers to (itself when it is no pseudo).
 fn expand(inst: Inst, out: &mut Vec<Inst>) {
-    let at = |op: Opc, ops: Vec<Operand>| Inst::new(op, ops, inst.loc);
+    let start = out.len();
+    let mut push = |op: Opc, ops: Vec<Operand>| out.push(Inst::new(op, ops, inst.loc));
     let ops = &inst.ops;
-    let first = match inst.op {
+    match inst.op {
         Opc::CF_IF | Opc::CF_IF_SIMPLE => {
-            out.push(at(Opc::S_AND_SAVEEXEC_B64, ops.clone()));
+            push(Opc::S_AND_SAVEEXEC_B64, ops.clone());
             if inst.op == Opc::CF_IF {
-                let s = ops[0].clone();
-                out.push(at(Opc::S_XOR_B64, vec![s.clone(), exec(), s]));
+                push(Opc::S_XOR_B64, vec![ops[0].clone(), exec(), ops[0].clone()]);
             }
-            out.len() - 1 - usize::from(inst.op == Opc::CF_IF)
         }
-        Opc::CF_ELSE => {
-            out.push(at(Opc::S_ANDN2_SAVEEXEC_B64, ops.clone()));
-            out.len() - 1
-        }
-        Opc::CF_END => {
-            out.push(at(Opc::S_OR_B64, vec![exec(), exec(), ops[0].clone()]));
-            out.len() - 1
-        }
-        Opc::CF_JOIN_OUTER => {
-            out.push(at(Opc::S_OR_B64, ops.clone()));
-            out.len() - 1
-        }
+        Opc::CF_ELSE => push(Opc::S_ANDN2_SAVEEXEC_B64, ops.clone()),
+        Opc::CF_END => push(Opc::S_OR_B64, vec![exec(), exec(), ops[0].clone()]),
+        Opc::CF_JOIN_OUTER => push(Opc::S_OR_B64, ops.clone()),
         Opc::CF_BREAK | Opc::CF_EXIT => {
-            let lanes = ops.last().expect("validated operands").clone();
             if inst.op == Opc::CF_BREAK {
-                out.push(at(Opc::S_OR_B64, ops.clone()));
+                push(Opc::S_OR_B64, ops.clone());
             }
-            let first = out.len() - usize::from(inst.op == Opc::CF_BREAK);
+            let lanes = ops[ops.len() - 1].clone();
             if lanes == exec() {
-                out.push(at(Opc::S_MOV_B64, vec![exec(), Operand::Imm(0)]));
+                push(Opc::S_MOV_B64, vec![exec(), Operand::Imm(0)]);
             } else {
-                out.push(at(Opc::S_ANDN2_B64, vec![exec(), exec(), lanes]));
+                push(Opc::S_ANDN2_B64, vec![exec(), exec(), lanes]);
             }
-            first
         }
-        Opc::CF_LOOP => {
-            out.push(at(Opc::S_CBRANCH_EXECNZ, ops.clone()));
-            out.len() - 1
-        }
+        Opc::CF_LOOP => push(Opc::S_CBRANCH_EXECNZ, ops.clone()),
+        // Skips are decided once everything else is lowered.
         _ => {
             out.push(inst);
             return;
         }
-    };
+    }
     // The pseudo's comment goes to the first instruction it becomes.
-    out[first].comment = inst.comment;
+    out[start].comment = inst.comment;
 }
 
 /// Is the code at the layout positions `region` short and safe to run with no lanes?
