@@ -27,6 +27,9 @@ pub enum Fmt {
     Vopc,
     Ds,
     Global,
+    /// A control-flow pseudo instruction: isel emits it on the logical CFG and
+    /// `exec_lowering` replaces it; it has no encoding and never reaches a listing.
+    Pseudo,
 }
 
 /// Which execution unit runs it (for the simulator's counts and the hazard recognizer).
@@ -93,6 +96,10 @@ impl Desc {
     pub fn is_branch(&self) -> bool {
         self.unit == Unit::Branch
     }
+    /// A control-flow pseudo (`exec_lowering` replaces it).
+    pub fn is_pseudo(&self) -> bool {
+        self.fmt == Fmt::Pseudo
+    }
 }
 
 const NO: Implicit = Implicit {
@@ -116,6 +123,12 @@ const SCC_RW: Implicit = Implicit {
 };
 const EX: Implicit = Implicit {
     reads_exec: true,
+    ..NO
+};
+const EXEC_RW: Implicit = Implicit {
+    reads_exec: true,
+    writes_exec: true,
+    writes_scc: true,
     ..NO
 };
 const SAVEEXEC: Implicit = Implicit {
@@ -411,6 +424,18 @@ isa! {
     GLOBAL_ATOMIC_UMAX_X2 = "global_atomic_umax_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
     GLOBAL_ATOMIC_SWAP_X2 = "global_atomic_swap_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
     GLOBAL_ATOMIC_CMPSWAP_X2 = "global_atomic_cmpswap_x2" Global Vmem [VReg(2), VReg(1), VReg(4), SAddr] defs 1 EX + mem;
+
+    // ---- control-flow pseudos: isel -> `exec_lowering` (meaning and expansion of each
+    // there); operands as in the first instruction each expands to ----
+    CF_IF = "cf_if" Pseudo Salu [SReg(2), SSrc(2)] defs 1 SAVEEXEC;
+    CF_IF_SIMPLE = "cf_if_simple" Pseudo Salu [SReg(2), SSrc(2)] defs 1 SAVEEXEC;
+    CF_ELSE = "cf_else" Pseudo Salu [SReg(2), SSrc(2)] defs 1 SAVEEXEC;
+    CF_END = "cf_end" Pseudo Salu [SSrc(2)] defs 0 EXEC_RW;
+    CF_JOIN_OUTER = "cf_join_outer" Pseudo Salu [SReg(2), SSrc(2), SSrc(2)] defs 1 SCC_W;
+    CF_BREAK = "cf_break" Pseudo Salu [SReg(2), SSrc(2), SSrc(2)] defs 1 EXEC_RW;
+    CF_EXIT = "cf_exit" Pseudo Salu [SSrc(2)] defs 0 EXEC_RW;
+    CF_LOOP = "cf_loop" Pseudo Branch [Label] defs 0 EX;
+    CF_SKIP = "cf_skip" Pseudo Branch [Label] defs 0 EX;
 }
 
 impl fmt::Display for Opc {

@@ -1,27 +1,31 @@
 //! The backend pipeline as named passes over a [`MirModule`]:
 //!
 //! ```text
-//!   CF IR ──isel──▶ MIR (virtual registers) ──dead-defs──▶ ──regalloc──▶ ──move-pairs──▶ ──branch-folding──▶
-//!         ──waitcnt──▶
-//!         ──hazards──▶ ──branch-relax──▶ MIR (final) ──listing──▶ gfx942 assembly
+//!   CF IR ──isel──▶ MIR (virtual registers, control-flow pseudos) ──exec-lowering──▶
+//!         MIR (virtual registers, EXEC masks) ──dead-defs──▶ ──regalloc──▶ ──move-pairs──▶
+//!         ──branch-folding──▶ ──waitcnt──▶ ──hazards──▶ ──branch-relax──▶ MIR (final)
+//!         ──listing──▶ gfx942 assembly
 //! ```
 //!
 //! `isel` (structurization into a control tree, then instruction selection) turns each CF
-//! kernel into a machine kernel; every later pass maps a machine module to a machine module,
-//! so the driver can print, validate and time the MIR between any two of them, and run any of
-//! them alone on MIR read from a file (`kc f.mir --passes=regalloc`).
+//! kernel into a machine kernel, its divergent control flow as pseudo instructions on the
+//! logical CFG (`cf_if`, `cf_else`, `cf_end`, ...); `exec-lowering` expands them into EXEC-mask
+//! code (`exec_lowering.rs` documents each); every later pass maps a machine module to a
+//! machine module, so the driver can print, validate and time the MIR between any two of
+//! them, and run any of them alone on MIR read from a file (`kc f.mir --passes=regalloc`).
 //!
 //! Guarantees: [`run`] refuses (with a message, before touching anything) a pass whose input
-//! level does not match the module: `dead-defs` and `regalloc` take unallocated MIR (after
-//! `isel`), every other pass allocated MIR; a pass that fails (out of registers, a branch too long for any
-//! free SGPR pair) returns an [`Error`] at the kernel's location; [`listing`] prints allocated
+//! level does not match the module: `exec-lowering`, `dead-defs` and `regalloc` take
+//! unallocated MIR, every other pass allocated MIR, and only `exec-lowering` a module with
+//! control-flow pseudos (the validator allows them only after `isel`); a pass that fails (out
+//! of registers, a branch too long for any free SGPR pair) returns an [`Error`] at the kernel's location; [`listing`] prints allocated
 //! MIR only. `MirModule::after` names the last pass run.
 
 use crate::isel::{self, KernelInfo};
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
-    asm_printer, branch_folding, branch_relax, dead_defs, move_pairs, regalloc, structurize,
-    waitcnt, Error,
+    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, move_pairs, regalloc,
+    structurize, waitcnt, Error,
 };
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::Ir;
@@ -47,6 +51,11 @@ pub const ISEL_SUMMARY: &str =
 
 /// The backend passes after `isel`, in pipeline order.
 pub const PASSES: &[BackendPass] = &[
+    BackendPass {
+        name: "exec-lowering",
+        summary: "control-flow pseudos to EXEC-mask sequences; short safe execz skips dropped",
+        run: |k| exec_lowering::lower(&mut k.func),
+    },
     BackendPass {
         name: "dead-defs",
         summary: "moves and selects whose register nobody reads removed",
@@ -110,7 +119,13 @@ pub const PASSES: &[BackendPass] = &[
 /// A module after `after` (a stage name) is over physical registers: every stage after
 /// `regalloc`, and `regalloc` itself.
 pub fn allocated_after(after: &str) -> bool {
-    !matches!(after, "isel" | "dead-defs")
+    !matches!(after, "isel" | "exec-lowering" | "dead-defs")
+}
+
+/// Whether a module after `after` may hold control-flow pseudos (`exec-lowering` removes
+/// them).
+pub fn pseudos_allowed(after: &str) -> bool {
+    after == "isel"
 }
 
 /// The pass called `name` (not `isel`, which makes a module rather than transforming one).
@@ -176,7 +191,20 @@ pub fn isel(ir: &Ir) -> Result<MirModule, Error> {
 /// Why `pass` cannot run on `m` as it is (the level it needs), if so.
 pub fn refuse(m: &MirModule, pass: &BackendPass) -> Option<String> {
     // The passes up to `regalloc` take virtual registers, the others physical ones.
-    let before_ra = matches!(pass.name, "dead-defs" | "regalloc");
+    let before_ra = matches!(pass.name, "exec-lowering" | "dead-defs" | "regalloc");
+    let pseudo = m.kernels.iter().any(|k| {
+        k.func
+            .blocks
+            .values()
+            .any(|b| b.insts.iter().any(|i| i.op.desc().is_pseudo()))
+    });
+    if pseudo && pass.name != "exec-lowering" {
+        return Some(format!(
+            "`{}` runs on MIR without control-flow pseudos, and this module has some (run \
+             exec-lowering first)",
+            pass.name
+        ));
+    }
     match (before_ra, m.allocated()) {
         (true, true) => Some(format!(
             "`{}` runs on MIR over virtual registers, and this module is after `{}`",

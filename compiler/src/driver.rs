@@ -15,8 +15,8 @@ use std::io::{IsTerminal, Read, Write};
 ///
 /// Reads a `.k` kernel file (or MLIR-style `.mlir` IR at any stage, or `.mir` machine IR) and
 /// runs the pipeline ast -> kernel-ir -> tokens -> cf-ir -> opt -> the gfx942 backend (isel,
-/// dead-defs, regalloc, branch-folding, waitcnt, hazards, branch-relax), printing the stage asked for
-/// with `--emit`.
+/// exec-lowering, dead-defs, regalloc, branch-folding, waitcnt, hazards, branch-relax),
+/// printing the stage asked for with `--emit`.
 #[derive(Parser, Debug)]
 #[command(
     name = "kc",
@@ -66,8 +66,9 @@ struct Cli {
     print_ir_after_all: bool,
 
     /// Print the IR after the pass NAME to stderr (repeatable; `--list-passes` names them,
-    /// and `lower-ast` is the IR the front end builds); after a backend pass (isel, dead-defs, regalloc,
-    /// branch-folding, waitcnt, hazards, branch-relax), the MIR.
+    /// and `lower-ast` is the IR the front end builds); after a backend pass (isel,
+    /// exec-lowering, dead-defs, regalloc, branch-folding, waitcnt, hazards, branch-relax), the
+    /// MIR.
     #[arg(long, value_name = "NAME")]
     print_ir_after: Vec<String>,
 

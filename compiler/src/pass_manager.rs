@@ -12,8 +12,8 @@
 //! - `--time-passes` records the wall time of the pass (and of the stages around the IR
 //!   passes: parsing, checking, the backend) for the table [`Runner::report`] prints.
 //!
-//! The backend's passes (`kc_backend::passes`: isel, dead-defs, regalloc, branch-folding, waitcnt,
-//! hazards, branch-relax) run through the same runner ([`Runner::run_mir`]): after each, the
+//! The backend's passes (`kc_backend::passes`: isel, exec-lowering, dead-defs, regalloc,
+//! branch-folding, waitcnt, hazards, branch-relax) run through the same runner ([`Runner::run_mir`]): after each, the
 //! MIR validator runs when `Options::verify_mir` is set (debug builds, `--verify-mir`,
 //! `KC_VERIFY_MIR=1`; a failure is an internal compiler error with the MIR, the offending
 //! instructions marked), `--print-ir-after[-all]` prints the MIR (`# -----// IR Dump After

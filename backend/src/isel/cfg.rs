@@ -1,34 +1,37 @@
-//! EXEC-mask control-flow lowering: the control tree (`structurize`) to laid-out machine
-//! blocks, for `Isel`.
+//! Control-flow selection: the control tree (`structurize`) to laid-out machine blocks with
+//! the divergent control flow as pseudo instructions on the logical CFG, for `Isel`; the pass
+//! `exec_lowering` turns the pseudos into EXEC-mask code (its header: what each one means and
+//! becomes).
 //!
 //! Pre: the control tree of the kernel; `Isel` selects the straight-line code of each block.
 //! Post: the lanes of the wave follow the tree with maximal convergence, as gfx942 code does:
 //! - a uniform `If` is `s_cmp` + `s_cbranch_scc0` with EXEC untouched;
-//! - a divergent `If` is `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else side or
-//!   the then side can lose lanes), `s_andn2_saveexec_b64` for the else side and
-//!   `s_or_b64 exec` at the join; a divergent `If` at the end of an enclosing divergent if's
-//!   side (its else side, or its then side when it has no else), with nothing emitted between
-//!   the two joins, joins at the enclosing join instead: its saved mask is ORed into the
-//!   enclosing one as soon as it is final (not at all when that one already holds every lane
-//!   of the side), so an else-if chain keeps one mask live across its arms instead of one per
-//!   arm (LLVM's optimizeEndCf, extended to else sides; checked when the enclosing join is
-//!   reached); a join the kernel's end follows restores nothing;
+//! - a divergent `If` is `cf_if` (`cf_if_simple`, no mask of the lanes not taken, when there
+//!   is no else side and the then side loses no lanes), `cf_else` for the else side and
+//!   `cf_end` at the join; a divergent `If` at the end of an enclosing divergent if's side
+//!   (its else side, or its then side when it has no else), with nothing emitted between the
+//!   two joins, joins at the enclosing join instead: `cf_join_outer` ORs its saved mask into
+//!   the enclosing one as soon as it is final (not at all when that one already holds every
+//!   lane of the side), so an else-if chain keeps one mask live across its arms instead of
+//!   one per arm (LLVM's optimizeEndCf, extended to else sides; checked when the enclosing
+//!   join is reached); a join the kernel's end follows restores nothing;
 //! - a branch is classified once (`classify`): a *fall-through* to the end of its construct
 //!   emits nothing; a *real* jump (no divergent construct crossed) is `s_branch` /
-//!   `s_endpgm`; otherwise the lanes leave through a lane mask: `s_or_b64` into the target
-//!   label's mask (a StructurizeCFG Flow predicate) and off EXEC (`s_andn2_b64 exec` for a
-//!   `BrIf`), rejoining at the label's end with `s_or_b64 exec`;
-//! - a loop whose lanes can leave at different iterations ends in `s_cbranch_execnz`, one
-//!   whose lanes all stay together in `s_branch`; a continue mask rejoins at the loop's end;
+//!   `s_endpgm`; otherwise the lanes leave through a lane mask: `cf_break` into the target
+//!   label's mask (a StructurizeCFG Flow predicate; `cf_exit` for the kernel's end), for all
+//!   lanes of EXEC or a `BrIf`'s, rejoining at the label's end with `cf_end`;
+//! - a loop whose lanes can leave at different iterations ends in `cf_loop`, one whose lanes
+//!   all stay together in `s_branch`; a continue mask rejoins at the loop's end (`cf_end`);
 //! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge), as
 //!   a parallel copy; copies already in place (forwarded arguments) emit nothing;
 //! - every block lists where the lanes parked at its end resume (`lanes_to`: the other side
 //!   of a divergent if, the join for the then side, the rejoin point of a label, continue or
 //!   exit mask), the per-lane CFG edges VGPR liveness needs;
-//! - `s_cbranch_execz` skips a region only when it is long or unsafe with no lanes (loops,
-//!   scalar loads, readlane), like LLVM's skip threshold, and only where EXEC can be empty:
-//!   after a label's end only when a branch in it leaves for an enclosing construct (lanes
-//!   that broke out of a loop to the label are back there).
+//! - `cf_skip` marks where EXEC can be empty, with the innermost point that restores EXEC
+//!   (`exec_lowering` keeps it as `s_cbranch_execz` over long or unsafe code only): after
+//!   each side of a divergent if, a `BrIf`, a join whose sides lose lanes, and a label's end
+//!   only when a branch in it leaves for an enclosing construct (lanes that broke out of a
+//!   loop to the label are back there).
 //!
 //! Which labels need masks and which loops are divergent is a monotone fixed point over the
 //! tree (`analyse_branches`), computed before any code is emitted.
@@ -36,9 +39,7 @@
 //! Cost: the tree is walked with explicit stacks (an `else if` chain nests as deep as it is
 //! long); what a construct asks of its subtree (`loses_lanes`, `is_fall`) is computed for every
 //! node in one walk, and a branch is classified in O(1) plus the loops it leaves (`Frames`),
-//! so each round of the fixed point and the lowering are linear in the tree. Deciding a skip
-//! reads at most the threshold's instructions and jumps over runs of empty blocks, each
-//! walked once (`maybe_drop_skip`).
+//! so each round of the fixed point and the lowering are linear in the tree.
 //!
 //! The branch analysis (`analyse_branches`, the per-node `Facts`, the `Frames` a branch is
 //! classified against) is in `cfg_analysis.rs`; block-argument registers and the parallel
@@ -46,7 +47,7 @@
 
 use super::cfg_analysis::{BrKind, Facts, Frame, Frames};
 use super::{Isel, IselError};
-use crate::isa::{Opc, Unit};
+use crate::isa::Opc;
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
 use kc_dialect::{Op, Value};
@@ -195,7 +196,6 @@ enum Task {
     DivergentEnd {
         saved: VReg,
         end: MBlock,
-        has_else: bool,
         loses: bool,
         outer: bool,
         dead_join: bool,
@@ -237,31 +237,14 @@ impl Isel<'_> {
             .unwrap_or(self.kernel_end)
     }
 
-    /// Emits `s_cbranch_execz` to the skip target after a point where EXEC may have become
-    /// empty; `close_skips` removes it again if what it skips is short and safe.
+    /// Marks a point where EXEC may have become empty with `cf_skip` to the skip target
+    /// (`exec_lowering` keeps it as `s_cbranch_execz` only if what it skips is long or
+    /// unsafe with no lanes); the skipped code starts in a new block.
     fn skip_if_empty(&mut self) {
         let target = self.skip_target();
-        self.emit(Opc::S_CBRANCH_EXECZ, vec![Operand::Label(target)]);
-        let at = self.cur;
+        self.emit(Opc::CF_SKIP, vec![Operand::Label(target)]);
         let next = self.mf.new_block();
         self.start_block(next);
-        let first = self.mf.layout.len() - 1;
-        self.skips
-            .last_mut()
-            .expect("a skip frame is open")
-            .push((at, first));
-    }
-
-    pub(super) fn open_skips(&mut self) {
-        self.skips.push(Vec::new());
-    }
-
-    /// Decides the skips emitted since the matching `open_skips`, now that everything they
-    /// jump over has been emitted.
-    pub(super) fn close_skips(&mut self) {
-        for (block, first) in self.skips.pop().expect("a skip frame is open") {
-            self.maybe_drop_skip(block, first);
-        }
     }
 
     /// Lowers the whole tree: a stack of [`Task`]s instead of recursion, so any nesting
@@ -273,11 +256,10 @@ impl Isel<'_> {
             match task {
                 Task::Node(n, tail) => self.lower_node(tree, &facts, n, tail, &mut stack)?,
                 Task::BlockEnd { mask, end, block } => {
-                    self.close_skips();
                     self.ctx.pop();
                     self.start_block(end);
                     if let Some(m) = mask {
-                        self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(m)]);
+                        self.emit(Opc::CF_END, vec![mir::r(m)]);
                     }
                     // Lanes that left for the label itself are back: EXEC is empty here only
                     // if a branch in the block leaves for a construct enclosing it (not when
@@ -294,14 +276,13 @@ impl Isel<'_> {
                     end,
                     divergent,
                 } => {
-                    self.close_skips();
                     self.ctx.pop();
                     self.start_block(end);
                     if let Some(c) = cont {
-                        self.emit(Opc::S_OR_B64, vec![Self::exec(), Self::exec(), mir::r(c)]);
+                        self.emit(Opc::CF_END, vec![mir::r(c)]);
                     }
                     let back = if divergent {
-                        Opc::S_CBRANCH_EXECNZ
+                        Opc::CF_LOOP
                     } else {
                         Opc::S_BRANCH
                     };
@@ -324,20 +305,15 @@ impl Isel<'_> {
                     has_else,
                     outer,
                 } => {
-                    self.close_skips();
                     // The then side's lanes wait from here to the join; none go on into the
                     // else side.
                     self.lanes_to(end);
                     self.mf.blocks[self.cur].lanes_stop = true;
                     self.start_block(mid);
                     if has_else {
-                        self.emit(
-                            Opc::S_ANDN2_SAVEEXEC_B64,
-                            vec![mir::r(saved), mir::r(saved)],
-                        );
+                        self.emit(Opc::CF_ELSE, vec![mir::r(saved), mir::r(saved)]);
                         self.merge_into_outer(outer, saved);
                         self.ctx.set_skip_to(end);
-                        self.open_skips();
                         self.skip_if_empty();
                     }
                     // Else a fall-through (its block arguments, if any, are none: see
@@ -346,14 +322,10 @@ impl Isel<'_> {
                 Task::DivergentEnd {
                     saved,
                     end,
-                    has_else,
                     loses,
                     outer,
                     dead_join,
                 } => {
-                    if has_else {
-                        self.close_skips();
-                    }
                     if let Some(Ctx::If {
                         join:
                             Some(Join {
@@ -380,10 +352,7 @@ impl Isel<'_> {
                     if dead_join {
                         continue;
                     }
-                    self.emit(
-                        Opc::S_OR_B64,
-                        vec![Self::exec(), Self::exec(), mir::r(saved)],
-                    );
+                    self.emit(Opc::CF_END, vec![mir::r(saved)]);
                     // Lanes lost inside may leave none.
                     if loses {
                         self.skip_if_empty();
@@ -459,7 +428,6 @@ impl Isel<'_> {
                     mask,
                     end,
                 });
-                self.open_skips();
                 stack.push(Task::BlockEnd {
                     mask,
                     end,
@@ -493,7 +461,6 @@ impl Isel<'_> {
                     end,
                     divergent,
                 });
-                self.open_skips();
                 stack.push(Task::LoopEnd {
                     cont,
                     head,
@@ -559,16 +526,11 @@ impl Isel<'_> {
                 if let Some(r) = rejoin {
                     self.lanes_to(r);
                 }
+                // `exec` for the lanes: all of them leave.
                 let src = lanes.map_or(Self::exec(), mir::r);
-                if let Some(m) = acc {
-                    self.emit(Opc::S_OR_B64, vec![mir::r(m), mir::r(m), src]);
-                }
-                match lanes {
-                    Some(l) => self.emit(
-                        Opc::S_ANDN2_B64,
-                        vec![Self::exec(), Self::exec(), mir::r(l)],
-                    ),
-                    None => self.emit(Opc::S_MOV_B64, vec![Self::exec(), Operand::Imm(0)]),
+                match acc {
+                    Some(m) => self.emit(Opc::CF_BREAK, vec![mir::r(m), mir::r(m), src]),
+                    None => self.emit(Opc::CF_EXIT, vec![src]),
                 };
                 Ok(())
             }
@@ -669,25 +631,13 @@ impl Isel<'_> {
         // mask (ORed into it as soon as ours is final), like LLVM's optimizeEndCf.
         let outer = self.absorber(term);
         let saved = self.s64();
-        self.emit(Opc::S_AND_SAVEEXEC_B64, vec![mir::r(saved), mir::r(m)]);
+        // Without an else side and with no lane lost in the then side, the join can restore
+        // the whole EXEC of before (LLVM's simple if): no mask of the lanes not taken.
+        let op = if xor { Opc::CF_IF } else { Opc::CF_IF_SIMPLE };
+        self.emit(op, vec![mir::r(saved), mir::r(m)]);
         self.set_comment("divergent branch");
-        if xor {
-            self.emit(
-                Opc::S_XOR_B64,
-                vec![mir::r(saved), Self::exec(), mir::r(saved)],
-            );
-        }
-        let merge = |this: &mut Self| {
-            if let Some(o) = outer.filter(|o| !o.covers) {
-                this.emit(
-                    Opc::S_OR_B64,
-                    vec![mir::r(o.restore), mir::r(o.restore), mir::r(saved)],
-                );
-                this.set_comment("joins at the enclosing join");
-            }
-        };
         if !has_else {
-            merge(self);
+            self.merge_into_outer(outer, saved);
         }
         let mid = self.mf.new_block();
         let end = self.mf.new_block();
@@ -713,12 +663,10 @@ impl Isel<'_> {
             skip_to: Some(if has_else { mid } else { end }),
             join: Some(join),
         });
-        self.open_skips();
         self.skip_if_empty();
         stack.push(Task::DivergentEnd {
             saved,
             end,
-            has_else,
             loses: then_loses || facts.loses_lanes(else_),
             outer: outer.is_some(),
             dead_join,
@@ -740,7 +688,7 @@ impl Isel<'_> {
     fn merge_into_outer(&mut self, outer: Option<Join>, saved: VReg) {
         if let Some(o) = outer.filter(|o| !o.covers) {
             self.emit(
-                Opc::S_OR_B64,
+                Opc::CF_JOIN_OUTER,
                 vec![mir::r(o.restore), mir::r(o.restore), mir::r(saved)],
             );
             self.set_comment("joins at the enclosing join");
@@ -775,7 +723,7 @@ impl Isel<'_> {
             self.mf.blocks[b]
                 .insts
                 .iter()
-                .all(|i| i.op == Opc::S_CBRANCH_EXECZ && i.ops[0] == Operand::Label(end))
+                .all(|i| i.op == Opc::CF_SKIP && i.ops[0] == Operand::Label(end))
         });
         if only_skips {
             Ok(())
@@ -858,72 +806,5 @@ impl Isel<'_> {
             }
         }
         true
-    }
-
-    /// Removes the `s_cbranch_execz` at the end of `block` when the code it skips (layout
-    /// positions from `first` to the end of the layout, all final when the skips of a
-    /// construct are decided) is short and safe to run with EXEC = 0. The count stops at the
-    /// threshold (a long region is kept without reading it all: nested skips would make that
-    /// quadratic), and runs of empty blocks are jumped over through `empty_until` (path
-    /// compression: a block becomes empty at most once, when its skip is dropped, and never
-    /// gets code back), so each decision reads at most THRESHOLD + 1 non-empty blocks and
-    /// the runs between them, each run walked once in all.
-    fn maybe_drop_skip(&mut self, block: MBlock, first: usize) {
-        const THRESHOLD: usize = 12;
-        let len = self.mf.layout.len();
-        if self.empty_until.len() < len {
-            self.empty_until.resize(len, 0);
-        }
-        let mut count = 0;
-        let mut safe = true;
-        // Empty positions walked since the last non-empty block, to point past the run.
-        let mut run: Vec<usize> = Vec::new();
-        let mut k = first;
-        'scan: while k < len {
-            let j = self.empty_until[k] as usize;
-            if j > k {
-                run.push(k);
-                k = j;
-                continue;
-            }
-            let insts = &self.mf.blocks[self.mf.layout[k]].insts;
-            if insts.is_empty() {
-                run.push(k);
-                k += 1;
-                continue;
-            }
-            for r in run.drain(..) {
-                self.empty_until[r] = k as u32;
-            }
-            for i in insts {
-                count += 1;
-                let d = i.op.desc();
-                if d.is_branch()
-                    || d.unit == Unit::Smem
-                    || matches!(
-                        i.op,
-                        Opc::V_READFIRSTLANE_B32
-                            | Opc::V_READLANE_B32
-                            | Opc::S_BARRIER
-                            | Opc::S_ENDPGM
-                    )
-                    || i.ops.iter().any(|o| *o == Self::exec())
-                {
-                    safe = false;
-                }
-                if !safe || count > THRESHOLD {
-                    break 'scan;
-                }
-            }
-            k += 1;
-        }
-        for r in run {
-            self.empty_until[r] = k as u32;
-        }
-        let insts = &mut self.mf.blocks[block].insts;
-        debug_assert!(insts.last().is_some_and(|i| i.op == Opc::S_CBRANCH_EXECZ));
-        if safe && count <= THRESHOLD {
-            insts.pop();
-        }
     }
 }

@@ -1,4 +1,5 @@
-//! Instruction selection and EXEC-mask control-flow lowering, driven by uniformity.
+//! Instruction selection, with divergent control flow as pseudos for `exec-lowering`, driven by
+//! uniformity.
 //!
 //! Pre: a CF kernel, its uniformity analysis and its control tree (`structurize`).
 //! Post: a machine function over virtual registers in which
@@ -8,15 +9,13 @@
 //! - a uniform value read by an operation outside a cycle it was computed in after a divergent
 //!   exit (`Uniformity::is_divergent_use`: temporal divergence) is read from a per-lane VGPR
 //!   copy written next to its definition, and so is a lane mask live out of its cycle;
-//! - uniform branches are `s_cmp` + `s_cbranch_scc*` with EXEC untouched; divergent ones are
-//!   lowered as gfx942 does it: `s_and_saveexec_b64` (+ `s_xor_b64` when there is an else or the
-//!   then side loses lanes), `s_andn2_saveexec_b64` for the else, `s_or_b64 exec` at the join
-//!   (or, for an if ending an enclosing if's side, at the enclosing join);
-//!   lanes leaving to a label (break, exit, early return) are accumulated in a lane mask with
-//!   `s_or_b64` and removed with `s_andn2_b64 exec`; loops end in `s_cbranch_execnz` when lanes
-//!   can leave at different iterations, and EXEC is restored after them;
-//! - `s_cbranch_execz` skips a region only when it is long or unsafe to run with no lanes
-//!   (loops, scalar loads, readlane), like LLVM's skip threshold.
+//! - uniform branches are `s_cmp` + `s_cbranch_scc*` with EXEC untouched; divergent control
+//!   flow is selected as pseudo instructions on the logical CFG (`cf_if`, `cf_else`,
+//!   `cf_end`, `cf_join_outer` for an if ending an enclosing if's side, `cf_break` /
+//!   `cf_exit` for lanes leaving to a label or the kernel's end, `cf_loop` for a divergent
+//!   loop's back edge, `cf_skip` where EXEC may be empty), which the `exec-lowering` pass
+//!   turns into EXEC-mask code (`exec_lowering.rs`); the waterfall loops of division and
+//!   cross-lane operations are EXEC code already;
 //! - kernel arguments the kernel reads are loaded in the prologue (rematerializable loads);
 //!   a block argument only passed on to the next block's argument shares its register.
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
@@ -30,7 +29,7 @@
 //! 32-bit integer and f32 arithmetic, compares and selects; `alu64.rs` 64-bit integer
 //! arithmetic; `convert.rs` casts; `division.rs` integer and f32 division and remainder;
 //! `memory.rs` addresses, loads, stores, atomics; `cross_lane.rs` ballot, readlane, shuffle
-//! and reductions; `cfg.rs` the EXEC-mask control-flow lowering, with `cfg_analysis.rs`
+//! and reductions; `cfg.rs` the control-flow selection (pseudos), with `cfg_analysis.rs`
 //! (branch classification, before any code is emitted) and `block_args.rs` (block-argument
 //! registers and edge copies). Each is one or more `impl Isel` blocks and states in its header
 //! what it selects and guarantees.
@@ -130,12 +129,6 @@ pub struct Isel<'a> {
     loc: Loc,
     /// Lane masks known to have no bits outside the current EXEC (fresh compares).
     masked: HashSet<VReg>,
-    /// Per construct being lowered: skip branches emitted in it and not yet decided (the
-    /// block ending in the skip, the layout position where the skipped code starts).
-    skips: Vec<Vec<(MBlock, usize)>>,
-    /// Per layout position `k` seen by a skip decision: a position `j >= k` such that the
-    /// blocks at `k..j` are empty, so the next decision jumps over them (`maybe_drop_skip`).
-    empty_until: Vec<u32>,
     /// The block of the final `s_endpgm`, laid out last.
     kernel_end: MBlock,
     /// Blocks whose uniform arguments some edge writes while lanes that still read the
@@ -196,8 +189,6 @@ impl<'a> Isel<'a> {
             kernarg: Operand2::Phys(PReg::S(0, 2)),
             loc: Loc::UNKNOWN,
             masked: HashSet::new(),
-            skips: Vec::new(),
-            empty_until: Vec::new(),
             kernel_end: entry,
             staged: HashSet::new(),
             incoming: HashMap::new(),
@@ -209,9 +200,7 @@ impl<'a> Isel<'a> {
         s.analyse_branches(tree);
         s.forward = s.forwarding(func);
         s.prologue(func)?;
-        s.open_skips();
         s.lower(tree)?;
-        s.close_skips();
         let end = s.kernel_end;
         s.start_block(end);
         s.emit(Opc::S_ENDPGM, vec![]);

@@ -16,6 +16,8 @@
 //!   instruction; the VALU constant bus (at most one SGPR or literal read, gfx942 has one);
 //!   `offset:N` and `sc0` only on memory instructions, offsets in range (global: signed
 //!   13-bit, LDS: 16-bit, SMEM: 20-bit);
+//! - control-flow pseudos (`cf_*`, see `exec_lowering`) only after `isel`, with operands
+//!   as the table gives them;
 //! - EXEC: written only by SALU instructions (`s_mov_b64`, the 64-bit logic operations,
 //!   `s_cselect_b64`, the `s_*_saveexec_b64` family: never by a VALU compare or a memory
 //!   instruction); M0 likewise only by SALU;
@@ -371,6 +373,12 @@ impl Validator<'_> {
                 d.name,
                 d.operands.len(),
                 inst.ops.len()
+            ));
+        }
+        if d.is_pseudo() && !crate::passes::pseudos_allowed(self.m.after) {
+            msgs.push(format!(
+                "{} is a control-flow pseudo after `{}` (exec-lowering replaces them)",
+                d.name, self.m.after
             ));
         }
         if !d.mem && inst.offset != 0 {

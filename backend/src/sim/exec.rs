@@ -422,6 +422,8 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         Fmt::Vopc => vopc(w, inst, exec),
         Fmt::Ds => ds(w, inst, pc, exec, sh)?,
         Fmt::Global => global(w, inst, pc, exec, sh)?,
+        // The parser refuses them.
+        Fmt::Pseudo => unreachable!("a control-flow pseudo in a listing"),
     }
     Ok(Flow::Next)
 }

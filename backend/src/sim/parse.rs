@@ -229,7 +229,9 @@ impl Parser {
 
     fn instruction(&mut self, s: &str) -> Result<Inst, ParseError> {
         let (mn, rest) = split_word(s);
+        // A control-flow pseudo is MIR only, not an instruction.
         let (opc, spelled_e32, spelled_e64) = resolve_mnemonic(mn)
+            .filter(|(o, _, _)| !o.desc().is_pseudo())
             .ok_or_else(|| self.err(format!("unknown instruction `{mn}` in `{s}`")))?;
         let d = opc.desc();
         let mut inst = Inst::new(opc, self.line);

@@ -1,0 +1,187 @@
+//! EXEC lowering: the control-flow pseudos isel selects on the logical CFG become the
+//! EXEC-mask sequences gfx942 runs (LLVM's SILowerControlFlow, Mesa ACO's
+//! `aco_insert_exec_mask`). Another lowering of the same pseudos (FORK/JOIN) would be one more
+//! pass in this place.
+//!
+//! Pre: MIR over virtual registers as isel leaves it. The pseudos, with their operands as
+//! written in MIR, what they mean on the logical CFG, and what they become:
+//!
+//! | pseudo | meaning | lowered to |
+//! |---|---|---|
+//! | `cf_if %s, %c` | divergent if: the lanes of EXEC where lane mask `%c` holds run the then side; `%s` = the other lanes, which wait for the else side or the join | `s_and_saveexec_b64 %s, %c` + `s_xor_b64 %s, exec, %s` |
+//! | `cf_if_simple %s, %c` | the same when there is no else side and the then side loses no lane: `%s` = EXEC before, the join restores it whole | `s_and_saveexec_b64 %s, %c` |
+//! | `cf_else %s, %s` | the else side: the lanes waiting in `%s` run, the then side's lanes wait in `%s` for the join | `s_andn2_saveexec_b64 %s, %s` |
+//! | `cf_end %m` | a join: the lanes waiting in `%m` (a divergent if's saved mask, a label's or a loop's continue mask) are back | `s_or_b64 exec, exec, %m` |
+//! | `cf_join_outer %o, %o, %s` | a divergent if joins at the enclosing if's join (nothing runs between the two): its waiting lanes `%s` are added to that join's mask `%o` (optimizeEndCf) | `s_or_b64 %o, %o, %s` |
+//! | `cf_break %m, %m, %l` | the lanes `%l` (`exec`: all of them) branch to a label or a loop's next iteration: they wait in its mask `%m` | `s_or_b64 %m, %m, %l` + `s_andn2_b64 exec, exec, %l` (`s_mov_b64 exec, 0` for `exec`) |
+//! | `cf_exit %l` | the lanes `%l` (`exec`: all) leave the kernel | `s_andn2_b64 exec, exec, %l` (`s_mov_b64 exec, 0`) |
+//! | `cf_loop bbH` | the back edge of a loop whose lanes leave at different iterations: again while any lane stays | `s_cbranch_execnz bbH` |
+//! | `cf_skip bbT` | EXEC may be empty here: the code up to `bbT` (the innermost point that restores EXEC; laid out after the skip) may be skipped | `s_cbranch_execz bbT` when that code is long or unsafe with no lanes, else nothing |
+//!
+//! A `cf_skip` ends its block (isel starts the skipped code in a new block). Uniform branches,
+//! real jumps and the waterfall loops of division and cross-lane operations are already
+//! machine code.
+//!
+//! Post: no pseudo is left (the validator rejects one after this pass); nothing else changes:
+//! blocks, layout, registers and `lanes_to` are as isel made them.
+//!
+//! Skips are decided like LLVM's skip threshold: a `cf_skip` stays when the code it jumps over
+//! (the blocks laid out after its own, up to its target) has more than [`THRESHOLD`]
+//! instructions or one unsafe with no lanes (a branch, including a skip not decided yet, a
+//! scalar load, `readlane`/`readfirstlane`, a barrier, `s_endpgm`, an explicit EXEC operand).
+//! Innermost regions are decided first: by the layout position of the target (a region
+//! nested in another ends before it), then of the skip, so an inner skip that goes no longer
+//! counts for the outer ones.
+//!
+//! Cost: linear in the instructions plus, per skip, at most THRESHOLD + 1 non-empty blocks:
+//! runs of empty blocks are jumped over through `empty_until` (path compression: a block
+//! becomes empty at most once, when its skip is dropped).
+
+use crate::isa::{Opc, Unit};
+use crate::mir::{Func, Inst, MBlock, Operand, PReg};
+use cranelift_entity::SecondaryMap;
+
+/// Instructions a skip may jump over and still be dropped (LLVM: `amdgpu-skip-threshold`).
+const THRESHOLD: usize = 12;
+
+/// Lowers every pseudo of `f`; an error names a malformed one.
+pub fn lower(f: &mut Func) -> Result<(), String> {
+    let mut pos: SecondaryMap<MBlock, Option<usize>> = SecondaryMap::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        pos[b] = Some(i);
+    }
+    // (target position, skip block position) of every skip, checked before anything changes.
+    let mut skips: Vec<(usize, usize)> = Vec::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        let insts = &f.blocks[b].insts;
+        for (k, inst) in insts.iter().enumerate() {
+            if inst.op != Opc::CF_SKIP {
+                continue;
+            }
+            let target = match inst.ops.first() {
+                Some(Operand::Label(t)) => pos[*t],
+                _ => None,
+            };
+            match target {
+                Some(t) if t > i && k + 1 == insts.len() => skips.push((t, i)),
+                _ => {
+                    return Err(format!(
+                        "{b}: `cf_skip` must end its block and skip to a later block"
+                    ))
+                }
+            }
+        }
+    }
+    for &b in &f.layout {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        for inst in insts {
+            expand(inst, &mut out);
+        }
+        f.blocks[b].insts = out;
+    }
+    // Innermost regions first (see the header), each skip reading the code as lowered.
+    skips.sort_unstable();
+    let mut empty_until = vec![0u32; f.layout.len()];
+    for (to, at) in skips {
+        let keep = !short_and_safe(f, at + 1..to, &mut empty_until);
+        let insts = &mut f.blocks[f.layout[at]].insts;
+        if keep {
+            let last = insts.last_mut().expect("a skip ends its block");
+            last.op = Opc::S_CBRANCH_EXECZ;
+        } else {
+            insts.pop();
+        }
+    }
+    Ok(())
+}
+
+fn exec() -> Operand {
+    crate::mir::p(PReg::Exec)
+}
+
+/// Appends what `inst` lowers to (itself when it is no pseudo).
+fn expand(inst: Inst, out: &mut Vec<Inst>) {
+    let start = out.len();
+    let mut push = |op: Opc, ops: Vec<Operand>| out.push(Inst::new(op, ops, inst.loc));
+    let ops = &inst.ops;
+    match inst.op {
+        Opc::CF_IF | Opc::CF_IF_SIMPLE => {
+            push(Opc::S_AND_SAVEEXEC_B64, ops.clone());
+            if inst.op == Opc::CF_IF {
+                push(Opc::S_XOR_B64, vec![ops[0].clone(), exec(), ops[0].clone()]);
+            }
+        }
+        Opc::CF_ELSE => push(Opc::S_ANDN2_SAVEEXEC_B64, ops.clone()),
+        Opc::CF_END => push(Opc::S_OR_B64, vec![exec(), exec(), ops[0].clone()]),
+        Opc::CF_JOIN_OUTER => push(Opc::S_OR_B64, ops.clone()),
+        Opc::CF_BREAK | Opc::CF_EXIT => {
+            if inst.op == Opc::CF_BREAK {
+                push(Opc::S_OR_B64, ops.clone());
+            }
+            let lanes = ops[ops.len() - 1].clone();
+            if lanes == exec() {
+                push(Opc::S_MOV_B64, vec![exec(), Operand::Imm(0)]);
+            } else {
+                push(Opc::S_ANDN2_B64, vec![exec(), exec(), lanes]);
+            }
+        }
+        Opc::CF_LOOP => push(Opc::S_CBRANCH_EXECNZ, ops.clone()),
+        // Skips are decided once everything else is lowered.
+        _ => {
+            out.push(inst);
+            return;
+        }
+    }
+    // The pseudo's comment goes to the first instruction it becomes.
+    out[start].comment = inst.comment;
+}
+
+/// Is the code at the layout positions `region` short and safe to run with no lanes?
+/// Reading stops at the first unsafe instruction or past the threshold. `empty_until[k] = j`
+/// (when `j > k`): the blocks at `k..j` are empty.
+fn short_and_safe(f: &Func, region: std::ops::Range<usize>, empty_until: &mut [u32]) -> bool {
+    let len = region.end;
+    let mut count = 0;
+    // Empty positions walked since the last non-empty block, to point past the run.
+    let mut run: Vec<usize> = Vec::new();
+    let mut k = region.start;
+    let mut verdict = true;
+    'scan: while k < len {
+        let j = empty_until[k] as usize;
+        if j > k {
+            run.push(k);
+            k = j;
+            continue;
+        }
+        let insts = &f.blocks[f.layout[k]].insts;
+        if insts.is_empty() {
+            run.push(k);
+            k += 1;
+            continue;
+        }
+        for r in run.drain(..) {
+            empty_until[r] = k as u32;
+        }
+        for i in insts {
+            count += 1;
+            let d = i.op.desc();
+            let unsafe_ = d.is_branch()
+                || d.unit == Unit::Smem
+                || matches!(
+                    i.op,
+                    Opc::V_READFIRSTLANE_B32 | Opc::V_READLANE_B32 | Opc::S_BARRIER | Opc::S_ENDPGM
+                )
+                || i.ops.iter().any(|o| *o == exec());
+            if unsafe_ || count > THRESHOLD {
+                verdict = false;
+                break 'scan;
+            }
+        }
+        k += 1;
+    }
+    for r in run {
+        empty_until[r] = k as u32;
+    }
+    verdict
+}
