@@ -7,9 +7,15 @@
 //! simulator's parser parses with it, so a listing kc prints is by construction a listing the
 //! simulator reads; the simulator gives each `Opc` its meaning.
 //!
-//! Guarantees: mnemonics are unique and spelled as llvm-mc-22 accepts them for
-//! `-mcpu=gfx942`; `defs` leading operands are written, the rest are read (a `VDst` that the
-//! instruction also reads, like `v_writelane_b32`, is marked `reads_dst`).
+//! The table also holds the control-flow pseudos (`Fmt::Pseudo`, `cf_*`): MIR-only
+//! instructions isel selects and `exec_lowering` replaces (its header says what each means and
+//! becomes). Their rows give their operands and implicit EXEC/SCC effects for the MIR parser,
+//! printer and validator; the validator rejects them after `isel`, so no listing has one, and
+//! the simulator's parser refuses them.
+//!
+//! Guarantees: mnemonics are unique and, except the pseudos', spelled as llvm-mc-22 accepts
+//! them for `-mcpu=gfx942`; `defs` leading operands are written, the rest are read (a `VDst`
+//! that the instruction also reads, like `v_writelane_b32`, is marked `reads_dst`).
 
 use std::fmt;
 
