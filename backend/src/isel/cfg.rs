@@ -50,7 +50,7 @@ use super::{Isel, IselError};
 use crate::isa::Opc;
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
-use kc_dialect::{Op, Value};
+use kc_dialect::{Op, Opcode, Type, Value};
 
 /// An enclosing construct while lowering.
 enum Ctx {
@@ -625,7 +625,19 @@ impl Isel<'_> {
         }
         let m = self.mask(c)?;
         let then_loses = facts.loses_lanes(then_);
-        let has_else = !facts.is_fall(else_, tail);
+        // An else side that only passes values in VGPRs to the join: its copies run here,
+        // for every lane, and the then side's lanes overwrite them at its end (a VGPR write
+        // touches only the lanes in EXEC, and nothing in the then side reads the join's
+        // arguments before writing them). No else side is left (LLVM materializes such a
+        // phi input in the dominating block the same way).
+        let hoisted = self.hoistable_copies(tree, else_, tail);
+        if let Some((blocks, t, succ)) = &hoisted {
+            for &b in blocks {
+                self.code(b)?;
+            }
+            self.copies(*t, *succ)?;
+        }
+        let has_else = hoisted.is_none() && !facts.is_fall(else_, tail);
         let xor = has_else || then_loses;
         // At the end of an enclosing if's side: join at its join, our lanes restored by its
         // mask (ORed into it as soon as ours is final), like LLVM's optimizeEndCf.
@@ -671,7 +683,9 @@ impl Isel<'_> {
             outer: outer.is_some(),
             dead_join,
         });
-        stack.push(Task::Node(else_, tail));
+        if hoisted.is_none() {
+            stack.push(Task::Node(else_, tail));
+        }
         stack.push(Task::DivergentElse {
             saved,
             mid,
@@ -758,6 +772,75 @@ impl Isel<'_> {
                 _ => return None,
             }
         }
+    }
+
+    /// The edge of side `n` of a divergent if when that side is only an edge falling through
+    /// to `tail` whose one or two copies all go to per-lane registers: divergent, non-boolean
+    /// arguments of a block that does not stage them, none with a per-lane shadow copy.
+    /// The side may start with blocks of constants only (selecting them emits nothing): they
+    /// are returned to be selected first.
+    fn hoistable_copies(
+        &self,
+        tree: &Tree,
+        n: NodeId,
+        tail: Option<Target>,
+    ) -> Option<(Vec<u32>, Op, usize)> {
+        // The side's nodes in order (nested sequences flattened; a side is a few nodes).
+        let mut nodes = Vec::new();
+        let mut work = vec![n];
+        while let Some(x) = work.pop() {
+            match &tree[x] {
+                Node::Seq(v) => work.extend(v.iter().rev()),
+                _ => nodes.push(x),
+            }
+            if nodes.len() > 8 {
+                return None;
+            }
+        }
+        let (&last, first) = nodes.split_last()?;
+        let mut blocks = Vec::new();
+        for &c in first {
+            let b = match tree[c] {
+                Node::Code(b) => b,
+                // The edge into a block placed right here, with no arguments to pass.
+                Node::Edge { term, succ } if self.ir.ops[term].succs[succ].args.is_empty() => {
+                    continue
+                }
+                _ => return None,
+            };
+            let block = self.u.cfg.blocks[b as usize];
+            let constants = self.ir.block_ops(block).all(|op| {
+                self.ir.spec(op).is_terminator() || self.ir.opcode(op) == Opcode::Constant
+            });
+            if !constants || !self.ir.blocks[block].args.is_empty() || self.staged.contains(&b) {
+                return None;
+            }
+            blocks.push(b);
+        }
+        let (term, succ) = match &tree[last] {
+            Node::Edge { term, succ } => (*term, *succ),
+            Node::Br { term, succ, target } if tail == Some(*target) => (*term, *succ),
+            _ => return None,
+        };
+        let s = &self.ir.ops[term].succs[succ];
+        // At most two copies: each runs for every lane, and two instructions are saved
+        // (the else side's `s_xor_b64` and `s_andn2_saveexec_b64`).
+        if s.args.is_empty() || s.args.len() > 2 || self.staged.contains(&self.u.cfg.index[s.block])
+        {
+            return None;
+        }
+        let per_lane = |d: &Value| {
+            let ty = self.ir.value_type(*d);
+            self.u.is_divergent(*d)
+                && ty != Type::I1
+                && ty != Type::Token
+                && !self.shadowed.contains(d)
+        };
+        self.ir.blocks[s.block]
+            .args
+            .iter()
+            .all(per_lane)
+            .then_some((blocks, term, succ))
     }
 
     /// Does lowering `n` (falling through to `tail`) emit nothing but skips? Conservative;
