@@ -7,9 +7,10 @@
 //! physical register exactly when their segments do not overlap. Instruction `k` of the
 //! layout reads at position `2k`. An ALU instruction with one destination (SALU, VALU: it
 //! reads its operands before writing) writes at `2k + 1`, so its destination may take the
-//! register of a source read for the last time (a copy then disappears); memory instructions
-//! and those with two destinations write at `2k`, so they never overwrite what they read
-//! (an SMEM or VMEM load must not overwrite its address). Block `i` spans
+//! register of a source read for the last time (a copy then disappears); so does a plain load
+//! (SMEM, global, LDS: the address is read at issue, so `s_load_dwordx2 s[0:1], s[0:1], 0`
+//! is fine, as in LLVM's code). Atomics, stores and instructions with two destinations write
+//! at `2k`, so they never overwrite what they read. Block `i` spans
 //! `2 start[i] ..= 2 (start[i] + len) + 1`, the last two positions standing for its end
 //! (values live out of it).
 //! - SGPRs live on the wave-level CFG (layout fall-through and every branch, the
@@ -390,14 +391,26 @@ pub fn is_move(op: Opc) -> bool {
 }
 
 /// Does `op` write its destination after reading all its sources (an ALU instruction with
-/// one destination, not one of the `s_*_saveexec` forms, which also write EXEC), so that the
-/// destination may reuse a source's register?
+/// one destination, not one of the `s_*_saveexec` forms, which also write EXEC; or a plain
+/// load, which reads its address when it issues and writes its result when the data
+/// returns), so that the destination may reuse a source's register (`s_load_dwordx2 s[0:1],
+/// s[0:1], 0`, as LLVM emits)?
 fn writes_late(op: Opc) -> bool {
     let d = op.desc();
-    matches!(d.unit, Unit::Salu | Unit::Valu)
+    let load = matches!(
+        op,
+        Opc::S_LOAD_DWORD
+            | Opc::S_LOAD_DWORDX2
+            | Opc::S_LOAD_DWORDX4
+            | Opc::GLOBAL_LOAD_DWORD
+            | Opc::GLOBAL_LOAD_DWORDX2
+            | Opc::DS_READ_B32
+            | Opc::DS_READ_B64
+    );
+    load || (matches!(d.unit, Unit::Salu | Unit::Valu)
         && d.defs == 1
         && !d.reads_dst
-        && !d.implicit.writes_exec
+        && !d.implicit.writes_exec)
 }
 
 /// Sorts segments and merges the overlapping and adjacent ones.

@@ -9,8 +9,13 @@
 //! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
 //! lanes of a value still needed. Moves whose source and destination got the same register
 //! are deleted.
-//! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are not allocated, except
-//!   s2-s4 when no instruction reads a workgroup id.
+//! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are precolored live ranges
+//!   (`abi`): live from the entry to their last read, allocatable after it (a rematerialized
+//!   kernel-argument load reads the kernarg pointer, which the next round's liveness then
+//!   keeps). Copies of them are those registers. Only if something writes one of them are
+//!   they reserved for the whole kernel (s2-s4 still allocatable when nothing reads a
+//!   workgroup id). The usage reported never drops below s0-s4 and v0, which the hardware
+//!   initializes.
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
@@ -39,6 +44,8 @@ use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 use std::collections::BTreeMap;
 
+mod abi;
+
 pub const SGPR_BUDGET: u16 = 102;
 pub const VGPR_BUDGET: u16 = 256;
 
@@ -62,14 +69,20 @@ pub struct Usage {
 }
 
 pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
+    let pre_s = abi::precolor(f, File::S);
+    let pre_v = abi::precolor(f, File::V);
+    let kernarg = match &pre_s {
+        Some(pre) => mir::r(pre[0].0),
+        None => mir::p(PReg::S(0, 2)),
+    };
     let mut spiller = Spiller::default();
     let mut rounds = 0;
     let sgprs = loop {
         rounds += 1;
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
-        let costs = Costs::new(f, &live, &spiller);
-        match scan(f, &live, File::S, &costs)? {
+        let costs = Costs::new(f, &live, &spiller, &kernarg, pre_s.as_deref());
+        match scan(f, &live, File::S, &costs, pre_s.as_deref())? {
             Scan::Done(a) => break a,
             Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
             Scan::Spill(_) => return Err(out_of(f, File::S)),
@@ -86,8 +99,8 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     for &v in &spiller.vgprs {
         live.segs[v] = vec![(0, last)];
     }
-    let costs = Costs::new(f, &live, &spiller);
-    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs)? else {
+    let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
+    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref())? else {
         return Err(out_of(f, File::V));
     };
     Ok(rewrite(f, &sgprs, &vgprs, spiller.count))
@@ -175,7 +188,15 @@ struct Costs {
 }
 
 impl Costs {
-    fn new(f: &Func, live: &Live, spiller: &Spiller) -> Costs {
+    /// `kernarg` is the operand naming the kernarg pointer; `fixed`, the precolored ABI
+    /// registers (never evicted).
+    fn new(
+        f: &Func,
+        live: &Live,
+        spiller: &Spiller,
+        kernarg: &Operand,
+        fixed: Option<&[(VReg, u16)]>,
+    ) -> Costs {
         let mut hints: SecondaryMap<VReg, Vec<VReg>> = SecondaryMap::new();
         for &b in &f.layout {
             for inst in &f.blocks[b].insts {
@@ -188,13 +209,14 @@ impl Costs {
                 }
             }
         }
-        let remat = rematerializable(f);
+        let remat = rematerializable(f, kernarg);
+        let fixed = fixed.unwrap_or(&[]);
         let mut weight: SecondaryMap<VReg, f64> = SecondaryMap::new();
         for (v, segs) in live.segs.iter() {
             if segs.is_empty() {
                 continue;
             }
-            weight[v] = if spiller.temps.contains(&v) {
+            weight[v] = if spiller.temps.contains(&v) || fixed.iter().any(|x| x.0 == v) {
                 f64::INFINITY
             } else {
                 let len: u64 = segs.iter().map(|&(s, e)| (e - s + 1) as u64).sum();
@@ -234,7 +256,7 @@ fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
 /// The defining instruction of every SGPR that can be recomputed anywhere: defined once, by
 /// a move of a constant or of an ABI SGPR nothing writes, or by a load from the kernarg
 /// segment at a constant offset.
-fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
+fn rematerializable(f: &Func, kernarg: &Operand) -> SecondaryMap<VReg, Option<Inst>> {
     let defs = single_defs(f);
     let mut out = SecondaryMap::new();
     if defs.abi_written[0] {
@@ -242,7 +264,7 @@ fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
     }
     for (v, at) in defs.single.iter() {
         if let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) {
-            if remat_shape(inst) {
+            if remat_shape(inst, kernarg) {
                 out[v] = Some(inst.clone());
             }
         }
@@ -297,63 +319,17 @@ fn single_defs(f: &Func) -> Defs {
     }
 }
 
-fn remat_shape(inst: &Inst) -> bool {
+fn remat_shape(inst: &Inst, kernarg: &Operand) -> bool {
     let abi = |o: &Operand| matches!(o, Operand::Reg { reg: Reg::Phys(PReg::S(r, _)), .. } if *r < RESERVED_SGPRS);
     match inst.op {
         Opc::S_MOV_B32 | Opc::S_MOV_B64 => {
             matches!(inst.ops[1], Operand::Imm(_)) || abi(&inst.ops[1])
         }
         Opc::S_LOAD_DWORD | Opc::S_LOAD_DWORDX2 | Opc::S_LOAD_DWORDX4 => {
-            inst.ops[1] == mir::p(PReg::S(0, 2)) && matches!(inst.ops[2], Operand::Imm(_))
+            inst.ops[1] == *kernarg && matches!(inst.ops[2], Operand::Imm(_))
         }
         _ => false,
     }
-}
-
-/// Registers of `file` defined once, whole, by a move from an ABI register (`v0`, the
-/// work-item ids; `s0`-`s4`, the kernarg pointer and workgroup ids) that the function never
-/// writes: they can live in that register for their whole life, and the move disappears.
-/// A VGPR copy made under a partial EXEC would leave other lanes undefined; the ABI register
-/// holds the value in every lane, so reading it instead is at least as defined.
-fn abi_aliases(f: &Func, file: File) -> SecondaryMap<VReg, Option<u16>> {
-    let defs = single_defs(f);
-    let mut alias = SecondaryMap::new();
-    if defs.abi_written[(file == File::V) as usize] {
-        return alias;
-    }
-    let reserved = match file {
-        File::S => RESERVED_SGPRS,
-        File::V => RESERVED_VGPRS,
-    };
-    for (v, at) in defs.single.iter() {
-        let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) else {
-            continue;
-        };
-        if f.vregs[v].file != file
-            || !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
-        {
-            continue;
-        }
-        let src = match inst.ops[1] {
-            Operand::Reg {
-                reg: Reg::Phys(PReg::S(r, n)),
-                sub: 0,
-                ..
-            } if file == File::S => Some((r, n)),
-            Operand::Reg {
-                reg: Reg::Phys(PReg::V(r, n)),
-                sub: 0,
-                ..
-            } if file == File::V => Some((r, n)),
-            _ => None,
-        };
-        if let Some((r, n)) = src {
-            if r + n as u16 <= reserved && n == f.vregs[v].dwords {
-                alias[v] = Some(r);
-            }
-        }
-    }
-    alias
 }
 
 /// Some instruction names s2-s4, the system SGPRs holding the workgroup ids.
@@ -375,32 +351,41 @@ enum Scan {
 }
 
 /// Linear scan of the registers of `file`.
-fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocError> {
+/// `fixed`: the precolored ABI registers (`abi`), if any; else the ABI registers are
+/// reserved.
+fn scan(
+    f: &Func,
+    live: &Live,
+    file: File,
+    costs: &Costs,
+    fixed: Option<&[(VReg, u16)]>,
+) -> Result<Scan, AllocError> {
     let (first, budget) = match file {
+        // The ABI registers are precolored live ranges: everything is allocatable.
+        File::S if fixed.is_some() => (0, SGPR_BUDGET),
+        File::V if fixed.is_some() => (0, VGPR_BUDGET),
         // s2-s4 (the workgroup ids) are free when nothing reads them; s[0:1], the kernarg
         // pointer, stays: rematerialized kernel-argument loads read it anywhere.
         File::S if !reads_workgroup_ids(f) => (2, SGPR_BUDGET),
         File::S => (RESERVED_SGPRS, SGPR_BUDGET),
         File::V => (RESERVED_VGPRS, VGPR_BUDGET),
     };
+    let fixed = fixed.unwrap_or(&[]);
     let mut order: Vec<VReg> = live
         .segs
         .iter()
-        .filter(|(_, s)| !s.is_empty())
+        .filter(|(v, s)| !s.is_empty() && !fixed.iter().any(|x| x.0 == *v))
         .map(|(v, _)| v)
         .collect();
     order.sort_by_key(|&v| (live.segs[v][0].0, v));
     let mut occ = Occupancy::new(budget);
     let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
     let mut spilled = Vec::new();
-    let alias = abi_aliases(f, file);
+    for &(v, r) in fixed {
+        occ.insert_all(r, f.vregs[v].dwords as u16, &live.segs[v], v);
+        assigned[v] = Some(r);
+    }
     for v in order {
-        if let Some(r) = alias[v] {
-            // A copy of an ABI register nothing writes: it is that register (outside the
-            // allocatable range, so it occupies nothing).
-            assigned[v] = Some(r);
-            continue;
-        }
         let n = f.vregs[v].dwords as u16;
         // gfx942: SGPR quads (and wider) start at a multiple of 4, other tuples (VGPR ones
         // of any width) at an even register.
@@ -697,7 +682,7 @@ mod tests {
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
         let mut sp = Spiller::default();
-        let costs = Costs::new(f, &live, &sp);
+        let costs = Costs::new(f, &live, &sp, &mir::p(PReg::S(0, 2)), None);
         sp.spill(f, victims, &costs);
         sp
     }
