@@ -16,6 +16,11 @@
 //!   they reserved for the whole kernel (s2-s4 still allocatable when nothing reads a
 //!   workgroup id). The usage reported never drops below s0-s4 and v0, which the hardware
 //!   initializes.
+//! - VCC is one more 64-bit SGPR (`vcc`) for lane masks that live within one block: a
+//!   candidate takes it before any SGPR pair when it is free over the whole life (the
+//!   physical VCC of `v_div_scale_f32`/`v_div_fmas_f32` blocks it from its write to its
+//!   read); it does not count in the usage. A compare writing VCC then gets its VGPR operand
+//!   in src1 (e32 form).
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
@@ -41,10 +46,11 @@
 use crate::isa::Opc;
 use crate::liveness::{self, Cfg, Live, Seg};
 use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{packed_option::ReservedValue, SecondaryMap};
 use std::collections::BTreeMap;
 
 mod abi;
+mod vcc;
 
 pub const SGPR_BUDGET: u16 = 102;
 pub const VGPR_BUDGET: u16 = 256;
@@ -82,7 +88,8 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
         let costs = Costs::new(f, &live, &spiller, &kernarg, pre_s.as_deref());
-        match scan(f, &live, File::S, &costs, pre_s.as_deref())? {
+        let vcc = vcc::Vcc::new(f, &cfg, &live);
+        match scan(f, &live, File::S, &costs, pre_s.as_deref(), vcc.as_ref())? {
             Scan::Done(a) => break a,
             Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
             Scan::Spill(_) => return Err(out_of(f, File::S)),
@@ -100,10 +107,12 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
         live.segs[v] = vec![(0, last)];
     }
     let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
-    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref())? else {
+    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None)? else {
         return Err(out_of(f, File::V));
     };
-    Ok(rewrite(f, &sgprs, &vgprs, spiller.count))
+    let usage = rewrite(f, &sgprs, &vgprs, spiller.count);
+    vcc::shrink(f);
+    Ok(usage)
 }
 
 fn out_of(f: &Func, file: File) -> AllocError {
@@ -352,13 +361,14 @@ enum Scan {
 
 /// Linear scan of the registers of `file`.
 /// `fixed`: the precolored ABI registers (`abi`), if any; else the ABI registers are
-/// reserved.
+/// reserved. `vcc`: the SGPR lane masks VCC may hold, and where it is busy otherwise.
 fn scan(
     f: &Func,
     live: &Live,
     file: File,
     costs: &Costs,
     fixed: Option<&[(VReg, u16)]>,
+    vcc: Option<&vcc::Vcc>,
 ) -> Result<Scan, AllocError> {
     let (first, budget) = match file {
         // The ABI registers are precolored live ranges: everything is allocatable.
@@ -378,7 +388,14 @@ fn scan(
         .map(|(v, _)| v)
         .collect();
     order.sort_by_key(|&v| (live.segs[v][0].0, v));
-    let mut occ = Occupancy::new(budget);
+    // One more register past the budget: VCC (a 64-bit unit, never a base tried below).
+    let vcc_slot = budget;
+    let mut occ = Occupancy::new(budget + 1);
+    if let Some(vc) = vcc {
+        if !vc.busy.is_empty() {
+            occ.insert(vcc_slot, &vc.busy, VReg::reserved_value());
+        }
+    }
     let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
     let mut spilled = Vec::new();
     for &(v, r) in fixed {
@@ -395,6 +412,11 @@ fn scan(
             _ => 1,
         };
         let segs = &live.segs[v];
+        if vcc.is_some_and(|vc| vc.candidate[v]) && occ.free(vcc_slot, segs) {
+            occ.insert(vcc_slot, segs, v);
+            assigned[v] = Some(vcc::VCC_SGPR);
+            continue;
+        }
         let fits = |occ: &Occupancy, b: u16| (b..b + n).all(|r| occ.free(r, segs));
         let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
         let hinted = costs.hints[v]
@@ -639,6 +661,7 @@ fn rewrite(
                 let class = f.vregs[v];
                 let width = if n == 0 { class.dwords } else { n };
                 let preg = match class.file {
+                    File::S if sgprs[v] == Some(vcc::VCC_SGPR) => PReg::Vcc,
                     File::S => {
                         // Every register an operand names has a live segment, so is assigned.
                         let base = sgprs[v].unwrap_or(RESERVED_SGPRS) + sub as u16;
