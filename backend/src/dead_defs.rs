@@ -6,6 +6,9 @@
 //! `v_mov_b32`, `v_cndmask_b32`) whose destinations are never read; removing one can make
 //! its sources dead in turn (a worklist follows them). Only those opcodes qualify: they
 //! write nothing else (no SCC, no VCC, no memory), so nothing else can observe them.
+//! An EXEC restore (`s_or_b64 exec, exec, s`) right before `s_endpgm` is removed first
+//! (`branch_folding::remove_restores_before_end`; no lane runs anything after it), so the
+//! saved mask it read is dead from its definition on and holds no register until the end.
 //! Linear: read counts per register, one worklist entry per removed instruction.
 
 use crate::isa::Opc;
@@ -35,6 +38,7 @@ fn virt(o: &Operand) -> Option<VReg> {
 
 /// Removes dead definitions; returns how many instructions went.
 pub fn remove_dead_defs(f: &mut Func) -> usize {
+    crate::branch_folding::remove_restores_before_end(f);
     let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::new();
     // Removable instructions defining each register.
     let mut defs: SecondaryMap<VReg, Vec<(MBlock, u32)>> = SecondaryMap::new();

@@ -194,6 +194,9 @@ pub fn accesses(f: &Func, inst: &Inst, mut visit: impl FnMut(VReg, u8, u8, Acces
 pub struct Live {
     /// Sorted, disjoint, not adjacent; empty for registers of the other file or never used.
     pub segs: SecondaryMap<VReg, Vec<Seg>>,
+    /// For registers of two dwords or more, the segments of each dword (the same form; their
+    /// union is `segs`): a dword dead before the others frees its register early.
+    pub dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>>,
     /// How many operands name each register (reads and writes).
     pub refs: SecondaryMap<VReg, u32>,
 }
@@ -321,6 +324,19 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
 
     // Segments: a forward scan of each block.
     let mut segs: SecondaryMap<VReg, Vec<Seg>> = SecondaryMap::new();
+    let mut dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>> = SecondaryMap::new();
+    let mut push = |u: u32, seg: Seg| {
+        let v = owner[u as usize];
+        segs[v].push(seg);
+        let w = f.vregs[v].dwords as usize;
+        if w > 1 {
+            let d = &mut dword_segs[v];
+            if d.is_empty() {
+                *d = vec![Vec::new(); w];
+            }
+            d[(u - base[v]) as usize].push(seg);
+        }
+    };
     let mut open_in = vec![u32::MAX; nu];
     let mut open_start = vec![0u32; nu];
     let mut last = vec![0u32; nu];
@@ -349,7 +365,7 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
                     let ui = u as usize;
                     if open_in[ui] == bu {
                         if a == Access::Kill {
-                            segs[v].push((open_start[ui], last[ui]));
+                            push(u, (open_start[ui], last[ui]));
                             open_start[ui] = p;
                         }
                     } else {
@@ -374,7 +390,7 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
         for &u in &touched {
             let ui = u as usize;
             if open_in[ui] == bu {
-                segs[owner[ui]].push((open_start[ui], last[ui]));
+                push(u, (open_start[ui], last[ui]));
                 open_in[ui] = u32::MAX - 1;
             }
         }
@@ -382,7 +398,16 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     for (_, s) in segs.iter_mut() {
         normalize(s);
     }
-    Live { segs, refs }
+    for (_, d) in dword_segs.iter_mut() {
+        for s in d {
+            normalize(s);
+        }
+    }
+    Live {
+        segs,
+        dword_segs,
+        refs,
+    }
 }
 
 /// Moves: their destination may share the register of the source they read last.

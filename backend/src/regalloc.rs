@@ -6,7 +6,8 @@
 //! Post: every virtual register is replaced by a physical register tuple of its class, aligned
 //! as gfx942 requires (SGPR quads and wider to 4, other 64-bit and wider tuples to 2); two registers share a physical
 //! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs on
-//! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
+//! the per-lane one; per dword, so a tuple's dword frees its register once that dword is
+//! dead) do not overlap, so a VGPR written under a partial EXEC never clobbers
 //! lanes of a value still needed. Moves whose source and destination got the same register
 //! are deleted.
 //! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are precolored live ranges
@@ -146,6 +147,9 @@ impl Occupancy {
 
     fn free(&self, r: u16, segs: &[Seg]) -> bool {
         let r = r as usize;
+        if segs.is_empty() {
+            return true;
+        }
         match self.max_end[r] {
             None => true,
             Some(e) if e < segs[0].0 => true,
@@ -171,6 +175,9 @@ impl Occupancy {
     }
 
     fn insert(&mut self, r: u16, segs: &[Seg], v: VReg) {
+        if segs.is_empty() {
+            return;
+        }
         let r = r as usize;
         for &(s, e) in segs {
             self.regs[r].insert(s, (e, v));
@@ -399,7 +406,7 @@ fn scan(
     let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
     let mut spilled = Vec::new();
     for &(v, r) in fixed {
-        occ.insert_all(r, f.vregs[v].dwords as u16, &live.segs[v], v);
+        occ.insert_all(r, f.vregs[v].dwords as u16, live, v);
         assigned[v] = Some(r);
     }
     for v in order {
@@ -417,7 +424,7 @@ fn scan(
             assigned[v] = Some(vcc::VCC_SGPR);
             continue;
         }
-        let fits = |occ: &Occupancy, b: u16| (b..b + n).all(|r| occ.free(r, segs));
+        let fits = |occ: &Occupancy, b: u16| (0..n).all(|i| occ.free(b + i, dword(live, v, i)));
         let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
         let hinted = costs.hints[v]
             .iter()
@@ -426,7 +433,7 @@ fn scan(
         let bases = || (first.next_multiple_of(align)..=budget - n).step_by(align as usize);
         let pick = hinted.or_else(|| bases().find(|&b| fits(&occ, b)));
         if let Some(b) = pick {
-            occ.insert_all(b, n, segs, v);
+            occ.insert_all(b, n, live, v);
             assigned[v] = Some(b);
             continue;
         }
@@ -438,8 +445,8 @@ fn scan(
         let mut victims = Vec::new();
         for b in bases() {
             victims.clear();
-            for r in b..b + n {
-                occ.owners(r, segs, &mut victims);
+            for i in 0..n {
+                occ.owners(b + i, dword(live, v, i), &mut victims);
             }
             victims.sort_unstable();
             victims.dedup();
@@ -452,12 +459,12 @@ fn scan(
             Some((cost, b, victims)) if cost < costs.weight[v] => {
                 for w in victims {
                     let wb = assigned[w].take().expect("an owner is assigned");
-                    for r in wb..wb + f.vregs[w].dwords as u16 {
-                        occ.remove(r, &live.segs[w]);
+                    for i in 0..f.vregs[w].dwords as u16 {
+                        occ.remove(wb + i, dword(live, w, i));
                     }
                     spilled.push(w);
                 }
-                occ.insert_all(b, n, segs, v);
+                occ.insert_all(b, n, live, v);
                 assigned[v] = Some(b);
             }
             _ if costs.weight[v].is_finite() => spilled.push(v),
@@ -471,10 +478,20 @@ fn scan(
     })
 }
 
+/// The live segments of dword `i` of `v` (a register holding each dword is busy only while
+/// that dword is live).
+fn dword(live: &Live, v: VReg, i: u16) -> &[Seg] {
+    match live.dword_segs.get(v) {
+        Some(d) if !d.is_empty() => &d[i as usize],
+        _ => &live.segs[v],
+    }
+}
+
 impl Occupancy {
-    fn insert_all(&mut self, b: u16, n: u16, segs: &[Seg], v: VReg) {
-        for r in b..b + n {
-            self.insert(r, segs, v);
+    /// Places `v`'s `n` dwords in registers `b..b + n`, each for its own live segments.
+    fn insert_all(&mut self, b: u16, n: u16, live: &Live, v: VReg) {
+        for i in 0..n {
+            self.insert(b + i, dword(live, v, i), v);
         }
     }
 }
