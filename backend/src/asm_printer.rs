@@ -11,52 +11,15 @@
 //! Cost: linear in the code; each instruction is written straight into the output (no string
 //! per operand or line).
 
-use crate::isa::{is_inline_int, Fmt, Kind};
+use crate::isa::{is_inline_int, Kind};
 use crate::isel::KernelInfo;
-use crate::mir::{Func, Inst, MBlock, Operand, PReg, Reg};
+use crate::mir::{Func, MBlock, Operand, PReg, Reg};
 use crate::regalloc::Usage;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use std::fmt::Write;
 
 pub fn header() -> String {
     "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.amdhsa_code_object_version 5\n".into()
-}
-
-/// An instruction selected in its VOP3 (e64) form that has the short e32 encoding: its
-/// lane-mask operands (carry out/in, compare result, `v_cndmask_b32`'s select) are all VCC,
-/// and its src1 is a VGPR (e32 takes VCC implicitly and an SGPR or constant in src0 only).
-fn has_e32(i: &Inst) -> bool {
-    let d = i.op.desc();
-    if !matches!(d.fmt, Fmt::Vopc | Fmt::Vop3) {
-        return false;
-    }
-    let mut masks = 0;
-    let mut srcs = 0;
-    for (k, o) in i.ops.iter().enumerate() {
-        match d.operands.get(k) {
-            Some(Kind::SReg(2) | Kind::SSrc(2)) => {
-                if *o != crate::mir::p(PReg::Vcc) {
-                    return false;
-                }
-                masks += 1;
-            }
-            Some(Kind::VSrc(_)) => {
-                srcs += 1;
-                let vgpr = matches!(
-                    o,
-                    Operand::Reg {
-                        reg: Reg::Phys(PReg::V(..)),
-                        ..
-                    }
-                );
-                if srcs == 2 && !vgpr {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-    }
-    masks > 0 && srcs >= 2
 }
 
 /// Writes physical register `p`.
@@ -174,7 +137,11 @@ pub fn print_kernel(
             let start = out.len();
             let d = i.op.desc();
             out.push('\t');
-            match d.name.strip_suffix("_e64").filter(|_| has_e32(i)) {
+            match d
+                .name
+                .strip_suffix("_e64")
+                .filter(|_| crate::mir::has_e32(i))
+            {
                 Some(stem) => {
                     out.push_str(stem);
                     out.push_str("_e32");

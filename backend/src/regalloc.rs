@@ -96,6 +96,7 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
             Scan::Spill(_) => return Err(out_of(f, File::S)),
         }
     };
+    vcc::fold_constants(f, &sgprs);
     let cfg = Cfg::new(f);
     let mut live = liveness::live(f, &cfg, File::V);
     // Spill VGPRs are reserved for the whole kernel: v_writelane_b32 / v_readlane_b32 reach

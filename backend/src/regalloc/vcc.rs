@@ -14,6 +14,8 @@
 //! value from its definition to its last read (no other write of VCC in between).
 //! [`shrink`] then puts the VGPR operand of a `v_cmp` writing VCC in src1, reversing the
 //! predicate, so that it prints in the e32 form (`v_cmp_gt_u32_e32 vcc, 32, v0`).
+//! [`fold_constants`], between the SGPR and the VGPR scan, moves a constant a compare writing
+//! VCC reads from a VGPR into its src0 (the e32 form takes a literal there).
 
 use crate::isa::{Kind, Opc, Unit};
 use crate::liveness::{Cfg, Live, Seg};
@@ -149,5 +151,84 @@ pub(super) fn shrink(f: &mut Func) {
                 }
             }
         }
+    }
+}
+
+/// After the SGPRs are placed, before the VGPRs are: a 32-bit compare whose result got VCC
+/// and that reads a VGPR defined once, by `v_mov_b32 %t, c` (a constant), reads `c` itself
+/// in src0 instead, its other operand a VGPR in src1 (swapped, predicate reversed, when
+/// needed): the e32 form takes a literal there (`v_cmp_ge_u32_e32 vcc, 0x55555555, v1`).
+/// The move goes when nothing else reads `%t`: one instruction and one VGPR fewer.
+pub(super) fn fold_constants(f: &mut Func, sgprs: &SecondaryMap<VReg, Option<u16>>) {
+    let defs = super::single_defs(f);
+    let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    for &b in &f.layout {
+        for inst in &f.blocks[b].insts {
+            for o in &inst.ops[inst.op.desc().defs as usize..] {
+                if let Some(Reg::Virt(v)) = o.reg() {
+                    reads[v] += 1;
+                }
+            }
+        }
+    }
+    let constant = |f: &Func, o: &Operand| -> Option<(VReg, i64)> {
+        let Operand::Reg {
+            reg: Reg::Virt(t),
+            sub: 0,
+            n: 0 | 1,
+        } = *o
+        else {
+            return None;
+        };
+        let (b, i) = defs.single[t]?;
+        let def = &f.blocks[b].insts[i as usize];
+        match (def.op, &def.ops[1]) {
+            (Opc::V_MOV_B32, Operand::Imm(c)) if f.vregs[t] == crate::mir::Class::V32 => {
+                Some((t, *c))
+            }
+            _ => None,
+        }
+    };
+    let vgpr = |f: &Func, o: &Operand| match o.reg() {
+        Some(Reg::Virt(v)) => f.vregs[v].file == crate::mir::File::V,
+        Some(Reg::Phys(PReg::V(..))) => true,
+        _ => false,
+    };
+    let mut dead = Vec::new();
+    for bi in 0..f.layout.len() {
+        let b = f.layout[bi];
+        for k in 0..f.blocks[b].insts.len() {
+            let inst = &f.blocks[b].insts[k];
+            let d = inst.op.desc();
+            let in_vcc = matches!(inst.ops.first().and_then(|o| o.reg()),
+                Some(Reg::Virt(m)) if sgprs[m] == Some(VCC_SGPR));
+            let Some(rev) = swapped(inst.op) else {
+                continue;
+            };
+            if !in_vcc || inst.ops.len() != 3 || d.operands[1] != Kind::VSrc(1) {
+                continue;
+            }
+            let Some((j, t, c)) = [(1, 2), (2, 1)].into_iter().find_map(|(j, other)| {
+                let (t, c) = constant(f, &inst.ops[j])?;
+                let ok = vgpr(f, &inst.ops[other]) && (-(1 << 31)..1 << 32).contains(&c);
+                ok.then_some((j, t, c))
+            }) else {
+                continue;
+            };
+            let inst = &mut f.blocks[b].insts[k];
+            inst.ops[j] = Operand::Imm(c);
+            if j == 2 {
+                inst.op = rev;
+                inst.ops.swap(1, 2);
+            }
+            reads[t] -= 1;
+            if reads[t] == 0 {
+                dead.push(defs.single[t].expect("a single definition"));
+            }
+        }
+    }
+    dead.sort_unstable();
+    for &(b, i) in dead.iter().rev() {
+        f.blocks[b].insts.remove(i as usize);
     }
 }
