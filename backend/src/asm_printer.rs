@@ -137,7 +137,17 @@ pub fn print_kernel(
             let start = out.len();
             let d = i.op.desc();
             out.push('\t');
-            out.push_str(d.name);
+            match d
+                .name
+                .strip_suffix("_e64")
+                .filter(|_| crate::mir::has_e32(i))
+            {
+                Some(stem) => {
+                    out.push_str(stem);
+                    out.push_str("_e32");
+                }
+                None => out.push_str(d.name),
+            }
             for (k, o) in i.ops.iter().enumerate() {
                 out.push_str(if k == 0 { " " } else { ", " });
                 write_operand(out, o, d.operands.get(k).copied(), &labels);

@@ -68,7 +68,10 @@ fn remove_redundant_conditionals(f: &mut Func) {
     }
 }
 
-fn remove_restores_before_end(f: &mut Func) {
+/// Removes each `s_or_b64 exec, exec, s` whose next executed instruction is `s_endpgm`
+/// (also over virtual registers: `dead-defs` runs it before allocation, so the saved mask
+/// does not stay live to the end of the kernel).
+pub fn remove_restores_before_end(f: &mut Func) {
     let exec = Operand::Reg {
         reg: crate::mir::Reg::Phys(crate::mir::PReg::Exec),
         sub: 0,

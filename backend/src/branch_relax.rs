@@ -48,7 +48,8 @@ fn max_size(i: &Inst) -> u64 {
         return LONG;
     }
     let base = match d.fmt {
-        Fmt::Vop3 | Fmt::Smem | Fmt::Ds | Fmt::Global => 8,
+        // A compare is e64 unless it writes VCC with a VGPR src1 (8 bytes at most).
+        Fmt::Vop3 | Fmt::Vopc | Fmt::Smem | Fmt::Ds | Fmt::Global => 8,
         _ => 4,
     };
     let literal = i.ops.iter().enumerate().any(|(k, o)| match o {

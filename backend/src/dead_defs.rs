@@ -8,6 +8,9 @@
 //! qualify: they write nothing else (no SCC, no EXEC, no carry-out, no memory; a VALU
 //! instruction's carry or compare mask is an explicit second definition, and those with
 //! two are kept), and do not read their destination, so nothing else can observe them.
+//! An EXEC restore (`s_or_b64 exec, exec, s`) right before `s_endpgm` is removed first
+//! (`branch_folding::remove_restores_before_end`; no lane runs anything after it), so the
+//! saved mask it read is dead from its definition on and holds no register until the end.
 //! Linear: read counts per register, one worklist entry per removed instruction.
 
 use crate::isa::{Opc, Unit};
@@ -39,6 +42,7 @@ fn virt(o: &Operand) -> Option<VReg> {
 
 /// Removes dead definitions; returns how many instructions went.
 pub fn remove_dead_defs(f: &mut Func) -> usize {
+    crate::branch_folding::remove_restores_before_end(f);
     let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::new();
     // Removable instructions defining each register.
     let mut defs: SecondaryMap<VReg, Vec<(MBlock, u32)>> = SecondaryMap::new();

@@ -7,9 +7,10 @@
 //! physical register exactly when their segments do not overlap. Instruction `k` of the
 //! layout reads at position `2k`. An ALU instruction with one destination (SALU, VALU: it
 //! reads its operands before writing) writes at `2k + 1`, so its destination may take the
-//! register of a source read for the last time (a copy then disappears); memory instructions
-//! and those with two destinations write at `2k`, so they never overwrite what they read
-//! (an SMEM or VMEM load must not overwrite its address). Block `i` spans
+//! register of a source read for the last time (a copy then disappears); so does a plain load
+//! (SMEM, global, LDS: the address is read at issue, so `s_load_dwordx2 s[0:1], s[0:1], 0`
+//! is fine, as in LLVM's code). Atomics, stores and instructions with two destinations write
+//! at `2k`, so they never overwrite what they read. Block `i` spans
 //! `2 start[i] ..= 2 (start[i] + len) + 1`, the last two positions standing for its end
 //! (values live out of it).
 //! - SGPRs live on the wave-level CFG (layout fall-through and every branch, the
@@ -193,6 +194,9 @@ pub fn accesses(f: &Func, inst: &Inst, mut visit: impl FnMut(VReg, u8, u8, Acces
 pub struct Live {
     /// Sorted, disjoint, not adjacent; empty for registers of the other file or never used.
     pub segs: SecondaryMap<VReg, Vec<Seg>>,
+    /// For registers of two dwords or more, the segments of each dword (the same form; their
+    /// union is `segs`): a dword dead before the others frees its register early.
+    pub dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>>,
     /// How many operands name each register (reads and writes).
     pub refs: SecondaryMap<VReg, u32>,
 }
@@ -320,6 +324,19 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
 
     // Segments: a forward scan of each block.
     let mut segs: SecondaryMap<VReg, Vec<Seg>> = SecondaryMap::new();
+    let mut dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>> = SecondaryMap::new();
+    let mut push = |u: u32, seg: Seg| {
+        let v = owner[u as usize];
+        segs[v].push(seg);
+        let w = f.vregs[v].dwords as usize;
+        if w > 1 {
+            let d = &mut dword_segs[v];
+            if d.is_empty() {
+                *d = vec![Vec::new(); w];
+            }
+            d[(u - base[v]) as usize].push(seg);
+        }
+    };
     let mut open_in = vec![u32::MAX; nu];
     let mut open_start = vec![0u32; nu];
     let mut last = vec![0u32; nu];
@@ -348,7 +365,7 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
                     let ui = u as usize;
                     if open_in[ui] == bu {
                         if a == Access::Kill {
-                            segs[v].push((open_start[ui], last[ui]));
+                            push(u, (open_start[ui], last[ui]));
                             open_start[ui] = p;
                         }
                     } else {
@@ -373,7 +390,7 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
         for &u in &touched {
             let ui = u as usize;
             if open_in[ui] == bu {
-                segs[owner[ui]].push((open_start[ui], last[ui]));
+                push(u, (open_start[ui], last[ui]));
                 open_in[ui] = u32::MAX - 1;
             }
         }
@@ -381,7 +398,16 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     for (_, s) in segs.iter_mut() {
         normalize(s);
     }
-    Live { segs, refs }
+    for (_, d) in dword_segs.iter_mut() {
+        for s in d {
+            normalize(s);
+        }
+    }
+    Live {
+        segs,
+        dword_segs,
+        refs,
+    }
 }
 
 /// Moves: their destination may share the register of the source they read last.
@@ -390,14 +416,26 @@ pub fn is_move(op: Opc) -> bool {
 }
 
 /// Does `op` write its destination after reading all its sources (an ALU instruction with
-/// one destination, not one of the `s_*_saveexec` forms, which also write EXEC), so that the
-/// destination may reuse a source's register?
+/// one destination, not one of the `s_*_saveexec` forms, which also write EXEC; or a plain
+/// load, which reads its address when it issues and writes its result when the data
+/// returns), so that the destination may reuse a source's register (`s_load_dwordx2 s[0:1],
+/// s[0:1], 0`, as LLVM emits)?
 fn writes_late(op: Opc) -> bool {
     let d = op.desc();
-    matches!(d.unit, Unit::Salu | Unit::Valu)
+    let load = matches!(
+        op,
+        Opc::S_LOAD_DWORD
+            | Opc::S_LOAD_DWORDX2
+            | Opc::S_LOAD_DWORDX4
+            | Opc::GLOBAL_LOAD_DWORD
+            | Opc::GLOBAL_LOAD_DWORDX2
+            | Opc::DS_READ_B32
+            | Opc::DS_READ_B64
+    );
+    load || (matches!(d.unit, Unit::Salu | Unit::Valu)
         && d.defs == 1
         && !d.reads_dst
-        && !d.implicit.writes_exec
+        && !d.implicit.writes_exec)
 }
 
 /// Sorts segments and merges the overlapping and adjacent ones.

@@ -212,3 +212,41 @@ pub fn p(reg: PReg) -> Operand {
         n: 0,
     }
 }
+
+/// An instruction selected in its VOP3 (e64) form that has the short e32 encoding: its
+/// lane-mask operands (carry out/in, compare result, `v_cndmask_b32`'s select) are all VCC,
+/// and its src1 is a VGPR (e32 takes VCC implicitly and an SGPR, a constant or a literal in
+/// src0 only). The listing spells it `_e32`, and a literal src0 is legal then.
+pub fn has_e32(i: &Inst) -> bool {
+    let d = i.op.desc();
+    if !matches!(d.fmt, crate::isa::Fmt::Vopc | crate::isa::Fmt::Vop3) {
+        return false;
+    }
+    let mut masks = 0;
+    let mut srcs = 0;
+    for (k, o) in i.ops.iter().enumerate() {
+        match d.operands.get(k) {
+            Some(crate::isa::Kind::SReg(2) | crate::isa::Kind::SSrc(2)) => {
+                if *o != p(PReg::Vcc) {
+                    return false;
+                }
+                masks += 1;
+            }
+            Some(crate::isa::Kind::VSrc(_)) => {
+                srcs += 1;
+                let vgpr = matches!(
+                    o,
+                    Operand::Reg {
+                        reg: Reg::Phys(PReg::V(..)),
+                        ..
+                    }
+                );
+                if srcs == 2 && !vgpr {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    masks > 0 && srcs >= 2
+}

@@ -6,11 +6,22 @@
 //! Post: every virtual register is replaced by a physical register tuple of its class, aligned
 //! as gfx942 requires (SGPR quads and wider to 4, other 64-bit and wider tuples to 2); two registers share a physical
 //! register only where their live segments (`liveness`: SGPRs on the wave-level CFG, VGPRs on
-//! the per-lane one) do not overlap, so a VGPR written under a partial EXEC never clobbers
+//! the per-lane one; per dword, so a tuple's dword frees its register once that dword is
+//! dead) do not overlap, so a VGPR written under a partial EXEC never clobbers
 //! lanes of a value still needed. Moves whose source and destination got the same register
 //! are deleted.
-//! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are not allocated, except
-//!   s2-s4 when no instruction reads a workgroup id.
+//! - s0-s4 (kernarg pointer, workgroup ids) and v0 (work-item ids) are precolored live ranges
+//!   (`abi`): live from the entry to their last read, allocatable after it (a rematerialized
+//!   kernel-argument load reads the kernarg pointer, which the next round's liveness then
+//!   keeps). Copies of them are those registers. Only if something writes one of them are
+//!   they reserved for the whole kernel (s2-s4 still allocatable when nothing reads a
+//!   workgroup id). The usage reported never drops below s0-s4 and v0, which the hardware
+//!   initializes.
+//! - VCC is one more 64-bit SGPR (`vcc`) for lane masks that live within one block: a
+//!   candidate takes it before any SGPR pair when it is free over the whole life (the
+//!   physical VCC of `v_div_scale_f32`/`v_div_fmas_f32` blocks it from its write to its
+//!   read); it does not count in the usage. A compare writing VCC then gets its VGPR operand
+//!   in src1 (e32 form).
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
@@ -36,8 +47,11 @@
 use crate::isa::Opc;
 use crate::liveness::{self, Cfg, Live, Seg};
 use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{packed_option::ReservedValue, SecondaryMap};
 use std::collections::BTreeMap;
+
+mod abi;
+mod vcc;
 
 pub const SGPR_BUDGET: u16 = 102;
 pub const VGPR_BUDGET: u16 = 256;
@@ -62,19 +76,27 @@ pub struct Usage {
 }
 
 pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
+    let pre_s = abi::precolor(f, File::S);
+    let pre_v = abi::precolor(f, File::V);
+    let kernarg = match &pre_s {
+        Some(pre) => mir::r(pre[0].0),
+        None => mir::p(PReg::S(0, 2)),
+    };
     let mut spiller = Spiller::default();
     let mut rounds = 0;
     let sgprs = loop {
         rounds += 1;
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
-        let costs = Costs::new(f, &live, &spiller);
-        match scan(f, &live, File::S, &costs)? {
+        let costs = Costs::new(f, &live, &spiller, &kernarg, pre_s.as_deref());
+        let vcc = vcc::Vcc::new(f, &cfg, &live);
+        match scan(f, &live, File::S, &costs, pre_s.as_deref(), vcc.as_ref())? {
             Scan::Done(a) => break a,
             Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
             Scan::Spill(_) => return Err(out_of(f, File::S)),
         }
     };
+    vcc::fold_constants(f, &sgprs);
     let cfg = Cfg::new(f);
     let mut live = liveness::live(f, &cfg, File::V);
     // Spill VGPRs are reserved for the whole kernel: v_writelane_b32 / v_readlane_b32 reach
@@ -86,11 +108,13 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     for &v in &spiller.vgprs {
         live.segs[v] = vec![(0, last)];
     }
-    let costs = Costs::new(f, &live, &spiller);
-    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs)? else {
+    let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
+    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None)? else {
         return Err(out_of(f, File::V));
     };
-    Ok(rewrite(f, &sgprs, &vgprs, spiller.count))
+    let usage = rewrite(f, &sgprs, &vgprs, spiller.count);
+    vcc::shrink(f);
+    Ok(usage)
 }
 
 fn out_of(f: &Func, file: File) -> AllocError {
@@ -124,6 +148,9 @@ impl Occupancy {
 
     fn free(&self, r: u16, segs: &[Seg]) -> bool {
         let r = r as usize;
+        if segs.is_empty() {
+            return true;
+        }
         match self.max_end[r] {
             None => true,
             Some(e) if e < segs[0].0 => true,
@@ -149,6 +176,9 @@ impl Occupancy {
     }
 
     fn insert(&mut self, r: u16, segs: &[Seg], v: VReg) {
+        if segs.is_empty() {
+            return;
+        }
         let r = r as usize;
         for &(s, e) in segs {
             self.regs[r].insert(s, (e, v));
@@ -175,7 +205,15 @@ struct Costs {
 }
 
 impl Costs {
-    fn new(f: &Func, live: &Live, spiller: &Spiller) -> Costs {
+    /// `kernarg` is the operand naming the kernarg pointer; `fixed`, the precolored ABI
+    /// registers (never evicted).
+    fn new(
+        f: &Func,
+        live: &Live,
+        spiller: &Spiller,
+        kernarg: &Operand,
+        fixed: Option<&[(VReg, u16)]>,
+    ) -> Costs {
         let mut hints: SecondaryMap<VReg, Vec<VReg>> = SecondaryMap::new();
         for &b in &f.layout {
             for inst in &f.blocks[b].insts {
@@ -188,13 +226,14 @@ impl Costs {
                 }
             }
         }
-        let remat = rematerializable(f);
+        let remat = rematerializable(f, kernarg);
+        let fixed = fixed.unwrap_or(&[]);
         let mut weight: SecondaryMap<VReg, f64> = SecondaryMap::new();
         for (v, segs) in live.segs.iter() {
             if segs.is_empty() {
                 continue;
             }
-            weight[v] = if spiller.temps.contains(&v) {
+            weight[v] = if spiller.temps.contains(&v) || fixed.iter().any(|x| x.0 == v) {
                 f64::INFINITY
             } else {
                 let len: u64 = segs.iter().map(|&(s, e)| (e - s + 1) as u64).sum();
@@ -234,7 +273,7 @@ fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
 /// The defining instruction of every SGPR that can be recomputed anywhere: defined once, by
 /// a move of a constant or of an ABI SGPR nothing writes, or by a load from the kernarg
 /// segment at a constant offset.
-fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
+fn rematerializable(f: &Func, kernarg: &Operand) -> SecondaryMap<VReg, Option<Inst>> {
     let defs = single_defs(f);
     let mut out = SecondaryMap::new();
     if defs.abi_written[0] {
@@ -242,7 +281,7 @@ fn rematerializable(f: &Func) -> SecondaryMap<VReg, Option<Inst>> {
     }
     for (v, at) in defs.single.iter() {
         if let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) {
-            if remat_shape(inst) {
+            if remat_shape(inst, kernarg) {
                 out[v] = Some(inst.clone());
             }
         }
@@ -297,63 +336,17 @@ fn single_defs(f: &Func) -> Defs {
     }
 }
 
-fn remat_shape(inst: &Inst) -> bool {
+fn remat_shape(inst: &Inst, kernarg: &Operand) -> bool {
     let abi = |o: &Operand| matches!(o, Operand::Reg { reg: Reg::Phys(PReg::S(r, _)), .. } if *r < RESERVED_SGPRS);
     match inst.op {
         Opc::S_MOV_B32 | Opc::S_MOV_B64 => {
             matches!(inst.ops[1], Operand::Imm(_)) || abi(&inst.ops[1])
         }
         Opc::S_LOAD_DWORD | Opc::S_LOAD_DWORDX2 | Opc::S_LOAD_DWORDX4 => {
-            inst.ops[1] == mir::p(PReg::S(0, 2)) && matches!(inst.ops[2], Operand::Imm(_))
+            inst.ops[1] == *kernarg && matches!(inst.ops[2], Operand::Imm(_))
         }
         _ => false,
     }
-}
-
-/// Registers of `file` defined once, whole, by a move from an ABI register (`v0`, the
-/// work-item ids; `s0`-`s4`, the kernarg pointer and workgroup ids) that the function never
-/// writes: they can live in that register for their whole life, and the move disappears.
-/// A VGPR copy made under a partial EXEC would leave other lanes undefined; the ABI register
-/// holds the value in every lane, so reading it instead is at least as defined.
-fn abi_aliases(f: &Func, file: File) -> SecondaryMap<VReg, Option<u16>> {
-    let defs = single_defs(f);
-    let mut alias = SecondaryMap::new();
-    if defs.abi_written[(file == File::V) as usize] {
-        return alias;
-    }
-    let reserved = match file {
-        File::S => RESERVED_SGPRS,
-        File::V => RESERVED_VGPRS,
-    };
-    for (v, at) in defs.single.iter() {
-        let Some(inst) = at.map(|(b, i)| &f.blocks[b].insts[i as usize]) else {
-            continue;
-        };
-        if f.vregs[v].file != file
-            || !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
-        {
-            continue;
-        }
-        let src = match inst.ops[1] {
-            Operand::Reg {
-                reg: Reg::Phys(PReg::S(r, n)),
-                sub: 0,
-                ..
-            } if file == File::S => Some((r, n)),
-            Operand::Reg {
-                reg: Reg::Phys(PReg::V(r, n)),
-                sub: 0,
-                ..
-            } if file == File::V => Some((r, n)),
-            _ => None,
-        };
-        if let Some((r, n)) = src {
-            if r + n as u16 <= reserved && n == f.vregs[v].dwords {
-                alias[v] = Some(r);
-            }
-        }
-    }
-    alias
 }
 
 /// Some instruction names s2-s4, the system SGPRs holding the workgroup ids.
@@ -375,32 +368,49 @@ enum Scan {
 }
 
 /// Linear scan of the registers of `file`.
-fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocError> {
+/// `fixed`: the precolored ABI registers (`abi`), if any; else the ABI registers are
+/// reserved. `vcc`: the SGPR lane masks VCC may hold, and where it is busy otherwise.
+fn scan(
+    f: &Func,
+    live: &Live,
+    file: File,
+    costs: &Costs,
+    fixed: Option<&[(VReg, u16)]>,
+    vcc: Option<&vcc::Vcc>,
+) -> Result<Scan, AllocError> {
     let (first, budget) = match file {
+        // The ABI registers are precolored live ranges: everything is allocatable.
+        File::S if fixed.is_some() => (0, SGPR_BUDGET),
+        File::V if fixed.is_some() => (0, VGPR_BUDGET),
         // s2-s4 (the workgroup ids) are free when nothing reads them; s[0:1], the kernarg
         // pointer, stays: rematerialized kernel-argument loads read it anywhere.
         File::S if !reads_workgroup_ids(f) => (2, SGPR_BUDGET),
         File::S => (RESERVED_SGPRS, SGPR_BUDGET),
         File::V => (RESERVED_VGPRS, VGPR_BUDGET),
     };
+    let fixed = fixed.unwrap_or(&[]);
     let mut order: Vec<VReg> = live
         .segs
         .iter()
-        .filter(|(_, s)| !s.is_empty())
+        .filter(|(v, s)| !s.is_empty() && !fixed.iter().any(|x| x.0 == *v))
         .map(|(v, _)| v)
         .collect();
     order.sort_by_key(|&v| (live.segs[v][0].0, v));
-    let mut occ = Occupancy::new(budget);
+    // One more register past the budget: VCC (a 64-bit unit, never a base tried below).
+    let vcc_slot = budget;
+    let mut occ = Occupancy::new(budget + 1);
+    if let Some(vc) = vcc {
+        if !vc.busy.is_empty() {
+            occ.insert(vcc_slot, &vc.busy, VReg::reserved_value());
+        }
+    }
     let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
     let mut spilled = Vec::new();
-    let alias = abi_aliases(f, file);
+    for &(v, r) in fixed {
+        occ.insert_all(r, f.vregs[v].dwords as u16, live, v);
+        assigned[v] = Some(r);
+    }
     for v in order {
-        if let Some(r) = alias[v] {
-            // A copy of an ABI register nothing writes: it is that register (outside the
-            // allocatable range, so it occupies nothing).
-            assigned[v] = Some(r);
-            continue;
-        }
         let n = f.vregs[v].dwords as u16;
         // gfx942: SGPR quads (and wider) start at a multiple of 4, other tuples (VGPR ones
         // of any width) at an even register.
@@ -410,7 +420,12 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
             _ => 1,
         };
         let segs = &live.segs[v];
-        let fits = |occ: &Occupancy, b: u16| (b..b + n).all(|r| occ.free(r, segs));
+        if vcc.is_some_and(|vc| vc.candidate[v]) && occ.free(vcc_slot, segs) {
+            occ.insert(vcc_slot, segs, v);
+            assigned[v] = Some(vcc::VCC_SGPR);
+            continue;
+        }
+        let fits = |occ: &Occupancy, b: u16| (0..n).all(|i| occ.free(b + i, dword(live, v, i)));
         let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
         let hinted = costs.hints[v]
             .iter()
@@ -419,7 +434,7 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
         let bases = || (first.next_multiple_of(align)..=budget - n).step_by(align as usize);
         let pick = hinted.or_else(|| bases().find(|&b| fits(&occ, b)));
         if let Some(b) = pick {
-            occ.insert_all(b, n, segs, v);
+            occ.insert_all(b, n, live, v);
             assigned[v] = Some(b);
             continue;
         }
@@ -431,8 +446,8 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
         let mut victims = Vec::new();
         for b in bases() {
             victims.clear();
-            for r in b..b + n {
-                occ.owners(r, segs, &mut victims);
+            for i in 0..n {
+                occ.owners(b + i, dword(live, v, i), &mut victims);
             }
             victims.sort_unstable();
             victims.dedup();
@@ -445,12 +460,12 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
             Some((cost, b, victims)) if cost < costs.weight[v] => {
                 for w in victims {
                     let wb = assigned[w].take().expect("an owner is assigned");
-                    for r in wb..wb + f.vregs[w].dwords as u16 {
-                        occ.remove(r, &live.segs[w]);
+                    for i in 0..f.vregs[w].dwords as u16 {
+                        occ.remove(wb + i, dword(live, w, i));
                     }
                     spilled.push(w);
                 }
-                occ.insert_all(b, n, segs, v);
+                occ.insert_all(b, n, live, v);
                 assigned[v] = Some(b);
             }
             _ if costs.weight[v].is_finite() => spilled.push(v),
@@ -464,10 +479,20 @@ fn scan(f: &Func, live: &Live, file: File, costs: &Costs) -> Result<Scan, AllocE
     })
 }
 
+/// The live segments of dword `i` of `v` (a register holding each dword is busy only while
+/// that dword is live).
+fn dword(live: &Live, v: VReg, i: u16) -> &[Seg] {
+    match live.dword_segs.get(v) {
+        Some(d) if !d.is_empty() => &d[i as usize],
+        _ => &live.segs[v],
+    }
+}
+
 impl Occupancy {
-    fn insert_all(&mut self, b: u16, n: u16, segs: &[Seg], v: VReg) {
-        for r in b..b + n {
-            self.insert(r, segs, v);
+    /// Places `v`'s `n` dwords in registers `b..b + n`, each for its own live segments.
+    fn insert_all(&mut self, b: u16, n: u16, live: &Live, v: VReg) {
+        for i in 0..n {
+            self.insert(b + i, dword(live, v, i), v);
         }
     }
 }
@@ -654,6 +679,7 @@ fn rewrite(
                 let class = f.vregs[v];
                 let width = if n == 0 { class.dwords } else { n };
                 let preg = match class.file {
+                    File::S if sgprs[v] == Some(vcc::VCC_SGPR) => PReg::Vcc,
                     File::S => {
                         // Every register an operand names has a live segment, so is assigned.
                         let base = sgprs[v].unwrap_or(RESERVED_SGPRS) + sub as u16;
@@ -697,7 +723,7 @@ mod tests {
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
         let mut sp = Spiller::default();
-        let costs = Costs::new(f, &live, &sp);
+        let costs = Costs::new(f, &live, &sp, &mir::p(PReg::S(0, 2)), None);
         sp.spill(f, victims, &costs);
         sp
     }

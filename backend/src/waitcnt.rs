@@ -40,6 +40,11 @@ fn regs(o: &Operand) -> Option<(bool, u16, u16)> {
             reg: Reg::Phys(PReg::V(b, n)),
             ..
         } => Some((true, *b, *n as u16)),
+        // VCC is SGPRs 106-107 to the hardware, with the same hazards.
+        Operand::Reg {
+            reg: Reg::Phys(PReg::Vcc),
+            ..
+        } => Some((false, 106, 2)),
         _ => None,
     }
 }

@@ -625,7 +625,7 @@ impl Isel<'_> {
         }
         let m = self.mask(c)?;
         let then_loses = facts.loses_lanes(then_);
-        // An else side that only passes values in VGPRs to the join: its copies run here,
+        // An else side that only passes constants in VGPRs to the join: its copies run here,
         // for every lane, and the then side's lanes overwrite them at its end (a VGPR write
         // touches only the lanes in EXEC, and nothing in the then side reads the join's
         // arguments before writing them). No else side is left (LLVM materializes such a
@@ -775,8 +775,9 @@ impl Isel<'_> {
     }
 
     /// The edge of side `n` of a divergent if when that side is only an edge falling through
-    /// to `tail` whose one or two copies all go to per-lane registers: divergent, non-boolean
-    /// arguments of a block that does not stage them, none with a per-lane shadow copy.
+    /// to `tail` whose one or two copies are of constants and all go to per-lane registers:
+    /// divergent, non-boolean arguments of a block that does not stage them, none with a
+    /// per-lane shadow copy.
     /// The side may start with blocks of constants only (selecting them emits nothing): they
     /// are returned to be selected first.
     fn hoistable_copies(
@@ -836,10 +837,15 @@ impl Isel<'_> {
                 && ty != Type::Token
                 && !self.shadowed.contains(d)
         };
-        self.ir.blocks[s.block]
-            .args
-            .iter()
-            .all(per_lane)
+        // Constants only (defined in the side's blocks or before): a copy of a register
+        // would keep that register and the argument's apart across the then side, one VGPR
+        // more for one instruction less.
+        let constant = |v: &Value| {
+            self.ir
+                .defining_op(*v)
+                .is_some_and(|op| self.ir.opcode(op) == Opcode::Constant)
+        };
+        (self.ir.blocks[s.block].args.iter().all(per_lane) && s.args.iter().all(constant))
             .then_some((blocks, term, succ))
     }
 

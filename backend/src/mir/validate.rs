@@ -398,7 +398,8 @@ impl Validator<'_> {
                 inst.offset, d.name
             ));
         }
-        let vop3 = matches!(d.fmt, Fmt::Vop3 | Fmt::Vopc);
+        // The e32 form (lane masks all VCC, src1 a VGPR) takes a literal in src0.
+        let vop3 = matches!(d.fmt, Fmt::Vop3 | Fmt::Vopc) && !crate::mir::has_e32(inst);
         let valu = d.unit == Unit::Valu;
         // Constant-bus reads of a VALU instruction and literal values of any.
         let mut bus: Vec<Operand> = Vec::new();

@@ -12,7 +12,7 @@
 // RUN: diff %t.ref %t.sim
 // RUN: FileCheck %s < %t.sim
 // The division: LLVM's sequence with denormals on; the second scale writes VCC for div_fmas.
-// ASM: v_div_scale_f32 [[D:v[0-9]+]], s[{{[0-9]+:[0-9]+}}], [[Y:v[0-9]+]], [[Y]], [[X:v[0-9]+]]
+// ASM: v_div_scale_f32 [[D:v[0-9]+]], {{s\[[0-9]+:[0-9]+\]|vcc}}, [[Y:v[0-9]+]], [[Y]], [[X:v[0-9]+]]
 // ASM-NEXT: v_rcp_f32_e32
 // ASM-NEXT: v_div_scale_f32 {{v[0-9]+}}, vcc, [[X]], [[Y]], [[X]]
 // ASM: v_div_fmas_f32
