@@ -613,14 +613,8 @@ impl Verifier<'_> {
 
     fn check_dominance(&mut self, user: Op) {
         let ir = self.ir;
-        let data = &ir.ops[user];
-        let uses: Vec<Value> = data
-            .operands
-            .iter()
-            .chain(data.succs.iter().flat_map(|s| s.args.iter()))
-            .copied()
-            .collect();
-        for v in uses {
+        // `uses` borrows the IR, not the verifier, so no copy of the operands is needed.
+        for v in ir.uses(user) {
             if let Err(msg) = self.visible(v, user) {
                 let shown = ir.value_name(v).map_or(format!("{v}"), |n| format!("%{n}"));
                 self.err(

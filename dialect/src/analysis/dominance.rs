@@ -24,7 +24,10 @@ pub struct DomTree {
     tin: Vec<u32>,
     tout: Vec<u32>,
     root: u32,
-    children: Vec<Vec<u32>>,
+    /// The tree's children of node `v` are `kids[kid_start[v]..kid_start[v + 1]]` (one
+    /// allocation for the whole tree rather than one per node).
+    kid_start: Vec<u32>,
+    kids: Vec<u32>,
 }
 
 impl DomTree {
@@ -104,7 +107,10 @@ impl DomTree {
         a != b && self.dominates(a, b)
     }
     pub fn children(&self, n: u32) -> &[u32] {
-        &self.children[n as usize]
+        match self.kid_start.get(n as usize..n as usize + 2) {
+            Some(&[a, b]) => &self.kids[a as usize..b as usize],
+            _ => &[],
+        }
     }
     /// Reachable nodes in the DFS preorder used to build the tree.
     pub fn preorder(&self) -> &[u32] {
@@ -150,6 +156,8 @@ struct LengauerTarjan {
     ancestor: Vec<u32>,
     label: Vec<u32>,
     idom: Vec<u32>,
+    /// Scratch stack of [`LengauerTarjan::eval`], kept between calls.
+    path: Vec<u32>,
 }
 
 impl LengauerTarjan {
@@ -162,6 +170,7 @@ impl LengauerTarjan {
             ancestor: Vec::new(),
             label: Vec::new(),
             idom: vec![NONE; n],
+            path: Vec::new(),
         }
     }
 
@@ -189,7 +198,8 @@ impl LengauerTarjan {
         if self.ancestor[v as usize] == NONE {
             return v;
         }
-        let mut path = Vec::new();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         let mut x = v;
         while self.ancestor[self.ancestor[x as usize] as usize] != NONE {
             path.push(x);
@@ -204,6 +214,7 @@ impl LengauerTarjan {
             }
             self.ancestor[y as usize] = self.ancestor[a as usize];
         }
+        self.path = path;
         self.label[v as usize]
     }
 
@@ -213,7 +224,10 @@ impl LengauerTarjan {
         self.label = (0..count as u32).collect();
         self.ancestor = vec![NONE; count];
         let mut dom = vec![NONE; count]; // by DFS number
-        let mut bucket: Vec<Vec<u32>> = vec![Vec::new(); count];
+                                         // Buckets as singly linked lists through `bucket_next` (by DFS number): each vertex
+                                         // is in at most one bucket at a time, so two flat arrays replace a Vec per vertex.
+        let mut bucket_head = vec![NONE; count];
+        let mut bucket_next = vec![NONE; count];
         for w in (1..count as u32).rev() {
             let node = self.vertex[w as usize];
             for &p in &preds[node as usize] {
@@ -226,10 +240,15 @@ impl LengauerTarjan {
                     self.semi[w as usize] = self.semi[u as usize];
                 }
             }
-            bucket[self.semi[w as usize] as usize].push(w);
+            let s = self.semi[w as usize] as usize;
+            bucket_next[w as usize] = bucket_head[s];
+            bucket_head[s] = w;
             let p = self.dfn[self.parent[node as usize] as usize];
             self.ancestor[w as usize] = p;
-            for v in std::mem::take(&mut bucket[p as usize]) {
+            let mut next = std::mem::replace(&mut bucket_head[p as usize], NONE);
+            while next != NONE {
+                let v = next;
+                next = bucket_next[v as usize];
                 let u = self.eval(v);
                 dom[v as usize] = if self.semi[u as usize] < self.semi[v as usize] {
                     u
@@ -248,16 +267,29 @@ impl LengauerTarjan {
 
     fn finish(self, root: u32) -> DomTree {
         let n = self.idom.len();
-        let mut children = vec![Vec::new(); n];
+        // Children in CSR form, each node's in DFS order (a counting sort by parent).
+        let mut kid_start = vec![0u32; n + 1];
         for &v in &self.vertex[1..] {
-            children[self.idom[v as usize] as usize].push(v);
+            kid_start[self.idom[v as usize] as usize + 1] += 1;
         }
+        for i in 0..n {
+            kid_start[i + 1] += kid_start[i];
+        }
+        let mut fill = kid_start.clone();
+        let mut kids = vec![0u32; self.vertex.len().saturating_sub(1)];
+        for &v in &self.vertex[1..] {
+            let p = self.idom[v as usize] as usize;
+            kids[fill[p] as usize] = v;
+            fill[p] += 1;
+        }
+        let children =
+            |v: u32| &kids[kid_start[v as usize] as usize..kid_start[v as usize + 1] as usize];
         let (mut tin, mut tout) = (vec![0; n], vec![0; n]);
         let mut clock = 0;
         let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
         tin[root as usize] = clock;
         while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            if let Some(&c) = children[v as usize].get(*i) {
+            if let Some(&c) = children(v).get(*i) {
                 *i += 1;
                 clock += 1;
                 tin[c as usize] = clock;
@@ -274,7 +306,8 @@ impl LengauerTarjan {
             tin,
             tout,
             root,
-            children,
+            kid_start,
+            kids,
         }
     }
 }
