@@ -16,6 +16,11 @@ use crate::types::Type;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{PrimaryMap, SecondaryMap};
 use indexmap::IndexSet;
+use smallvec::SmallVec;
+
+/// An op's operands or results: up to four live inside the op (no heap allocation; the
+/// same 24 bytes as a `Vec`), more spill to the heap.
+pub type ValueList = SmallVec<[Value; 4]>;
 
 /// A control-flow edge out of a terminator, with the values passed to the target's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +33,8 @@ pub struct Successor {
 #[derive(Clone, Debug)]
 pub struct OpData {
     pub opcode: Opcode,
-    pub operands: Vec<Value>,
-    pub results: Vec<Value>,
+    pub operands: ValueList,
+    pub results: ValueList,
     pub regions: Vec<Region>,
     pub succs: Vec<Successor>,
     /// Attributes in insertion order (printed in that order).
@@ -157,8 +162,8 @@ impl Ir {
     ) -> Op {
         let op = self.ops.push(OpData {
             opcode,
-            operands: operands.to_vec(),
-            results: Vec::with_capacity(result_tys.len()),
+            operands: ValueList::from_slice(operands),
+            results: ValueList::with_capacity(result_tys.len()),
             regions: Vec::new(),
             succs: Vec::new(),
             attrs: Vec::new(),

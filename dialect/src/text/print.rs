@@ -448,7 +448,7 @@ impl Printer<'_> {
     /// The generic form's operands: the op's own, then each successor's arguments.
     fn generic_operands(&self, op: Op) -> Vec<Value> {
         let data = &self.ir.ops[op];
-        let mut operands = data.operands.clone();
+        let mut operands = data.operands.to_vec();
         for s in &data.succs {
             operands.extend_from_slice(&s.args);
         }

@@ -28,10 +28,11 @@
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Ir, ValueList};
 use crate::registry::Opcode;
 use crate::transforms::legality;
 use crate::types::Type;
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 /// Merges common subexpressions in every CF kernel; returns the number of ops removed.
@@ -55,8 +56,8 @@ pub fn cse(ir: &mut Ir) -> usize {
 #[derive(Hash, PartialEq, Eq)]
 struct Key {
     opcode: Opcode,
-    operands: Vec<Value>,
-    results: Vec<Type>,
+    operands: ValueList,
+    results: SmallVec<[Type; 2]>,
     attrs: Vec<(String, AttrKey)>,
 }
 
@@ -115,7 +116,7 @@ fn key(ir: &Ir, op: Op, cross_lane: bool) -> Option<Key> {
     if !wanted || data.results.is_empty() {
         return None;
     }
-    let results: Vec<Type> = data.results.iter().map(|&r| ir.value_type(r)).collect();
+    let results = data.results.iter().map(|&r| ir.value_type(r)).collect();
     let mut operands = data.operands.clone();
     if commutative(data.opcode) {
         operands.sort();
