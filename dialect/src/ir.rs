@@ -22,6 +22,10 @@ use smallvec::SmallVec;
 /// same 24 bytes as a `Vec`), more spill to the heap.
 pub type ValueList = SmallVec<[Value; 4]>;
 
+/// The users of a value ([`Ir::users`]): most values have a few, which live in the list
+/// itself (no heap allocation).
+pub type OpList = SmallVec<[Op; 4]>;
+
 /// A control-flow edge out of a terminator, with the values passed to the target's arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Successor {
@@ -562,8 +566,10 @@ impl Ir {
 
     /// Every use of every value under `root`: `users[v]` lists the ops that read `v` as an
     /// operand or successor argument. One linear walk; recompute after mutation.
-    pub fn users(&self, root: Op) -> SecondaryMap<Value, Vec<Op>> {
-        let mut users: SecondaryMap<Value, Vec<Op>> = SecondaryMap::new();
+    pub fn users(&self, root: Op) -> SecondaryMap<Value, OpList> {
+        let mut users: SecondaryMap<Value, OpList> = SecondaryMap::new();
+        // Sized once: growing it value by value would copy it O(log n) times.
+        users.resize(self.values.len());
         self.walk(root, &mut |o| {
             for v in self.uses(o) {
                 users[v].push(o);

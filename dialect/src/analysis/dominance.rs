@@ -9,7 +9,7 @@
 //! are attached to the virtual exit too, in layout order, as LLVM does for reverse-unreachable
 //! roots, so every reachable block has a post-dominator chain ending at the virtual exit.
 
-use super::cfg::RegionCfg;
+use super::cfg::{NodeList, RegionCfg};
 
 const NONE: u32 = u32::MAX;
 
@@ -32,7 +32,7 @@ pub struct DomTree {
 
 impl DomTree {
     /// Dominators of a graph given by successor and predecessor lists, rooted at `root`.
-    pub fn compute(succs: &[Vec<u32>], preds: &[Vec<u32>], root: u32) -> DomTree {
+    pub fn compute<L: AsRef<[u32]>>(succs: &[L], preds: &[L], root: u32) -> DomTree {
         let n = succs.len();
         let mut lt = LengauerTarjan::new(n);
         lt.dfs(succs, root);
@@ -54,10 +54,10 @@ impl DomTree {
         let exit = n as u32;
         // Reversed graph: successors are CFG predecessors; the virtual exit's successors are
         // the exit blocks.
-        let mut rsuccs: Vec<Vec<u32>> = cfg.preds.clone();
-        let mut rpreds: Vec<Vec<u32>> = cfg.succs.clone();
-        rsuccs.push(Vec::new());
-        rpreds.push(Vec::new());
+        let mut rsuccs: Vec<NodeList> = cfg.preds.clone();
+        let mut rpreds: Vec<NodeList> = cfg.succs.clone();
+        rsuccs.push(NodeList::new());
+        rpreds.push(NodeList::new());
         for b in 0..n {
             if cfg.succs[b].is_empty() {
                 rsuccs[n].push(b as u32);
@@ -174,12 +174,12 @@ impl LengauerTarjan {
         }
     }
 
-    fn dfs(&mut self, succs: &[Vec<u32>], root: u32) {
+    fn dfs<L: AsRef<[u32]>>(&mut self, succs: &[L], root: u32) {
         let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
         self.dfn[root as usize] = 0;
         self.vertex.push(root);
         while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            if let Some(&w) = succs[v as usize].get(*i) {
+            if let Some(&w) = succs[v as usize].as_ref().get(*i) {
                 *i += 1;
                 if self.dfn[w as usize] == NONE {
                     self.dfn[w as usize] = self.vertex.len() as u32;
@@ -218,7 +218,7 @@ impl LengauerTarjan {
         self.label[v as usize]
     }
 
-    fn run(&mut self, preds: &[Vec<u32>]) {
+    fn run<L: AsRef<[u32]>>(&mut self, preds: &[L]) {
         let count = self.vertex.len();
         self.semi = (0..count as u32).collect();
         self.label = (0..count as u32).collect();
@@ -230,7 +230,7 @@ impl LengauerTarjan {
         let mut bucket_next = vec![NONE; count];
         for w in (1..count as u32).rev() {
             let node = self.vertex[w as usize];
-            for &p in &preds[node as usize] {
+            for &p in preds[node as usize].as_ref() {
                 let v = self.dfn[p as usize];
                 if v == NONE {
                     continue; // unreachable predecessor
@@ -389,8 +389,8 @@ mod tests {
         let mut cfg = RegionCfg::default();
         // 0 -> 1, 2; 1 exits; 2 -> 3 -> 3 (infinite loop)
         let (s, p) = graph(4, &[(0, 1), (0, 2), (2, 3), (3, 3)]);
-        cfg.succs = s;
-        cfg.preds = p;
+        cfg.succs = s.into_iter().map(NodeList::from_vec).collect();
+        cfg.preds = p.into_iter().map(NodeList::from_vec).collect();
         let pd = post_dom_of(&cfg);
         assert_eq!(pd.idom(1), Some(4));
         assert_eq!(pd.idom(0), Some(4));

@@ -54,7 +54,7 @@
 use super::control_flow_hub::{Consts, Edge, Hub, HubNames};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg};
 use crate::entities::{Block, Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Ir, OpList};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashSet;
@@ -115,7 +115,7 @@ impl Loops<'_> {
 /// What the pass keeps up to date as it rewrites.
 struct State {
     /// Ops reading each value (as `Ir::users`), with the uses the pass adds or moves.
-    users: SecondaryMap<Value, Vec<Op>>,
+    users: SecondaryMap<Value, OpList>,
     /// Number of edges entering each block, to tell an exit only its loop enters.
     in_degree: SecondaryMap<Block, u32>,
     consts: Consts,
@@ -140,7 +140,7 @@ pub(crate) fn token_live_exits(
     cfg: &RegionCfg,
     info: &CycleInfo,
     c: CycleId,
-    users: &SecondaryMap<Value, Vec<Op>>,
+    users: &SecondaryMap<Value, OpList>,
 ) -> Vec<u32> {
     let inside = |n: u32| info.contains(c, n);
     let mut seen: FxHashSet<u32> = FxHashSet::default();
@@ -274,7 +274,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
             replace_in_op(ir, w, m.value, arg);
         }
         st.users[m.value].retain(|w| m.outside.binary_search(w).is_err());
-        st.users[arg] = m.outside.clone();
+        st.users[arg] = OpList::from_slice(&m.outside);
     }
     true
 }
