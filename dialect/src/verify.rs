@@ -32,7 +32,7 @@ use crate::location::Loc;
 use crate::registry::{Arity, Keyword, Opcode, Traits};
 use crate::types::{AddrSpace, Scalar, Type};
 use cranelift_entity::SecondaryMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// One verifier finding.
@@ -57,7 +57,7 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
         order: SecondaryMap::new(),
         depth: SecondaryMap::with_default(UNKNOWN_DEPTH),
         path: Vec::new(),
-        doms: HashMap::new(),
+        doms: HashMap::default(),
     };
     v.number_ops();
     v.walk();
@@ -112,7 +112,7 @@ impl Verifier<'_> {
     /// Kernel names are unique in the module (each is a global symbol).
     fn check_unique_kernels(&mut self) {
         let ir = self.ir;
-        let mut seen: HashMap<&str, Op> = HashMap::new();
+        let mut seen: HashMap<&str, Op> = HashMap::default();
         for k in ir.kernels() {
             let Some(name) = ir.attr(k, "sym_name").and_then(Attr::as_str) else {
                 continue;

@@ -57,8 +57,8 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, OpList};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
+use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet;
-use std::collections::HashMap;
 
 /// Gives every natural loop of `func` a single exit (see the module docs). Returns the number
 /// of loops that got an exit guard.
@@ -188,7 +188,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
         .collect();
     let mut edges: Vec<(Edge, usize)> = Vec::new();
     let mut exits: Vec<Block> = Vec::new();
-    let mut exit_index: HashMap<Block, usize> = HashMap::new();
+    let mut exit_index: HashMap<Block, usize> = HashMap::default();
     let mut exiting: Vec<u32> = Vec::new();
     for &n in &blocks {
         let term = ir.terminator(lp.cfg.blocks[n as usize]).expect("CF block");
