@@ -17,6 +17,7 @@ use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{PrimaryMap, SecondaryMap};
 use indexmap::IndexSet;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// An op's operands or results: up to four live inside the op (no heap allocation; the
 /// same 24 bytes as a `Vec`), more spill to the heap.
@@ -33,6 +34,29 @@ pub struct Successor {
     pub args: Vec<Value>,
 }
 
+/// An attribute's name. The dialects' own names (`value`, `predicate`, ...) are borrowed
+/// from a static table, so most attributes allocate nothing for their name.
+pub type AttrName = Cow<'static, str>;
+
+/// The attribute names the dialects use, shared by every op that carries one.
+const KNOWN_ATTRS: [&str; 7] = [
+    "value",
+    "predicate",
+    "kind",
+    "dim",
+    "sym_name",
+    "size",
+    "volatile",
+];
+
+/// `name` as an [`AttrName`]: borrowed when it is a known name.
+pub fn attr_name(name: &str) -> AttrName {
+    match KNOWN_ATTRS.iter().find(|&&k| k == name) {
+        Some(&k) => Cow::Borrowed(k),
+        None => Cow::Owned(name.to_string()),
+    }
+}
+
 /// An operation.
 #[derive(Clone, Debug)]
 pub struct OpData {
@@ -42,7 +66,7 @@ pub struct OpData {
     pub regions: Vec<Region>,
     pub succs: Vec<Successor>,
     /// Attributes in insertion order (printed in that order).
-    pub attrs: Vec<(String, Attr)>,
+    pub attrs: Vec<(AttrName, Attr)>,
     pub loc: Loc,
     block: PackedOption<Block>,
     prev: PackedOption<Op>,
@@ -224,7 +248,7 @@ impl Ir {
         let attrs = &mut self.ops[op].attrs;
         match attrs.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
-            None => attrs.push((name.to_string(), value)),
+            None => attrs.push((attr_name(name), value)),
         }
     }
 

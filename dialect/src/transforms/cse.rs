@@ -28,7 +28,7 @@
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::ir::{Ir, ValueList};
+use crate::ir::{AttrName, Ir, ValueList};
 use crate::registry::Opcode;
 use crate::transforms::legality;
 use crate::types::Type;
@@ -58,7 +58,7 @@ struct Key {
     opcode: Opcode,
     operands: ValueList,
     results: SmallVec<[Type; 2]>,
-    attrs: Vec<(String, AttrKey)>,
+    attrs: Vec<(AttrName, AttrKey)>,
 }
 
 /// An attribute as a hashable value (a float by its bits).
