@@ -23,9 +23,10 @@ use std::borrow::Cow;
 /// same 24 bytes as a `Vec`), more spill to the heap.
 pub type ValueList = SmallVec<[Value; 4]>;
 
-/// The users of a value ([`Ir::users`]): most values have a few, which live in the list
-/// itself (no heap allocation).
-pub type OpList = SmallVec<[Op; 4]>;
+/// The users of a value ([`Ir::users`]). A plain `Vec`: the map of a kernel is as long as
+/// the highest value number in it, so in a module of many kernels most entries are empty
+/// padding, and an empty `Vec` clones for free (a `SmallVec` does not).
+pub type OpList = Vec<Op>;
 
 /// A control-flow edge out of a terminator, with the values passed to the target's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -592,8 +593,6 @@ impl Ir {
     /// operand or successor argument. One linear walk; recompute after mutation.
     pub fn users(&self, root: Op) -> SecondaryMap<Value, OpList> {
         let mut users: SecondaryMap<Value, OpList> = SecondaryMap::new();
-        // Sized once: growing it value by value would copy it O(log n) times.
-        users.resize(self.values.len());
         self.walk(root, &mut |o| {
             for v in self.uses(o) {
                 users[v].push(o);

@@ -274,7 +274,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
             replace_in_op(ir, w, m.value, arg);
         }
         st.users[m.value].retain(|w| m.outside.binary_search(w).is_err());
-        st.users[arg] = OpList::from_slice(&m.outside);
+        st.users[arg] = m.outside.clone();
     }
     true
 }
