@@ -100,6 +100,12 @@ struct Cli {
     #[arg(long)]
     verify_mir: bool,
 
+    /// Verify the IR after every IR pass (always on in debug builds, and with
+    /// KC_VERIFY_EACH=1); otherwise it is verified after the front end, after the optimizer and
+    /// before the backend.
+    #[arg(long)]
+    verify_each: bool,
+
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
     lang: Option<LangArg>,
@@ -219,6 +225,7 @@ fn run(cli: Cli) -> i32 {
         passes: passes.clone(),
         mir_passes,
         verify_mir: cli.verify_mir || pipeline::verify_mir_default(),
+        verify_each: cli.verify_each || pipeline::verify_each_default(),
     };
     let input = Input {
         name,

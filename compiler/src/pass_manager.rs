@@ -6,7 +6,12 @@
 //!   kernel is refused before it runs, with the kernel named, when the user chose the pass);
 //! - afterwards, unless verification is off, the IR verifier runs: a failure is an internal
 //!   compiler error reported with the pass's name and the IR (never a panic inside a later
-//!   pass);
+//!   pass). With `Options::verify_each` (debug builds, `--verify-each`, `KC_VERIFY_EACH=1`,
+//!   the test harness) it runs after every pass; otherwise the runner notes the pass and the
+//!   verifier runs at the next [`Runner::verify_pending`] or [`Runner::after`] (the pipeline
+//!   calls them where the IR changes hands: after lower-to-cf, after the optimizer, before
+//!   the backend), naming every pass since it last ran. Passes the user chose (`--passes`)
+//!   are verified one by one;
 //! - `--print-ir-after-all` / `--print-ir-after=NAME` dump the IR to stderr in MLIR's
 //!   `// -----// IR Dump After NAME //----- //` format, on every path (`-S` included);
 //! - `--time-passes` records the wall time of the pass (and of the stages around the IR
@@ -344,6 +349,8 @@ pub struct Runner<'a> {
     timings: Vec<(String, Duration)>,
     /// Time spent in the verifier and the IR dumps between passes, and how many times.
     between: (Duration, usize),
+    /// The passes run since the IR was last verified, in order.
+    pending: Vec<&'static str>,
 }
 
 impl<'a> Runner<'a> {
@@ -356,6 +363,7 @@ impl<'a> Runner<'a> {
             },
             timings: Vec::new(),
             between: (Duration::ZERO, 0),
+            pending: Vec::new(),
         }
     }
 
@@ -381,17 +389,47 @@ impl<'a> Runner<'a> {
         let result = (pass.run)(ir, &mut self.ctx);
         self.record(pass.name, start.elapsed());
         result.map_err(|e| Failure::Diagnostics(format!("error: {}: {e}\n", pass.name)))?;
-        self.after(ir, pass.name)
+        if self.opts.verify_each || user_chosen {
+            return self.after(ir, pass.name);
+        }
+        let start = Instant::now();
+        let r = pipeline::dump_after_pass(ir, self.opts, pass.name);
+        self.between.0 += start.elapsed();
+        self.pending.push(pass.name);
+        r
     }
 
     /// Dumps and verifies after `pass` (also for steps that are not table passes, such as
-    /// the AST lowering).
-    pub fn after(&mut self, ir: &Ir, pass: &str) -> Result<(), Failure> {
+    /// the AST lowering), naming with it the passes whose verification is still pending.
+    pub fn after(&mut self, ir: &Ir, pass: &'static str) -> Result<(), Failure> {
         let start = Instant::now();
-        let r = pipeline::after_pass(ir, self.file, self.opts, pass);
+        let mut r = pipeline::dump_after_pass(ir, self.opts, pass);
+        if r.is_ok() {
+            self.pending.push(pass);
+            r = self.verify_now(ir);
+        }
         self.between.0 += start.elapsed();
-        self.between.1 += 1;
         r
+    }
+
+    /// Verifies the IR if a pass has run since it last did (see the module comment).
+    pub fn verify_pending(&mut self, ir: &Ir) -> Result<(), Failure> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let start = Instant::now();
+        let r = self.verify_now(ir);
+        self.between.0 += start.elapsed();
+        r
+    }
+
+    fn verify_now(&mut self, ir: &Ir) -> Result<(), Failure> {
+        let passes = std::mem::take(&mut self.pending);
+        if !self.opts.verify {
+            return Ok(());
+        }
+        self.between.1 += 1;
+        pipeline::verify_after(ir, self.file, self.opts, &passes)
     }
 
     /// Runs backend pass `pass` on every kernel of `m`, then dumps and validates as the
@@ -511,7 +549,10 @@ mod tests {
             run: break_it,
         };
         let file = SourceFile::new("k.mlir", text);
-        let opts = Options::new(crate::pipeline::Stage::Asm);
+        let opts = Options {
+            verify_each: true,
+            ..Options::new(crate::pipeline::Stage::Asm)
+        };
         let mut runner = Runner::new(&opts, &file);
         match runner.run(&mut ir, &pass, false) {
             Err(Failure::Diagnostics(d)) => {
@@ -525,6 +566,34 @@ mod tests {
             }
             _ => panic!("the broken IR was not reported"),
         }
+        // Without `verify_each` the runner verifies at the next checkpoint, naming the passes
+        // run since the last one.
+        let mut ir = kc_dialect::text::parse(text, "k.mlir").unwrap();
+        let opts = Options {
+            verify_each: false,
+            ..Options::new(crate::pipeline::Stage::Asm)
+        };
+        let mut runner = Runner::new(&opts, &file);
+        fn nothing(_: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+            Ok(())
+        }
+        let nop = Pass {
+            name: "nothing",
+            run: nothing,
+            ..pass
+        };
+        assert!(runner.run(&mut ir, &pass, false).is_ok());
+        assert!(runner.run(&mut ir, &nop, false).is_ok());
+        match runner.verify_pending(&ir) {
+            Err(Failure::Diagnostics(d)) => assert!(
+                d.starts_with(
+                    "internal compiler error: the IR is invalid after passes `break-it`, `nothing`"
+                ),
+                "{d}"
+            ),
+            _ => panic!("the broken IR was not reported at the checkpoint"),
+        }
+        assert!(runner.verify_pending(&ir).is_ok(), "nothing pending");
         // With verification off (`--no-verify`), the runner does not look.
         let mut ir = kc_dialect::text::parse(text, "k.mlir").unwrap();
         let opts = Options {

@@ -99,6 +99,17 @@ pub struct Options {
     /// Validate the MIR after every backend pass (`--verify-mir`, `KC_VERIFY_MIR=1`, and
     /// always in debug builds); `--no-verify` turns it off.
     pub verify_mir: bool,
+    /// Verify the IR after every IR pass (`--verify-each`, `KC_VERIFY_EACH=1`, and always in
+    /// debug builds). Without it the verifier runs where the IR changes hands: after the
+    /// front end, after lower-to-cf (before the token rules), after the optimizer and before
+    /// the backend, naming the passes run since it last looked. `--no-verify` turns both off.
+    pub verify_each: bool,
+}
+
+/// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
+/// `KC_VERIFY_EACH` set (to anything but `0`; the test harness sets it).
+pub fn verify_each_default() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("KC_VERIFY_EACH").is_some_and(|v| v != "0")
 }
 
 /// Whether the MIR validator runs by default: in debug builds, or with `KC_VERIFY_MIR` set
@@ -125,6 +136,7 @@ impl Options {
             passes: None,
             mir_passes: None,
             verify_mir: verify_mir_default(),
+            verify_each: verify_each_default(),
         }
     }
 }
@@ -245,7 +257,7 @@ fn run_passes(
     }
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
-    check_ir(&ir, &file, opts, None)?;
+    check_ir(&ir, &file, opts)?;
     check_tokens(&ir, &file, opts, &[])?;
     for pass in passes {
         runner.run(&mut ir, pass, true)?;
@@ -275,6 +287,7 @@ fn backend_passes(mut ir: Ir, runner: &mut Runner) -> Result<MirModule, Failure>
         let pass = pass_manager::find(name).expect("a table pass");
         runner.run(&mut ir, pass, false)?;
     }
+    runner.verify_pending(&ir)?;
     let file = runner.file();
     let mut m = runner
         .time("isel", || backend::isel(&ir))
@@ -293,7 +306,7 @@ fn optimize(ir: &mut Ir, level: u8, runner: &mut Runner) -> Result<(), Failure> 
     for pass in pass_manager::pipeline(level) {
         runner.run(ir, pass, false)?;
     }
-    Ok(())
+    runner.verify_pending(ir)
 }
 
 /// The listing of a CF module optimized at `opt_level`, and each kernel's argument layout
@@ -356,7 +369,7 @@ fn reducible(
                 &ir,
                 &file,
                 opts,
-                Some("make-structurizable"),
+                Some("pass `make-structurizable`"),
                 &errors,
             ));
         }
@@ -534,7 +547,7 @@ fn front(
             ));
         }
         let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
-        check_ir(&ir, file, opts, None)?;
+        check_ir(&ir, file, opts)?;
         check_tokens(&ir, file, opts, &[])?;
         ir
     } else {
@@ -578,6 +591,8 @@ fn lower_and_check(
         )),
         f => f,
     })?;
+    // The token rules assume IR that verifies.
+    runner.verify_pending(ir)?;
     // The user's tokens are checked even with `--no-verify`; only ours depend on it.
     if opts.verify || inserted.len() < ir.kernels().len() {
         check_tokens(ir, file, opts, inserted)?;
@@ -618,13 +633,8 @@ fn next_char_boundary(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
 }
 
-/// Verifies after a pass; a failure there is a compiler bug, reported with the IR.
-pub(crate) fn after_pass(
-    ir: &Ir,
-    file: &SourceFile,
-    opts: &Options,
-    pass: &str,
-) -> Result<(), Failure> {
+/// Dumps the IR after `pass` when the options ask for it.
+pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
     if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
         let dump = format!(
             "// -----// IR Dump After {pass} //----- //\n{}\n",
@@ -632,10 +642,35 @@ pub(crate) fn after_pass(
         );
         crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
     }
-    if !opts.verify {
-        return Ok(());
+    Ok(())
+}
+
+/// Verifies the IR after `passes` (run in this order since it last verified; not empty); a
+/// failure there is a compiler bug, reported with the IR and the passes named.
+pub(crate) fn verify_after(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    passes: &[&str],
+) -> Result<(), Failure> {
+    match verify::verify(ir) {
+        Ok(()) => Ok(()),
+        Err(errors) => {
+            let after = match passes {
+                [pass] => format!("pass `{pass}`"),
+                _ => format!(
+                    "passes {} (the verifier ran after the last of them; --verify-each \
+                     or KC_VERIFY_EACH=1 runs it after every pass)",
+                    passes
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            Err(report(ir, file, opts, Some(&after), &errors))
+        }
     }
-    check_ir(ir, file, opts, Some(pass))
 }
 
 /// Dumps the MIR after backend pass `pass` and validates it; a failure is a compiler bug,
@@ -763,10 +798,11 @@ fn run_mir_with(file: &SourceFile, opts: &Options, runner: &mut Runner) -> Resul
     })
 }
 
-fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options, pass: Option<&str>) -> Result<(), Failure> {
+/// Verifies IR read from a file: a failure is the user's error.
+fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options) -> Result<(), Failure> {
     match verify::verify(ir) {
         Ok(()) => Ok(()),
-        Err(errors) => Err(report(ir, file, opts, pass, &errors)),
+        Err(errors) => Err(report(ir, file, opts, None, &errors)),
     }
 }
 
@@ -793,29 +829,30 @@ fn check_tokens(
         ir,
         file,
         opts,
-        ours.then_some("lower-to-cf"),
+        ours.then_some("pass `lower-to-cf`"),
         &errors,
     ))
 }
 
-/// Renders verifier errors; with `pass`, as an internal compiler error followed by the IR.
+/// Renders verifier errors; with `after` (what ran last: "pass `NAME`"), as an internal
+/// compiler error followed by the IR.
 fn report(
     ir: &Ir,
     file: &SourceFile,
     opts: &Options,
-    pass: Option<&str>,
+    after: Option<&str>,
     errors: &[VerifyError],
 ) -> Failure {
     let mut out = String::new();
-    if let Some(pass) = pass {
+    if let Some(after) = after {
         out.push_str(&format!(
-            "internal compiler error: the IR is invalid after pass `{pass}`\n"
+            "internal compiler error: the IR is invalid after {after}\n"
         ));
     }
     for e in errors {
         out.push_str(&render_verify_error(ir, file, opts, e));
     }
-    if pass.is_some() {
+    if after.is_some() {
         out.push_str("// IR:\n");
         out.push_str(&print(ir, opts));
     }

@@ -16,6 +16,17 @@ use crate::types::Type;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{PrimaryMap, SecondaryMap};
 use indexmap::IndexSet;
+use smallvec::SmallVec;
+use std::borrow::Cow;
+
+/// An op's operands or results: up to four live inside the op (no heap allocation; the
+/// same 24 bytes as a `Vec`), more spill to the heap.
+pub type ValueList = SmallVec<[Value; 4]>;
+
+/// The users of a value ([`Ir::users`]). A plain `Vec`: the map of a kernel is as long as
+/// the highest value number in it, so in a module of many kernels most entries are empty
+/// padding, and an empty `Vec` clones for free (a `SmallVec` does not).
+pub type OpList = Vec<Op>;
 
 /// A control-flow edge out of a terminator, with the values passed to the target's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,16 +35,39 @@ pub struct Successor {
     pub args: Vec<Value>,
 }
 
+/// An attribute's name. The dialects' own names (`value`, `predicate`, ...) are borrowed
+/// from a static table, so most attributes allocate nothing for their name.
+pub type AttrName = Cow<'static, str>;
+
+/// The attribute names the dialects use, shared by every op that carries one.
+const KNOWN_ATTRS: [&str; 7] = [
+    "value",
+    "predicate",
+    "kind",
+    "dim",
+    "sym_name",
+    "size",
+    "volatile",
+];
+
+/// `name` as an [`AttrName`]: borrowed when it is a known name.
+pub fn attr_name(name: &str) -> AttrName {
+    match KNOWN_ATTRS.iter().find(|&&k| k == name) {
+        Some(&k) => Cow::Borrowed(k),
+        None => Cow::Owned(name.to_string()),
+    }
+}
+
 /// An operation.
 #[derive(Clone, Debug)]
 pub struct OpData {
     pub opcode: Opcode,
-    pub operands: Vec<Value>,
-    pub results: Vec<Value>,
+    pub operands: ValueList,
+    pub results: ValueList,
     pub regions: Vec<Region>,
     pub succs: Vec<Successor>,
     /// Attributes in insertion order (printed in that order).
-    pub attrs: Vec<(String, Attr)>,
+    pub attrs: Vec<(AttrName, Attr)>,
     pub loc: Loc,
     block: PackedOption<Block>,
     prev: PackedOption<Op>,
@@ -157,8 +191,8 @@ impl Ir {
     ) -> Op {
         let op = self.ops.push(OpData {
             opcode,
-            operands: operands.to_vec(),
-            results: Vec::with_capacity(result_tys.len()),
+            operands: ValueList::from_slice(operands),
+            results: ValueList::with_capacity(result_tys.len()),
             regions: Vec::new(),
             succs: Vec::new(),
             attrs: Vec::new(),
@@ -215,7 +249,7 @@ impl Ir {
         let attrs = &mut self.ops[op].attrs;
         match attrs.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
-            None => attrs.push((name.to_string(), value)),
+            None => attrs.push((attr_name(name), value)),
         }
     }
 
@@ -557,8 +591,8 @@ impl Ir {
 
     /// Every use of every value under `root`: `users[v]` lists the ops that read `v` as an
     /// operand or successor argument. One linear walk; recompute after mutation.
-    pub fn users(&self, root: Op) -> SecondaryMap<Value, Vec<Op>> {
-        let mut users: SecondaryMap<Value, Vec<Op>> = SecondaryMap::new();
+    pub fn users(&self, root: Op) -> SecondaryMap<Value, OpList> {
+        let mut users: SecondaryMap<Value, OpList> = SecondaryMap::new();
         self.walk(root, &mut |o| {
             for v in self.uses(o) {
                 users[v].push(o);

@@ -20,7 +20,7 @@ pub mod verify_tokens;
 
 pub use attrs::Attr;
 pub use entities::{Block, Op, Region, Value};
-pub use ir::{Ir, OpData, Successor, ValueDef};
+pub use ir::{Ir, OpData, OpList, Successor, ValueDef, ValueList};
 pub use location::{FileId, Loc};
 pub use registry::{OpSpec, Opcode, Traits};
 pub use types::{AddrSpace, Scalar, Type};

@@ -32,7 +32,7 @@ use crate::location::Loc;
 use crate::registry::{Arity, Keyword, Opcode, Traits};
 use crate::types::{AddrSpace, Scalar, Type};
 use cranelift_entity::SecondaryMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// One verifier finding.
@@ -57,7 +57,7 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
         order: SecondaryMap::new(),
         depth: SecondaryMap::with_default(UNKNOWN_DEPTH),
         path: Vec::new(),
-        doms: HashMap::new(),
+        doms: HashMap::default(),
     };
     v.number_ops();
     v.walk();
@@ -112,7 +112,7 @@ impl Verifier<'_> {
     /// Kernel names are unique in the module (each is a global symbol).
     fn check_unique_kernels(&mut self) {
         let ir = self.ir;
-        let mut seen: HashMap<&str, Op> = HashMap::new();
+        let mut seen: HashMap<&str, Op> = HashMap::default();
         for k in ir.kernels() {
             let Some(name) = ir.attr(k, "sym_name").and_then(Attr::as_str) else {
                 continue;
@@ -613,14 +613,8 @@ impl Verifier<'_> {
 
     fn check_dominance(&mut self, user: Op) {
         let ir = self.ir;
-        let data = &ir.ops[user];
-        let uses: Vec<Value> = data
-            .operands
-            .iter()
-            .chain(data.succs.iter().flat_map(|s| s.args.iter()))
-            .copied()
-            .collect();
-        for v in uses {
+        // `uses` borrows the IR, not the verifier, so no copy of the operands is needed.
+        for v in ir.uses(user) {
             if let Err(msg) = self.visible(v, user) {
                 let shown = ir.value_name(v).map_or(format!("{v}"), |n| format!("%{n}"));
                 self.err(

@@ -602,7 +602,7 @@ fn missed_irreducible_join(ctx: &Ctx, u: &Uniformity, reason: &Reason) -> bool {
 /// for `j`? Unit-capacity max flow on the split-node graph, two augmentations.
 fn is_join(cfg: &kc_dialect::analysis::RegionCfg, b: u32, j: u32) -> bool {
     let succs: Vec<u32> = {
-        let mut s = cfg.succs[b as usize].clone();
+        let mut s = cfg.succs[b as usize].to_vec();
         s.sort_unstable();
         s.dedup();
         s

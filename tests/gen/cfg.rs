@@ -576,7 +576,7 @@ fn fake_cfg(succs: &[Vec<usize>], preds: &[Vec<usize>]) -> RegionCfg {
     cfg.succs = succs
         .iter()
         .map(|ss| {
-            let mut v: Vec<u32> = Vec::new();
+            let mut v = kc_dialect::analysis::NodeList::new();
             for &s in ss {
                 if !v.contains(&(s as u32)) {
                     v.push(s as u32);

@@ -127,6 +127,9 @@ fn run_command(
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env("LC_ALL", "C")
+        // Tests verify the IR after every pass, as debug builds do (release `kc` otherwise
+        // verifies only where the IR changes hands).
+        .env("KC_VERIFY_EACH", "1")
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(stderr)

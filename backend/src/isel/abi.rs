@@ -21,7 +21,7 @@ use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
 use crate::mir::{self, Class, File, Operand, PReg};
 use kc_dialect::{AddrSpace, Attr, Op, Opcode, Type, Value};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// Kernel-argument layout and other facts the printer needs.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +57,7 @@ impl Isel<'_> {
         let entry = self.ir.entry_block(region).unwrap();
         let mut off = 0u32;
         let args = self.ir.blocks[entry].args.clone();
-        let mut read: HashSet<Value> = HashSet::new();
+        let mut read: HashSet<Value> = HashSet::default();
         for b in self.ir.region_blocks(region) {
             for op in self.ir.block_ops(b) {
                 if self.ir.opcode(op) == Opcode::WorkitemId {

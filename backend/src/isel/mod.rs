@@ -54,7 +54,7 @@ use crate::structurize::Tree;
 use cfg::CtxStack;
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::{Attr, Ir, Loc, Op, Opcode, Type, Value};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Where an IR value lives.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -172,27 +172,27 @@ impl<'a> Isel<'a> {
             u,
             mf,
             cur: entry,
-            vals: HashMap::new(),
-            shadow: HashMap::new(),
-            byte_offsets: HashMap::new(),
-            vconsts: HashMap::new(),
-            shadowed: HashSet::new(),
+            vals: HashMap::default(),
+            shadow: HashMap::default(),
+            byte_offsets: HashMap::default(),
+            vconsts: HashMap::default(),
+            shadowed: HashSet::default(),
             ctx: CtxStack::default(),
-            loop_div: HashSet::new(),
-            label_mask: HashSet::new(),
-            cont_mask: HashSet::new(),
-            smem_ok: HashSet::new(),
+            loop_div: HashSet::default(),
+            label_mask: HashSet::default(),
+            cont_mask: HashSet::default(),
+            smem_ok: HashSet::default(),
             info: KernelInfo {
                 name: ir.func_name(func).to_string(),
                 ..KernelInfo::default()
             },
             kernarg: Operand2::Phys(PReg::S(0, 2)),
             loc: Loc::UNKNOWN,
-            masked: HashSet::new(),
+            masked: HashSet::default(),
             kernel_end: entry,
-            staged: HashSet::new(),
-            incoming: HashMap::new(),
-            forward: HashMap::new(),
+            staged: HashSet::default(),
+            incoming: HashMap::default(),
+            forward: HashMap::default(),
         };
         s.kernel_end = s.mf.new_block();
         s.memory_facts(func);

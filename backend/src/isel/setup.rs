@@ -15,7 +15,7 @@
 
 use super::Isel;
 use kc_dialect::{AddrSpace, Op, Opcode, Type, Value, ValueDef};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 impl Isel<'_> {
     /// SMEM is allowed for loads from pointer arguments no store or atomic may write.
@@ -23,7 +23,7 @@ impl Isel<'_> {
         let region = self.ir.ops[func].regions[0];
         let entry = self.ir.entry_block(region).unwrap();
         let args: Vec<Value> = self.ir.blocks[entry].args.clone();
-        let mut stored: HashSet<Value> = HashSet::new();
+        let mut stored: HashSet<Value> = HashSet::default();
         let mut unknown = false;
         for b in self.ir.region_blocks(region) {
             for op in self.ir.block_ops(b) {
@@ -95,7 +95,7 @@ impl Isel<'_> {
     pub(super) fn forwarding(&self, func: Op) -> HashMap<Value, Value> {
         let ir = self.ir;
         let region = ir.ops[func].regions[0];
-        let mut uses: HashMap<Value, u32> = HashMap::new();
+        let mut uses: HashMap<Value, u32> = HashMap::default();
         for b in ir.region_blocks(region) {
             for op in ir.block_ops(b) {
                 let d = &ir.ops[op];
@@ -109,7 +109,7 @@ impl Isel<'_> {
             }
         }
         let cfg = &self.u.cfg;
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for b in ir.region_blocks(region) {
             let Some(term) = ir.terminator(b) else {
                 continue;

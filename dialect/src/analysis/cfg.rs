@@ -7,6 +7,11 @@
 use crate::entities::{Block, Region};
 use crate::ir::Ir;
 use cranelift_entity::SecondaryMap;
+use smallvec::SmallVec;
+
+/// One node's successors or predecessors: up to four live in the list itself (most blocks
+/// have one or two), so building a CFG allocates per region, not per block.
+pub type NodeList = SmallVec<[u32; 4]>;
 
 /// Successor and predecessor lists of a region's blocks, in layout order.
 #[derive(Clone, Debug, Default)]
@@ -16,8 +21,8 @@ pub struct RegionCfg {
     pub blocks: Vec<Block>,
     /// Block -> node number (only meaningful for blocks of this region).
     pub index: SecondaryMap<Block, u32>,
-    pub succs: Vec<Vec<u32>>,
-    pub preds: Vec<Vec<u32>>,
+    pub succs: Vec<NodeList>,
+    pub preds: Vec<NodeList>,
 }
 
 impl RegionCfg {
@@ -30,8 +35,8 @@ impl RegionCfg {
             index[b] = i as u32;
         }
         let n = blocks.len();
-        let mut succs = vec![Vec::new(); n];
-        let mut preds = vec![Vec::new(); n];
+        let mut succs = vec![NodeList::new(); n];
+        let mut preds = vec![NodeList::new(); n];
         for (i, &b) in blocks.iter().enumerate() {
             for s in ir.block_succs(b) {
                 let j = index[s];
@@ -56,8 +61,8 @@ impl RegionCfg {
     pub fn from_edges(n: usize, edges: impl IntoIterator<Item = (u32, u32)>) -> RegionCfg {
         let mut c = RegionCfg {
             blocks: (0..n as u32).map(Block::from_u32).collect(),
-            succs: vec![Vec::new(); n],
-            preds: vec![Vec::new(); n],
+            succs: vec![NodeList::new(); n],
+            preds: vec![NodeList::new(); n],
             ..Default::default()
         };
         for (a, b) in edges {

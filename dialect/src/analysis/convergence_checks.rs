@@ -74,7 +74,7 @@ pub fn check(ir: &Ir, u: &Uniformity) -> Vec<Finding> {
             continue;
         }
         let stop = pdom.idom(d as u32);
-        let mut work: Vec<u32> = succs.clone();
+        let mut work: Vec<u32> = succs.to_vec();
         while let Some(b) = work.pop() {
             if Some(b) == stop || stamp[b as usize] == d as u32 {
                 continue;

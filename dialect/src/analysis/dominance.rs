@@ -9,7 +9,7 @@
 //! are attached to the virtual exit too, in layout order, as LLVM does for reverse-unreachable
 //! roots, so every reachable block has a post-dominator chain ending at the virtual exit.
 
-use super::cfg::RegionCfg;
+use super::cfg::{NodeList, RegionCfg};
 
 const NONE: u32 = u32::MAX;
 
@@ -24,12 +24,15 @@ pub struct DomTree {
     tin: Vec<u32>,
     tout: Vec<u32>,
     root: u32,
-    children: Vec<Vec<u32>>,
+    /// The tree's children of node `v` are `kids[kid_start[v]..kid_start[v + 1]]` (one
+    /// allocation for the whole tree rather than one per node).
+    kid_start: Vec<u32>,
+    kids: Vec<u32>,
 }
 
 impl DomTree {
     /// Dominators of a graph given by successor and predecessor lists, rooted at `root`.
-    pub fn compute(succs: &[Vec<u32>], preds: &[Vec<u32>], root: u32) -> DomTree {
+    pub fn compute<L: AsRef<[u32]>>(succs: &[L], preds: &[L], root: u32) -> DomTree {
         let n = succs.len();
         let mut lt = LengauerTarjan::new(n);
         lt.dfs(succs, root);
@@ -51,10 +54,10 @@ impl DomTree {
         let exit = n as u32;
         // Reversed graph: successors are CFG predecessors; the virtual exit's successors are
         // the exit blocks.
-        let mut rsuccs: Vec<Vec<u32>> = cfg.preds.clone();
-        let mut rpreds: Vec<Vec<u32>> = cfg.succs.clone();
-        rsuccs.push(Vec::new());
-        rpreds.push(Vec::new());
+        let mut rsuccs: Vec<NodeList> = cfg.preds.clone();
+        let mut rpreds: Vec<NodeList> = cfg.succs.clone();
+        rsuccs.push(NodeList::new());
+        rpreds.push(NodeList::new());
         for b in 0..n {
             if cfg.succs[b].is_empty() {
                 rsuccs[n].push(b as u32);
@@ -104,7 +107,10 @@ impl DomTree {
         a != b && self.dominates(a, b)
     }
     pub fn children(&self, n: u32) -> &[u32] {
-        &self.children[n as usize]
+        match self.kid_start.get(n as usize..n as usize + 2) {
+            Some(&[a, b]) => &self.kids[a as usize..b as usize],
+            _ => &[],
+        }
     }
     /// Reachable nodes in the DFS preorder used to build the tree.
     pub fn preorder(&self) -> &[u32] {
@@ -150,6 +156,8 @@ struct LengauerTarjan {
     ancestor: Vec<u32>,
     label: Vec<u32>,
     idom: Vec<u32>,
+    /// Scratch stack of [`LengauerTarjan::eval`], kept between calls.
+    path: Vec<u32>,
 }
 
 impl LengauerTarjan {
@@ -162,15 +170,16 @@ impl LengauerTarjan {
             ancestor: Vec::new(),
             label: Vec::new(),
             idom: vec![NONE; n],
+            path: Vec::new(),
         }
     }
 
-    fn dfs(&mut self, succs: &[Vec<u32>], root: u32) {
+    fn dfs<L: AsRef<[u32]>>(&mut self, succs: &[L], root: u32) {
         let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
         self.dfn[root as usize] = 0;
         self.vertex.push(root);
         while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            if let Some(&w) = succs[v as usize].get(*i) {
+            if let Some(&w) = succs[v as usize].as_ref().get(*i) {
                 *i += 1;
                 if self.dfn[w as usize] == NONE {
                     self.dfn[w as usize] = self.vertex.len() as u32;
@@ -189,7 +198,8 @@ impl LengauerTarjan {
         if self.ancestor[v as usize] == NONE {
             return v;
         }
-        let mut path = Vec::new();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         let mut x = v;
         while self.ancestor[self.ancestor[x as usize] as usize] != NONE {
             path.push(x);
@@ -204,19 +214,23 @@ impl LengauerTarjan {
             }
             self.ancestor[y as usize] = self.ancestor[a as usize];
         }
+        self.path = path;
         self.label[v as usize]
     }
 
-    fn run(&mut self, preds: &[Vec<u32>]) {
+    fn run<L: AsRef<[u32]>>(&mut self, preds: &[L]) {
         let count = self.vertex.len();
         self.semi = (0..count as u32).collect();
         self.label = (0..count as u32).collect();
         self.ancestor = vec![NONE; count];
         let mut dom = vec![NONE; count]; // by DFS number
-        let mut bucket: Vec<Vec<u32>> = vec![Vec::new(); count];
+                                         // Buckets as singly linked lists through `bucket_next` (by DFS number): each vertex
+                                         // is in at most one bucket at a time, so two flat arrays replace a Vec per vertex.
+        let mut bucket_head = vec![NONE; count];
+        let mut bucket_next = vec![NONE; count];
         for w in (1..count as u32).rev() {
             let node = self.vertex[w as usize];
-            for &p in &preds[node as usize] {
+            for &p in preds[node as usize].as_ref() {
                 let v = self.dfn[p as usize];
                 if v == NONE {
                     continue; // unreachable predecessor
@@ -226,10 +240,15 @@ impl LengauerTarjan {
                     self.semi[w as usize] = self.semi[u as usize];
                 }
             }
-            bucket[self.semi[w as usize] as usize].push(w);
+            let s = self.semi[w as usize] as usize;
+            bucket_next[w as usize] = bucket_head[s];
+            bucket_head[s] = w;
             let p = self.dfn[self.parent[node as usize] as usize];
             self.ancestor[w as usize] = p;
-            for v in std::mem::take(&mut bucket[p as usize]) {
+            let mut next = std::mem::replace(&mut bucket_head[p as usize], NONE);
+            while next != NONE {
+                let v = next;
+                next = bucket_next[v as usize];
                 let u = self.eval(v);
                 dom[v as usize] = if self.semi[u as usize] < self.semi[v as usize] {
                     u
@@ -248,16 +267,29 @@ impl LengauerTarjan {
 
     fn finish(self, root: u32) -> DomTree {
         let n = self.idom.len();
-        let mut children = vec![Vec::new(); n];
+        // Children in CSR form, each node's in DFS order (a counting sort by parent).
+        let mut kid_start = vec![0u32; n + 1];
         for &v in &self.vertex[1..] {
-            children[self.idom[v as usize] as usize].push(v);
+            kid_start[self.idom[v as usize] as usize + 1] += 1;
         }
+        for i in 0..n {
+            kid_start[i + 1] += kid_start[i];
+        }
+        let mut fill = kid_start.clone();
+        let mut kids = vec![0u32; self.vertex.len().saturating_sub(1)];
+        for &v in &self.vertex[1..] {
+            let p = self.idom[v as usize] as usize;
+            kids[fill[p] as usize] = v;
+            fill[p] += 1;
+        }
+        let children =
+            |v: u32| &kids[kid_start[v as usize] as usize..kid_start[v as usize + 1] as usize];
         let (mut tin, mut tout) = (vec![0; n], vec![0; n]);
         let mut clock = 0;
         let mut stack: Vec<(u32, usize)> = vec![(root, 0)];
         tin[root as usize] = clock;
         while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            if let Some(&c) = children[v as usize].get(*i) {
+            if let Some(&c) = children(v).get(*i) {
                 *i += 1;
                 clock += 1;
                 tin[c as usize] = clock;
@@ -274,7 +306,8 @@ impl LengauerTarjan {
             tin,
             tout,
             root,
-            children,
+            kid_start,
+            kids,
         }
     }
 }
@@ -356,8 +389,8 @@ mod tests {
         let mut cfg = RegionCfg::default();
         // 0 -> 1, 2; 1 exits; 2 -> 3 -> 3 (infinite loop)
         let (s, p) = graph(4, &[(0, 1), (0, 2), (2, 3), (3, 3)]);
-        cfg.succs = s;
-        cfg.preds = p;
+        cfg.succs = s.into_iter().map(NodeList::from_vec).collect();
+        cfg.preds = p.into_iter().map(NodeList::from_vec).collect();
         let pd = post_dom_of(&cfg);
         assert_eq!(pd.idom(1), Some(4));
         assert_eq!(pd.idom(0), Some(4));

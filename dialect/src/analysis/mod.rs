@@ -7,7 +7,7 @@ pub mod convergence_checks;
 pub mod cycles;
 pub mod dominance;
 
-pub use cfg::RegionCfg;
+pub use cfg::{NodeList, RegionCfg};
 pub use dominance::DomTree;
 pub mod sync_dependence;
 pub mod uniformity;

@@ -199,7 +199,7 @@ fn reversed(cfg: &RegionCfg) -> RegionCfg {
 }
 
 fn rebuild_preds(c: &mut RegionCfg) {
-    c.preds = vec![Vec::new(); c.len()];
+    c.preds = vec![crate::analysis::NodeList::new(); c.len()];
     for i in 0..c.len() {
         for &s in &c.succs[i] {
             c.preds[s as usize].push(i as u32);

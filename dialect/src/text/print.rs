@@ -448,7 +448,7 @@ impl Printer<'_> {
     /// The generic form's operands: the op's own, then each successor's arguments.
     fn generic_operands(&self, op: Op) -> Vec<Value> {
         let data = &self.ir.ops[op];
-        let mut operands = data.operands.clone();
+        let mut operands = data.operands.to_vec();
         for s in &data.succs {
             operands.extend_from_slice(&s.args);
         }
@@ -600,12 +600,12 @@ impl Printer<'_> {
 fn ordered_attrs(ir: &Ir, op: Op) -> impl Iterator<Item = (&str, &Attr)> {
     let attrs = &ir.ops[op].attrs;
     let kw = ir.spec(op).keyword.map(|k| k.attr());
-    let is_kw = move |n: &String| Some(n.as_str()) == kw;
+    let is_kw = move |n: &str| Some(n) == kw;
     attrs
         .iter()
         .filter(move |(n, _)| is_kw(n))
         .chain(attrs.iter().filter(move |(n, _)| !is_kw(n)))
-        .map(|(n, a)| (n.as_str(), a))
+        .map(|(n, a)| (&**n, a))
 }
 
 /// The custom-form keyword for attribute `a`, if it has a form the parser maps back to `a`.

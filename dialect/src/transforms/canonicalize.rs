@@ -47,6 +47,7 @@ use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::transforms::legality;
 use crate::types::Type;
+use smallvec::SmallVec;
 
 /// Folds every CF kernel of the module; returns the number of ops folded or simplified.
 pub fn canonicalize(ir: &mut Ir) -> usize {
@@ -372,7 +373,7 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
     let ty = ir.value_type(data.results[0]);
     let bits = ty.bits();
     let ops = &data.operands;
-    let c: Vec<Option<u64>> = ops.iter().map(|&v| ir.constant_bits(v)).collect();
+    let c: SmallVec<[Option<u64>; 4]> = ops.iter().map(|&v| ir.constant_bits(v)).collect();
     let all_const = !c.is_empty() && c.iter().all(Option::is_some);
     let k = |i: usize| c[i].unwrap_or(0);
     match code {

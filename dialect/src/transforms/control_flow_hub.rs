@@ -12,7 +12,8 @@ use crate::ir::{Ir, Successor};
 use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::types::{AddrSpace, Scalar, Type};
-use std::collections::{hash_map::Entry, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 /// A CFG edge: successor `succ` of terminator `term`.
 #[derive(Copy, Clone, Debug)]
@@ -179,9 +180,9 @@ impl Consts {
             .expect("a CF kernel has an entry block");
         let mut c = Consts {
             entry,
-            ints: HashMap::new(),
+            ints: HashMap::default(),
             float_zero: None,
-            ptrs: HashMap::new(),
+            ptrs: HashMap::default(),
         };
         // Reused only when unnamed or named as this would name it: a selector reading `%i`
         // (a source variable's initial 0) would be confusing.
@@ -251,7 +252,7 @@ impl Consts {
         func: Op,
         types: &[Type],
     ) -> Option<HashMap<Type, Value>> {
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for &ty in types {
             if let Entry::Vacant(slot) = out.entry(ty) {
                 slot.insert(self.placeholder(ir, func, ty)?);

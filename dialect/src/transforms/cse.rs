@@ -28,11 +28,12 @@
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::ir::Ir;
+use crate::ir::{AttrName, Ir, ValueList};
 use crate::registry::Opcode;
 use crate::transforms::legality;
 use crate::types::Type;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 
 /// Merges common subexpressions in every CF kernel; returns the number of ops removed.
 pub fn cse(ir: &mut Ir) -> usize {
@@ -55,9 +56,9 @@ pub fn cse(ir: &mut Ir) -> usize {
 #[derive(Hash, PartialEq, Eq)]
 struct Key {
     opcode: Opcode,
-    operands: Vec<Value>,
-    results: Vec<Type>,
-    attrs: Vec<(String, AttrKey)>,
+    operands: ValueList,
+    results: SmallVec<[Type; 2]>,
+    attrs: Vec<(AttrName, AttrKey)>,
 }
 
 /// An attribute as a hashable value (a float by its bits).
@@ -115,7 +116,7 @@ fn key(ir: &Ir, op: Op, cross_lane: bool) -> Option<Key> {
     if !wanted || data.results.is_empty() {
         return None;
     }
-    let results: Vec<Type> = data.results.iter().map(|&r| ir.value_type(r)).collect();
+    let results = data.results.iter().map(|&r| ir.value_type(r)).collect();
     let mut operands = data.operands.clone();
     if commutative(data.opcode) {
         operands.sort();
@@ -139,15 +140,17 @@ fn cse_kernel(ir: &mut Ir, func: Op, facts: Option<&legality::Facts>) -> usize {
     let dom = DomTree::dominators(&cfg);
     // Available expressions: per key, the results of earlier ops and their block's node,
     // innermost last.
-    let mut avail: HashMap<Key, Vec<(Op, u32)>> = HashMap::new();
+    let mut avail: HashMap<Key, SmallVec<[(Op, u32); 2]>> = HashMap::default();
     // Replacements made so far (old -> new), applied to operands as the walk reaches them:
     // every use is dominated by its def, so it is visited after the replacement is known.
-    let mut repl: HashMap<Value, Value> = HashMap::new();
+    let mut repl: HashMap<Value, Value> = HashMap::default();
     let mut removed = 0;
+    let mut ops: Vec<Op> = Vec::new();
     for &n in dom.preorder() {
         let block = cfg.blocks[n as usize];
-        let ops: Vec<Op> = ir.block_ops(block).collect();
-        for op in ops {
+        ops.clear();
+        ops.extend(ir.block_ops(block));
+        for &op in &ops {
             // Uses first: operands and successor arguments read the surviving copies.
             rewrite_uses(ir, op, &repl);
             let Some(k) = key(ir, op, facts.is_some()) else {

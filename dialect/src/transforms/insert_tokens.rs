@@ -32,7 +32,7 @@ use crate::ir::{Event, Ir};
 use crate::registry::{Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Inserts convergence tokens into every kernel of `ir` that has none (see the module docs).
 /// Returns the kernels it gave tokens to (the others' tokens, if any, are the input's).
@@ -108,7 +108,7 @@ pub(crate) struct Flow {
 /// walk: the [`Flow`] of each region is accumulated on a stack while its ops are visited, and
 /// an `if` or a loop applies its regions' flows when the walk leaves it (no recursion).
 fn loop_cycles(ir: &Ir, func: Op) -> HashMap<Op, bool> {
-    let mut cycles = HashMap::new();
+    let mut cycles = HashMap::default();
     // Per open region: its flow so far, and whether the point after its last op is reachable.
     let mut open: Vec<(Flow, bool)> = Vec::new();
     let mut flows: SecondaryMap<Region, Flow> = SecondaryMap::new();

@@ -44,7 +44,7 @@ use crate::location::Loc;
 use crate::registry::Opcode;
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Lowers every kernel of `ir` from structured form to CFG form (see the module docs).
 pub fn lower_to_cf(ir: &mut Ir) -> Result<(), String> {
@@ -124,10 +124,10 @@ impl<'a> Lowering<'a> {
             cur: None,
             blocks: SecondaryMap::new(),
             loops: Vec::new(),
-            defs: HashMap::new(),
+            defs: HashMap::default(),
             repl: SecondaryMap::new(),
-            phi_ops: HashMap::new(),
-            phi_users: HashMap::new(),
+            phi_ops: HashMap::default(),
+            phi_users: HashMap::default(),
             removed: SecondaryMap::new(),
             pending: SecondaryMap::new(),
         }

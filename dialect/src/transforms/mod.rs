@@ -44,7 +44,7 @@ pub use unify_loop_exits::unify_loop_exits;
 
 use crate::analysis::{CycleInfo, RegionCfg};
 use crate::entities::{Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Ir, OpList};
 use cranelift_entity::SecondaryMap;
 
 /// Runs a per-kernel transform on every CF kernel (structured kernels are left alone);
@@ -60,7 +60,7 @@ pub(crate) fn each_cf_kernel(ir: &mut Ir, mut f: impl FnMut(&mut Ir, Op) -> usiz
 }
 
 /// Use lists a transform keeps up to date as it rewrites (`Ir::users`, then edits).
-pub(crate) type Users = SecondaryMap<Value, Vec<Op>>;
+pub(crate) type Users = SecondaryMap<Value, OpList>;
 
 /// Replaces every use of `old` by `new` through the use list (linear in the uses of `old`);
 /// the users move to `new`'s list. Users unlinked meanwhile are rewritten harmlessly.

@@ -238,7 +238,7 @@ fn two_entry_cycle_gets_one_guard() {
             .iter()
             .find(|&&b| after.blocks[b].name.as_deref() == Some(name))
             .unwrap();
-        assert_eq!(cfg.preds[cfg.node(b).unwrap() as usize], [g]);
+        assert_eq!(cfg.preds[cfg.node(b).unwrap() as usize][..], [g]);
     }
     // The guard is the header and dominates the cycle.
     let dom = DomTree::dominators(&cfg);

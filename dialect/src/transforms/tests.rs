@@ -525,7 +525,7 @@ fn diamond_gives_merge_with_one_arg() {
         .block_ops(endif)
         .find(|&o| low.opcode(o) == Opcode::Store)
         .unwrap();
-    assert_eq!(low.ops[st].operands, vec![low.blocks[endif].args[0], zero]);
+    assert_eq!(low.ops[st].operands[..], [low.blocks[endif].args[0], zero]);
 }
 
 #[test]

@@ -54,11 +54,11 @@
 use super::control_flow_hub::{Consts, Edge, Hub, HubNames};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg};
 use crate::entities::{Block, Op, Value};
-use crate::ir::Ir;
+use crate::ir::{Ir, OpList};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
+use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet;
-use std::collections::HashMap;
 
 /// Gives every natural loop of `func` a single exit (see the module docs). Returns the number
 /// of loops that got an exit guard.
@@ -115,7 +115,7 @@ impl Loops<'_> {
 /// What the pass keeps up to date as it rewrites.
 struct State {
     /// Ops reading each value (as `Ir::users`), with the uses the pass adds or moves.
-    users: SecondaryMap<Value, Vec<Op>>,
+    users: SecondaryMap<Value, OpList>,
     /// Number of edges entering each block, to tell an exit only its loop enters.
     in_degree: SecondaryMap<Block, u32>,
     consts: Consts,
@@ -140,7 +140,7 @@ pub(crate) fn token_live_exits(
     cfg: &RegionCfg,
     info: &CycleInfo,
     c: CycleId,
-    users: &SecondaryMap<Value, Vec<Op>>,
+    users: &SecondaryMap<Value, OpList>,
 ) -> Vec<u32> {
     let inside = |n: u32| info.contains(c, n);
     let mut seen: FxHashSet<u32> = FxHashSet::default();
@@ -188,7 +188,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
         .collect();
     let mut edges: Vec<(Edge, usize)> = Vec::new();
     let mut exits: Vec<Block> = Vec::new();
-    let mut exit_index: HashMap<Block, usize> = HashMap::new();
+    let mut exit_index: HashMap<Block, usize> = HashMap::default();
     let mut exiting: Vec<u32> = Vec::new();
     for &n in &blocks {
         let term = ir.terminator(lp.cfg.blocks[n as usize]).expect("CF block");
