@@ -164,6 +164,16 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "factor-reductions",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "a loop's acc += x * k (k invariant) sums x and multiplies by k once after the loop",
+        run: |ir, _| {
+            transforms::factor_reductions(ir);
+            Ok(())
+        },
+    },
+    Pass {
         name: "merge-returns",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -239,6 +249,7 @@ pub fn pipeline(level: u8) -> Vec<&'static Pass> {
             "canonicalize",
             "cse",
             "licm",
+            "factor-reductions",
             "merge-returns",
             "sink-common",
             "if-convert",

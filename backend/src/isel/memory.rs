@@ -557,9 +557,17 @@ impl Isel<'_> {
                     self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 0, 1), n]);
                     self.emit(Opc::V_MOV_B32, vec![mir::rsub(pair, 1, 1), c]);
                     let (vaddr, saddr, _) = a.global().expect("a global address");
+                    // A zero byte offset and a zero `cmp` are one register (as LLVM shares
+                    // them): the pair's high half.
+                    let zero_offset = saddr != Operand::Off && self.vconsts.get(&0) == Some(&vaddr);
+                    let vaddr = if zero_offset && matches!(cmp, Val::Const(0)) {
+                        mir::rsub(pair, 1, 1)
+                    } else {
+                        mir::r(vaddr)
+                    };
                     let i = self.emit(
                         Opc::GLOBAL_ATOMIC_CMPSWAP,
-                        vec![mir::r(r), mir::r(vaddr), mir::r(pair), saddr],
+                        vec![mir::r(r), vaddr, mir::r(pair), saddr],
                     );
                     i.sc0 = true;
                 }
