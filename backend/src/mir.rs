@@ -22,6 +22,7 @@
 //! Between backend passes the kernels travel as a [`MirModule`], which has a text form
 //! (`print`, `parse`: `kc --emit=mir`, `.mir` input) and a validator (`validate`).
 
+mod lex;
 pub mod module;
 pub mod parse;
 pub mod print;
