@@ -19,6 +19,15 @@ use crate::mir::{Func, MBlock, Operand};
 use cranelift_entity::SecondaryMap;
 use std::collections::HashSet;
 
+/// Each block's position in the layout.
+fn layout_positions(f: &Func) -> SecondaryMap<MBlock, usize> {
+    let mut pos = SecondaryMap::new();
+    for (i, &b) in f.layout.iter().enumerate() {
+        pos[b] = i;
+    }
+    pos
+}
+
 pub fn fold_branches(f: &mut Func) {
     thread_jumps(f);
     remove_unreachable(f);
@@ -28,10 +37,7 @@ pub fn fold_branches(f: &mut Func) {
 }
 
 fn remove_redundant_conditionals(f: &mut Func) {
-    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
-    for (i, &b) in f.layout.iter().enumerate() {
-        pos[b] = i;
-    }
+    let pos = layout_positions(f);
     // A removal never empties a block, so `next` stays right.
     let next = next_nonempty(f);
     for i in 0..f.layout.len() {
@@ -122,10 +128,7 @@ fn first_inst(f: &Func, next: &[usize], i: usize) -> Option<(usize, Opc, Option<
 }
 
 fn thread_jumps(f: &mut Func) {
-    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
-    for (i, &b) in f.layout.iter().enumerate() {
-        pos[b] = i;
-    }
+    let pos = layout_positions(f);
     // Retargeting changes no block's emptiness.
     let next = next_nonempty(f);
     for i in 0..f.layout.len() {
@@ -186,10 +189,7 @@ fn remove_unreachable(f: &mut Func) {
 }
 
 fn remove_jumps_to_next(f: &mut Func) {
-    let mut pos: SecondaryMap<MBlock, usize> = SecondaryMap::new();
-    for (i, &b) in f.layout.iter().enumerate() {
-        pos[b] = i;
-    }
+    let pos = layout_positions(f);
     // Only the block at `i` changes as `i` goes up, and only later positions are looked at.
     let next = next_nonempty(f);
     for i in 0..f.layout.len() {
