@@ -38,8 +38,9 @@
 //! becomes empty at most once, when its skip is dropped).
 
 use crate::isa::{Opc, Unit};
-use crate::mir::{Func, Inst, MBlock, Operand, PReg};
+use crate::mir::{Func, Inst, MBlock, Operand, Operands, PReg};
 use cranelift_entity::SecondaryMap;
+use smallvec::smallvec;
 
 /// Instructions a skip may jump over and still be dropped (LLVM: `amdgpu-skip-threshold`).
 const THRESHOLD: usize = 12;
@@ -103,17 +104,20 @@ fn exec() -> Operand {
 /// Appends what `inst` lowers to (itself when it is no pseudo).
 fn expand(inst: Inst, out: &mut Vec<Inst>) {
     let start = out.len();
-    let mut push = |op: Opc, ops: Vec<Operand>| out.push(Inst::new(op, ops, inst.loc));
+    let mut push = |op: Opc, ops: Operands| out.push(Inst::new(op, ops, inst.loc));
     let ops = &inst.ops;
     match inst.op {
         Opc::CF_IF | Opc::CF_IF_SIMPLE => {
             push(Opc::S_AND_SAVEEXEC_B64, ops.clone());
             if inst.op == Opc::CF_IF {
-                push(Opc::S_XOR_B64, vec![ops[0].clone(), exec(), ops[0].clone()]);
+                push(
+                    Opc::S_XOR_B64,
+                    smallvec![ops[0].clone(), exec(), ops[0].clone()],
+                );
             }
         }
         Opc::CF_ELSE => push(Opc::S_ANDN2_SAVEEXEC_B64, ops.clone()),
-        Opc::CF_END => push(Opc::S_OR_B64, vec![exec(), exec(), ops[0].clone()]),
+        Opc::CF_END => push(Opc::S_OR_B64, smallvec![exec(), exec(), ops[0].clone()]),
         Opc::CF_JOIN_OUTER => push(Opc::S_OR_B64, ops.clone()),
         Opc::CF_BREAK | Opc::CF_EXIT => {
             if inst.op == Opc::CF_BREAK {
@@ -121,9 +125,9 @@ fn expand(inst: Inst, out: &mut Vec<Inst>) {
             }
             let lanes = ops[ops.len() - 1].clone();
             if lanes == exec() {
-                push(Opc::S_MOV_B64, vec![exec(), Operand::Imm(0)]);
+                push(Opc::S_MOV_B64, smallvec![exec(), Operand::Imm(0)]);
             } else {
-                push(Opc::S_ANDN2_B64, vec![exec(), exec(), lanes]);
+                push(Opc::S_ANDN2_B64, smallvec![exec(), exec(), lanes]);
             }
         }
         Opc::CF_LOOP => push(Opc::S_CBRANCH_EXECNZ, ops.clone()),

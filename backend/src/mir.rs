@@ -131,11 +131,15 @@ impl Operand {
     }
 }
 
+/// An instruction's operands: up to four live inside the instruction (most have two to
+/// four), so walking the instructions of a block does not chase a pointer per instruction.
+pub type Operands = smallvec::SmallVec<[Operand; 4]>;
+
 /// One machine instruction.
 #[derive(Clone, Debug)]
 pub struct Inst {
     pub op: Opc,
-    pub ops: Vec<Operand>,
+    pub ops: Operands,
     /// `offset:N` of memory instructions.
     pub offset: u32,
     /// `sc0` (for atomics: return the old value).
@@ -146,10 +150,10 @@ pub struct Inst {
 
 impl Inst {
     /// `op` on `ops` at `loc`: no memory offset, no `sc0`, no comment.
-    pub fn new(op: Opc, ops: Vec<Operand>, loc: Loc) -> Inst {
+    pub fn new(op: Opc, ops: impl Into<Operands>, loc: Loc) -> Inst {
         Inst {
             op,
-            ops,
+            ops: ops.into(),
             offset: 0,
             sc0: false,
             loc,
