@@ -226,6 +226,7 @@ fn run(cli: Cli) -> i32 {
         mir_passes,
         verify_mir: cli.verify_mir || pipeline::verify_mir_default(),
         verify_each: cli.verify_each || pipeline::verify_each_default(),
+        one_shot: true,
     };
     let input = Input {
         name,

@@ -378,6 +378,11 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// The options of this run.
+    pub fn opts(&self) -> &'a Options {
+        self.opts
+    }
+
     /// The input file diagnostics point into.
     pub fn file(&self) -> &'a SourceFile {
         self.file

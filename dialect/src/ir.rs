@@ -18,6 +18,9 @@ use cranelift_entity::{PrimaryMap, SecondaryMap};
 use indexmap::IndexSet;
 use smallvec::SmallVec;
 use std::borrow::Cow;
+pub use thin_vec::ThinVec;
+
+mod compact;
 
 /// An op's operands or results: up to four live inside the op (no heap allocation; the
 /// same 24 bytes as a `Vec`), more spill to the heap.
@@ -32,7 +35,7 @@ pub type OpList = Vec<Op>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Successor {
     pub block: Block,
-    pub args: Vec<Value>,
+    pub args: ThinVec<Value>,
 }
 
 /// An attribute's name. The dialects' own names (`value`, `predicate`, ...) are borrowed
@@ -59,15 +62,19 @@ pub fn attr_name(name: &str) -> AttrName {
 }
 
 /// An operation.
+///
+/// Most ops have no regions, no successors and at most one attribute, so those three lists
+/// are `ThinVec`s (one pointer when empty, where a `Vec` is three words): every pass walks
+/// these records, and the smaller they are the more of a large kernel stays in the cache.
 #[derive(Clone, Debug)]
 pub struct OpData {
     pub opcode: Opcode,
     pub operands: ValueList,
     pub results: ValueList,
-    pub regions: Vec<Region>,
-    pub succs: Vec<Successor>,
+    pub regions: ThinVec<Region>,
+    pub succs: ThinVec<Successor>,
     /// Attributes in insertion order (printed in that order).
-    pub attrs: Vec<(AttrName, Attr)>,
+    pub attrs: ThinVec<(AttrName, Attr)>,
     pub loc: Loc,
     block: PackedOption<Block>,
     prev: PackedOption<Op>,
@@ -193,9 +200,9 @@ impl Ir {
             opcode,
             operands: ValueList::from_slice(operands),
             results: ValueList::with_capacity(result_tys.len()),
-            regions: Vec::new(),
-            succs: Vec::new(),
-            attrs: Vec::new(),
+            regions: ThinVec::new(),
+            succs: ThinVec::new(),
+            attrs: ThinVec::new(),
             loc,
             block: None.into(),
             prev: None.into(),
@@ -249,7 +256,11 @@ impl Ir {
         let attrs = &mut self.ops[op].attrs;
         match attrs.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
-            None => attrs.push((attr_name(name), value)),
+            None => {
+                // Most ops carry one attribute: no room for three more.
+                attrs.reserve_exact(1);
+                attrs.push((attr_name(name), value));
+            }
         }
     }
 
@@ -264,7 +275,7 @@ impl Ir {
     pub fn add_successor(&mut self, op: Op, block: Block, args: &[Value]) {
         self.ops[op].succs.push(Successor {
             block,
-            args: args.to_vec(),
+            args: ThinVec::from(args),
         });
     }
 

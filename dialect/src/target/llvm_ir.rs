@@ -574,7 +574,7 @@ impl<'a> FuncEmitter<'a> {
                     _ => self.names.blocks[b].clone(),
                 };
                 self.incoming[s.block].push(Edge {
-                    args: s.args.clone(),
+                    args: s.args.to_vec(),
                     from,
                 });
             }

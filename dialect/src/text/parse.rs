@@ -13,7 +13,7 @@ use super::print::{is_numbered_block, literal_type, REGION_SEPARATORS};
 use super::TextError;
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
-use crate::ir::{Ir, Successor, ValueData, ValueDef};
+use crate::ir::{Ir, Successor, ThinVec, ValueData, ValueDef};
 use crate::location::Loc;
 use crate::registry::{Arity, Keyword, Opcode, Traits};
 use crate::types::{AddrSpace, Scalar, Type};
@@ -575,7 +575,7 @@ impl Parser<'_> {
             let block = self.use_block(&bu);
             self.ir.ops[op].succs.push(Successor {
                 block,
-                args: Vec::new(),
+                args: ThinVec::new(),
             });
             for (i, (u, ty)) in args.into_iter().enumerate() {
                 let v = self.use_value(u, ty, op, Slot::SuccArg(s, i))?;

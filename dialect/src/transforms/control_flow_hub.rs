@@ -158,7 +158,7 @@ impl Hub {
         args.extend(extra);
         ir.ops[edge.term].succs[edge.succ] = Successor {
             block: self.guard,
-            args,
+            args: args.into(),
         };
     }
 }

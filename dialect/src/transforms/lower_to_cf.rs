@@ -634,7 +634,7 @@ impl<'a> Lowering<'a> {
                     let v = ops[i];
                     succ_args.push(self.find(v));
                 }
-                self.ir.ops[e.term].succs[e.succ].args = succ_args;
+                self.ir.ops[e.term].succs[e.succ].args = succ_args.into();
             }
         }
         let mut ops = Vec::new();

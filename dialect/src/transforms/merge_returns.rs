@@ -138,7 +138,7 @@ fn merge_kernel(ir: &mut Ir, func: Op) -> usize {
                 for s in ir.ops[pt].succs.iter_mut() {
                     if s.block == m.block {
                         s.block = ret;
-                        s.args = vec![m.value];
+                        s.args = thin_vec::thin_vec![m.value];
                     }
                 }
                 ir.remove_op(t);
