@@ -113,6 +113,23 @@ struct Cli {
     /// Colored diagnostics: auto (when stderr is a terminal), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+
+    /// Warning options, like clang's: -W<name> enables a warning, -Wno-<name> disables it,
+    /// -Werror makes warnings errors, -Werror=<name> one of them, -Wno-error=<name> exempts
+    /// one. Warnings: simt-deadlock, unknown-warning-option.
+    #[arg(short = 'W', value_name = "WARNING", allow_hyphen_values = true)]
+    warning: Vec<String>,
+
+    /// Suppress all warnings.
+    #[arg(short = 'w')]
+    no_warnings: bool,
+
+    /// A divergent spin loop that deadlocks under lock-step execution (the lane that wins a
+    /// lock waits at the loop exit for the lanes spinning on it): repair it and warn (the
+    /// default; the repair is not implemented yet, so for now it only warns), only warn, or
+    /// do neither.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
+    simt_deadlock: pipeline::SimtDeadlock,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -211,6 +228,14 @@ fn run(cli: Cli) -> i32 {
         "never" => false,
         _ => std::io::stderr().is_terminal(),
     };
+    let (policy, unknown) = crate::warnings::Policy::parse(&cli.warning, cli.no_warnings);
+    let (rendered, error) = crate::warnings::render(&unknown, &policy, None, None);
+    if error {
+        return output::diagnostics(&rendered, 1);
+    }
+    if let Err(e) = output::stderr(&rendered) {
+        return output::fail(&e);
+    }
     let opts = Options {
         stage,
         generic: cli.generic,
@@ -227,6 +252,8 @@ fn run(cli: Cli) -> i32 {
         verify_mir: cli.verify_mir || pipeline::verify_mir_default(),
         verify_each: cli.verify_each || pipeline::verify_each_default(),
         one_shot: true,
+        simt_deadlock: cli.simt_deadlock,
+        warnings: policy,
     };
     let input = Input {
         name,

@@ -19,6 +19,7 @@ pub mod pass_manager;
 pub mod pipeline;
 pub mod run;
 pub mod source;
+pub mod warnings;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_parens, unused_qualifications)]

@@ -362,6 +362,8 @@ pub struct Runner<'a> {
     between: (Duration, usize),
     /// The passes run since the IR was last verified, in order.
     pending: Vec<&'static str>,
+    /// Warnings reported so far, rendered, and whether the policy made one an error.
+    warnings: (String, bool),
 }
 
 impl<'a> Runner<'a> {
@@ -375,7 +377,23 @@ impl<'a> Runner<'a> {
             timings: Vec::new(),
             between: (Duration::ZERO, 0),
             pending: Vec::new(),
+            warnings: (String::new(), false),
         }
+    }
+
+    /// Reports `diags` as the warning policy says (rendered now: their locations name files
+    /// of `ir`).
+    pub fn warn(&mut self, ir: &Ir, diags: &[crate::warnings::Diag]) {
+        let (text, error) =
+            crate::warnings::render(diags, &self.opts.warnings, Some(ir), Some(self.file));
+        self.warnings.0.push_str(&text);
+        self.warnings.1 |= error;
+    }
+
+    /// The warnings reported, rendered, and whether one of them is an error; the runner
+    /// forgets them.
+    pub fn take_warnings(&mut self) -> (String, bool) {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The options of this run.

@@ -27,7 +27,7 @@
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::pass_manager::{self, Pass, Runner};
-use crate::{ast, check, lower, parse};
+use crate::{ast, check, lower, parse, warnings};
 use kc_backend::mir::{self, MirModule};
 use kc_backend::passes::{self as backend, BackendPass};
 use kc_dialect::report::uniformity::ModuleUniformity;
@@ -109,6 +109,23 @@ pub struct Options {
     /// walk all of them once more (a tenth of a large compile's cache misses went there).
     /// Library callers that compile many kernels in one process keep it off.
     pub one_shot: bool,
+    /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
+    pub simt_deadlock: SimtDeadlock,
+    /// Which warnings are reported, and which are errors (`-W...`, `-w`).
+    pub warnings: warnings::Policy,
+}
+
+/// `--simt-deadlock`: what kc does with a spin loop that deadlocks under lock-step execution
+/// (`analysis::simt_deadlock`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimtDeadlock {
+    /// Warn and repair it: the default. (The repair, Algorithms 2 and 3 of seed 001, is not
+    /// implemented yet: until it is, this only warns.)
+    Repair,
+    /// Warn only.
+    Warn,
+    /// Neither look nor warn.
+    Off,
 }
 
 /// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
@@ -143,6 +160,8 @@ impl Options {
             verify_mir: verify_mir_default(),
             verify_each: verify_each_default(),
             one_shot: false,
+            simt_deadlock: SimtDeadlock::Repair,
+            warnings: warnings::Policy::default(),
         }
     }
 
@@ -182,12 +201,32 @@ pub fn looks_like_ir(text: &str) -> bool {
 pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut runner = Runner::new(opts, &file);
-    let result = run_with(input, opts, &mut runner);
+    let result = with_warnings(run_with(input, opts, &mut runner), &mut runner)?;
     let report = runner.report();
     if !report.is_empty() {
         crate::output::stderr(&report).map_err(|e| Failure::Usage(e.to_string()))?;
     }
     result
+}
+
+/// `result` with the run's warnings: printed on stderr before a successful output, put in
+/// front of its diagnostics, or the failure themselves when the policy makes one an error.
+fn with_warnings<T>(
+    result: Result<T, Failure>,
+    runner: &mut Runner,
+) -> Result<Result<T, Failure>, Failure> {
+    let (text, error) = runner.take_warnings();
+    if text.is_empty() {
+        return Ok(result);
+    }
+    Ok(match result {
+        Err(Failure::Diagnostics(d)) => Err(Failure::Diagnostics(text + &d)),
+        _ if error => Err(Failure::Diagnostics(text)),
+        other => {
+            crate::output::stderr(&text).map_err(|e| Failure::Usage(e.to_string()))?;
+            other
+        }
+    })
 }
 
 fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String, Failure> {
@@ -495,6 +534,7 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
     runner.time("convergence checks", || {
         convergence_errors(&ir, input, &file)
     })?;
+    simt_deadlocks(&ir, opts, runner);
     Ok(Reached::Cf(ir))
 }
 
@@ -548,6 +588,81 @@ fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), F
     } else {
         Err(Failure::Diagnostics(out))
     }
+}
+
+/// `-Wsimt-deadlock`: the spin loops of `analysis::simt_deadlock`, each a warning at the loop
+/// with notes at the reads it spins on and the writes that would release it.
+fn simt_deadlocks(ir: &Ir, opts: &Options, runner: &mut Runner) {
+    use kc_dialect::analysis::simt_deadlock::{base_of, detect};
+    if opts.simt_deadlock == SimtDeadlock::Off || !opts.warnings.enabled("simt-deadlock") {
+        return;
+    }
+    let mut diags = Vec::new();
+    runner.time("simt-deadlock", || {
+        for func in ir.kernels() {
+            let Ok(u) = kc_dialect::analysis::Uniformity::compute(ir, func) else {
+                continue;
+            };
+            for l in detect(ir, func, &u) {
+                diags.push(simt_warning(ir, &l, base_of));
+            }
+        }
+    });
+    runner.warn(ir, &diags);
+}
+
+/// The warning about spin loop `l`.
+fn simt_warning(
+    ir: &Ir,
+    l: &kc_dialect::analysis::simt_deadlock::SpinLoop,
+    base_of: fn(&Ir, Op) -> Option<kc_dialect::Value>,
+) -> warnings::Diag {
+    let at = ir
+        .block_ops(l.header)
+        .map(|o| ir.ops[o].loc)
+        .find(|loc| loc.is_known())
+        .unwrap_or(kc_dialect::Loc::UNKNOWN);
+    let what = |op: Op| {
+        base_of(ir, op)
+            .and_then(|b| ir.value_name(b))
+            .map_or("shared memory".to_string(), |n| format!("`{n}`"))
+    };
+    let mut d = warnings::Diag::warning(
+        "simt-deadlock",
+        at,
+        "this loop can deadlock under lock-step (SIMT) execution: its lanes spin on shared \
+         memory that only a lane outside the loop writes, and lanes that leave the loop wait \
+         at its exit for the ones still spinning"
+            .to_string(),
+    );
+    for &r in &l.reads {
+        d = d.with_note(
+            ir.ops[r].loc,
+            format!("the loop's exit depends on this read of {}", what(r)),
+        );
+    }
+    for w in &l.writes {
+        let note = match w.beside {
+            None => format!(
+                "this write to {} may release the spinning lanes, but only lanes that have \
+                 left the loop reach it",
+                what(w.write)
+            ),
+            Some(b) => format!(
+                "this write to {} may release the spinning lanes, but it is in the other arm \
+                 of the divergent branch at {}, which runs after the loop's arm",
+                what(w.write),
+                line_col(ir.ops[b].loc)
+            ),
+        };
+        d = d.with_note(ir.ops[w.write].loc, note);
+    }
+    d
+}
+
+/// `line:col` of a location.
+fn line_col(loc: kc_dialect::Loc) -> String {
+    format!("{}:{}", loc.line, loc.col)
 }
 
 /// `file:line:col` of a location, or the input's name when it has none.
