@@ -111,7 +111,8 @@ pub struct Options {
     pub one_shot: bool,
     /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
     pub simt_deadlock: SimtDeadlock,
-    /// Which warnings are reported, and which are errors (`-W...`, `-w`).
+    /// Which warnings are reported, and which are errors (`-W...`, `-w`); none for library
+    /// callers ([`Options::new`]), every one for the `kc` command by default.
     pub warnings: warnings::Policy,
 }
 
@@ -142,7 +143,7 @@ pub fn verify_mir_default() -> bool {
 
 impl Options {
     /// Plain settings for library use: stop at `stage`, custom form, no locations, verifier
-    /// on, no color, nothing to explain.
+    /// on, no color, nothing to explain, no warnings printed.
     pub fn new(stage: Stage) -> Options {
         Options {
             stage,
@@ -161,7 +162,7 @@ impl Options {
             verify_each: verify_each_default(),
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
-            warnings: warnings::Policy::default(),
+            warnings: warnings::Policy::silent(),
         }
     }
 

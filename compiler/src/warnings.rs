@@ -105,6 +105,15 @@ impl Policy {
         (p, unknown)
     }
 
+    /// Nothing reported (`-w`): the policy of library callers (`Options::new`), which
+    /// compile many kernels in one process and must not write to its stderr.
+    pub fn silent() -> Policy {
+        Policy {
+            silent: true,
+            ..Policy::default()
+        }
+    }
+
     /// Whether warning `name` is reported.
     pub fn enabled(&self, name: &str) -> bool {
         !self.silent && !self.disabled.contains(&name)
