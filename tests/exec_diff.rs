@@ -127,6 +127,7 @@ fn main() -> ExitCode {
             },
             total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
             opt_level,
+            simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
             trace: false,
             color: false,
         };

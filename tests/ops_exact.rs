@@ -161,6 +161,7 @@ fn compare(
         step_limit: 100_000_000,
         total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
         opt_level: 2,
+        simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
         trace: false,
         color: false,
     };

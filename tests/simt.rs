@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 
 /// Whether kc has the SIMT-deadlock repair (`--simt-deadlock=repair|warn|off`, repair by
 /// default). The only place to flip when it lands.
-const REPAIR_AVAILABLE: bool = false;
+const REPAIR_AVAILABLE: bool = true;
 
 /// Work-items per workgroup of every run.
 const BLOCKS: [u32; 5] = [1, 17, 64, 65, 256];

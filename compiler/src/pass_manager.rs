@@ -110,6 +110,15 @@ fn fix_irreducible(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     Ok(())
 }
 
+fn simt_repair(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
+    for func in ir.kernels() {
+        if ir.is_cf_kernel(func) {
+            transforms::simt_repair(ir, func);
+        }
+    }
+    Ok(())
+}
+
 fn unify_loop_exits(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
     for func in ir.kernels() {
         transforms::unify_loop_exits(ir, func);
@@ -132,6 +141,14 @@ pub const PASSES: &[Pass] = &[
         preserves: Preserves::Nothing,
         summary: "structured kernel dialect to CF form (blocks, cf.br, cf.cond_br)",
         run: lower_to_cf,
+    },
+    Pass {
+        name: "simt-repair",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "move a deadlocking spin loop's back edge through a switch block after its \
+                  release (SIMT-induced deadlock elimination)",
+        run: simt_repair,
     },
     Pass {
         name: "canonicalize",

@@ -480,7 +480,13 @@ fn uniformity_report(
 /// analyses and `target::emit_llvm` on it themselves). Diagnostics are rendered without
 /// color.
 pub fn compile_to_cf(input: &Input) -> Result<Ir, Failure> {
-    let opts = Options::new(Stage::CfIr);
+    compile_to_cf_with(input, SimtDeadlock::Repair)
+}
+
+/// [`compile_to_cf`] with `--simt-deadlock=simt` (what `kc run` compiles for the simulator).
+pub fn compile_to_cf_with(input: &Input, simt: SimtDeadlock) -> Result<Ir, Failure> {
+    let mut opts = Options::new(Stage::CfIr);
+    opts.simt_deadlock = simt;
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     match to_cf(input, &opts, &mut Runner::new(&opts, &file))? {
         Reached::Cf(ir) => Ok(ir),
@@ -535,7 +541,7 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
     runner.time("convergence checks", || {
         convergence_errors(&ir, input, &file)
     })?;
-    simt_deadlocks(&ir, opts, runner);
+    simt_deadlocks(&mut ir, opts, &file, runner)?;
     Ok(Reached::Cf(ir))
 }
 
@@ -591,25 +597,66 @@ fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), F
     }
 }
 
-/// `-Wsimt-deadlock`: the spin loops of `analysis::simt_deadlock`, each a warning at the loop
-/// with notes at the reads it spins on and the writes that would release it.
-fn simt_deadlocks(ir: &Ir, opts: &Options, runner: &mut Runner) {
+/// `-Wsimt-deadlock` and `--simt-deadlock`: the spin loops of `analysis::simt_deadlock`, each
+/// a warning at the loop with notes at the reads it spins on and the writes that would
+/// release it; with `repair`, `transforms::simt_repair` then moves each loop's back edge past
+/// the release, and the warning says where (or why it could not). The repaired IR is verified
+/// with the token rules.
+fn simt_deadlocks(
+    ir: &mut Ir,
+    opts: &Options,
+    file: &SourceFile,
+    runner: &mut Runner,
+) -> Result<(), Failure> {
     use kc_dialect::analysis::simt_deadlock::{base_of, detect};
-    if opts.simt_deadlock == SimtDeadlock::Off || !opts.warnings.enabled("simt-deadlock") {
-        return;
+    if opts.simt_deadlock == SimtDeadlock::Off {
+        return Ok(());
     }
-    let mut diags = Vec::new();
+    let mut diags: Vec<(kc_dialect::Block, warnings::Diag)> = Vec::new();
     runner.time("simt-deadlock", || {
         for func in ir.kernels() {
             let Ok(u) = kc_dialect::analysis::Uniformity::compute(ir, func) else {
                 continue;
             };
             for l in detect(ir, func, &u) {
-                diags.push(simt_warning(ir, &l, base_of));
+                diags.push((l.header, simt_warning(ir, &l, base_of)));
             }
         }
     });
+    if diags.is_empty() {
+        return Ok(());
+    }
+    if opts.simt_deadlock == SimtDeadlock::Repair {
+        let outcomes = runner.time("simt-repair", || {
+            let mut all = Vec::new();
+            for func in ir.kernels() {
+                all.extend(transforms::simt_repair(ir, func));
+            }
+            all
+        });
+        for o in outcomes {
+            let Some((_, d)) = diags.iter_mut().find(|(h, _)| *h == o.header) else {
+                continue;
+            };
+            let (loc, note) = match o.result {
+                Ok(loc) => (
+                    loc,
+                    "repaired: the loop's back edge now goes through a switch block here, so \
+                     a lane that leaves the loop runs this far, release included, while the \
+                     others wait, and they retry after it (--simt-deadlock=warn keeps the \
+                     loop as written)"
+                        .to_string(),
+                ),
+                Err(why) => (d.loc, format!("kc cannot repair this loop: {why}")),
+            };
+            d.notes.push((loc, note));
+        }
+        runner.after(ir, "simt-repair")?;
+        check_tokens(ir, file, opts, &[])?;
+    }
+    let diags: Vec<warnings::Diag> = diags.into_iter().map(|(_, d)| d).collect();
     runner.warn(ir, &diags);
+    Ok(())
 }
 
 /// The warning about spin loop `l`.

@@ -106,6 +106,11 @@ struct RunCli {
     /// Colored diagnostics: auto (when stderr is a terminal), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
+
+    /// What the simulator's compile does with a spin loop that deadlocks under lock-step
+    /// execution: repair it (the default), or leave it (`warn`, `off`); as `kc --simt-deadlock`.
+    #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
+    simt_deadlock: pipeline::SimtDeadlock,
 }
 
 /// How a kernel is executed.
@@ -130,6 +135,8 @@ pub struct Request {
     pub total_step_limit: u64,
     /// Optimization level of the simulator's compile (0, 1, 2).
     pub opt_level: u8,
+    /// `--simt-deadlock` of the simulator's compile.
+    pub simt_deadlock: pipeline::SimtDeadlock,
     /// Trace to stderr.
     pub trace: bool,
     /// ANSI colors in diagnostics.
@@ -185,6 +192,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         step_limit: cli.step_limit,
         total_step_limit: cli.total_step_limit,
         opt_level: cli.opt,
+        simt_deadlock: cli.simt_deadlock,
         trace: cli.trace,
         color,
     };
@@ -247,6 +255,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         step_limit: req.step_limit,
         total_step_limit: req.total_step_limit,
         opt_level: req.opt_level,
+        simt_deadlock: req.simt_deadlock,
         trace: req.trace,
     };
     let counts = match req.engine {
@@ -283,6 +292,7 @@ pub struct Job<'a> {
     pub step_limit: u64,
     pub total_step_limit: u64,
     pub opt_level: u8,
+    pub simt_deadlock: pipeline::SimtDeadlock,
     pub trace: bool,
 }
 
@@ -352,7 +362,8 @@ fn sim_buffer_base(i: usize) -> u64 {
 pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
     use kc_backend::sim;
     let fail = |m: String| EngineError::Failure(Failure::Diagnostics(m));
-    let cf = pipeline::compile_to_cf(job.input).map_err(EngineError::Failure)?;
+    let cf =
+        pipeline::compile_to_cf_with(job.input, job.simt_deadlock).map_err(EngineError::Failure)?;
     let (listing, layouts) =
         pipeline::compile_listing(cf, job.input, job.opt_level).map_err(EngineError::Failure)?;
     let name = job.ir.func_name(job.func).to_string();
