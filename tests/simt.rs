@@ -15,12 +15,13 @@
 //! * runs the safe kernel on the gfx942 simulator: it completes, with the reference's
 //!   buffers (the kernels are written so that their final buffers do not depend on the
 //!   order in which the work-items took the locks);
-//! * runs the natural kernel on the simulator. Until the repair exists
-//!   ([`REPAIR_AVAILABLE`] is false) it must stop with "possible SIMT deadlock" (a small
-//!   `--step-limit` keeps that fast) whenever a wave has more than one lane (block 1
-//!   cannot deadlock: it must complete with the reference's buffers). Once the repair
-//!   exists, `--simt-deadlock=off` must still deadlock and the default must complete with
-//!   the reference's buffers, the checker holding.
+//! * runs the natural kernel on the simulator: compiled as written (`--simt-deadlock=off`)
+//!   it must stop with "possible SIMT deadlock" (a small `--step-limit` keeps that fast)
+//!   whenever a wave has more than one lane (block 1 cannot deadlock: it must complete with
+//!   the reference's buffers); repaired (the default) it must complete with the
+//!   reference's buffers, the checker holding;
+//! * compiles the natural kernel: the `-Wsimt-deadlock` warning with the repair's note; the
+//!   safe one: no warning.
 //!
 //! `examples/simt/divergent_barrier.k` is not a spin deadlock: kc must reject it with its
 //! barrier-divergence error and say nothing about SIMT deadlocks.
@@ -33,10 +34,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-/// Whether kc has the SIMT-deadlock repair (`--simt-deadlock=repair|warn|off`, repair by
-/// default). The only place to flip when it lands.
-const REPAIR_AVAILABLE: bool = true;
 
 /// Work-items per workgroup of every run.
 const BLOCKS: [u32; 5] = [1, 17, 64, 65, 256];
@@ -245,34 +242,39 @@ fn check_lock_kernel(name: &str, checker: Checker) -> Vec<String> {
                 Err(format!("expected \"{DEADLOCK_MESSAGE}\": {}", r.describe()))
             }
         };
-        if REPAIR_AVAILABLE {
-            let off = run(
-                &natural,
-                &args,
-                "sim",
-                block,
-                DEADLOCK_STEP_LIMIT,
-                &["--simt-deadlock=off"],
-            );
-            if block == 1 {
-                fail("natural form, sim, --simt-deadlock=off", completes(off));
-            } else {
-                fail("natural form, sim, --simt-deadlock=off", deadlocks(off));
-            }
-            fail(
-                "natural form, sim (repaired)",
-                completes(run(&natural, &args, "sim", block, STEP_LIMIT, &[])),
-            );
-        } else if block == 1 {
-            fail(
-                "natural form, sim",
-                completes(run(&natural, &args, "sim", block, STEP_LIMIT, &[])),
-            );
+        let off = run(
+            &natural,
+            &args,
+            "sim",
+            block,
+            DEADLOCK_STEP_LIMIT,
+            &["--simt-deadlock=off"],
+        );
+        if block == 1 {
+            fail("natural form, sim, --simt-deadlock=off", completes(off));
         } else {
-            fail(
-                "natural form, sim (no repair yet)",
-                deadlocks(run(&natural, &args, "sim", block, DEADLOCK_STEP_LIMIT, &[])),
-            );
+            fail("natural form, sim, --simt-deadlock=off", deadlocks(off));
+        }
+        fail(
+            "natural form, sim (repaired)",
+            completes(run(&natural, &args, "sim", block, STEP_LIMIT, &[])),
+        );
+        // The warning names the loop; the repair says where the switch block went.
+        if block == BLOCKS[0] {
+            let r = kc_cmd(&[s(&natural), "-S".into(), "-o".into(), "/dev/null".into()]);
+            let warned = r.stderr.contains("warning: this loop can deadlock")
+                && r.stderr.contains("[-Wsimt-deadlock]")
+                && r.stderr.contains("note: repaired:");
+            if r.code != Some(0) || !warned {
+                failures.push(format!(
+                    "{name}: expected the -Wsimt-deadlock warning with the repair's note: {}",
+                    r.describe()
+                ));
+            }
+            let r = kc_cmd(&[s(&safe), "-S".into(), "-o".into(), "/dev/null".into()]);
+            if r.code != Some(0) || r.stderr.contains("warning") {
+                failures.push(format!("{name}: the safe form warns: {}", r.describe()));
+            }
         }
     }
     failures
@@ -319,10 +321,8 @@ fn barnes_hut() {
 fn divergent_barrier() {
     let file = simt_dir().join("divergent_barrier.k");
     let mut modes: Vec<Vec<String>> = vec![vec![]];
-    if REPAIR_AVAILABLE {
-        for m in ["repair", "warn", "off"] {
-            modes.push(vec![format!("--simt-deadlock={m}")]);
-        }
+    for m in ["repair", "warn", "off"] {
+        modes.push(vec![format!("--simt-deadlock={m}")]);
     }
     for mode in modes {
         let mut a = vec![s(&file), "-S".into(), "-o".into(), "/dev/null".into()];

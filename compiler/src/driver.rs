@@ -126,8 +126,8 @@ struct Cli {
 
     /// A divergent spin loop that deadlocks under lock-step execution (the lane that wins a
     /// lock waits at the loop exit for the lanes spinning on it): repair it and warn (the
-    /// default; the repair is not implemented yet, so for now it only warns), only warn, or
-    /// do neither.
+    /// default: the loop's back edge goes through a switch block after the release), only
+    /// warn, or do neither.
     #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
     simt_deadlock: pipeline::SimtDeadlock,
 }

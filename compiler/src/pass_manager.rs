@@ -381,6 +381,8 @@ pub struct Runner<'a> {
     pending: Vec<&'static str>,
     /// Warnings reported so far, rendered, and whether the policy made one an error.
     warnings: (String, bool),
+    /// The warnings reported so far (those the policy enables), for the JSON report.
+    pub reported: Vec<crate::warnings::Diag>,
 }
 
 impl<'a> Runner<'a> {
@@ -395,6 +397,7 @@ impl<'a> Runner<'a> {
             between: (Duration::ZERO, 0),
             pending: Vec::new(),
             warnings: (String::new(), false),
+            reported: Vec::new(),
         }
     }
 
@@ -405,6 +408,12 @@ impl<'a> Runner<'a> {
             crate::warnings::render(diags, &self.opts.warnings, Some(ir), Some(self.file));
         self.warnings.0.push_str(&text);
         self.warnings.1 |= error;
+        self.reported.extend(
+            diags
+                .iter()
+                .filter(|d| self.opts.warnings.enabled(d.warning))
+                .cloned(),
+        );
     }
 
     /// The warnings reported, rendered, and whether one of them is an error; the runner

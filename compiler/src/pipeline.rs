@@ -120,8 +120,7 @@ pub struct Options {
 /// (`analysis::simt_deadlock`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SimtDeadlock {
-    /// Warn and repair it: the default. (The repair, Algorithms 2 and 3 of seed 001, is not
-    /// implemented yet: until it is, this only warns.)
+    /// Warn and repair it (`transforms::simt_repair`): the default.
     Repair,
     /// Warn only.
     Warn,
@@ -258,7 +257,8 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
             .map_err(|e| {
                 Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
             })?;
-        return uniformity_report(&ir, &mu, input, opts);
+        let warnings = warnings_json(&ir, &runner.reported);
+        return uniformity_report(&ir, &mu, input, opts, warnings);
     }
     if opts.stage == Stage::Llvm {
         return runner
@@ -444,15 +444,60 @@ fn reducible(
 }
 
 /// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.
+/// The reported warnings as the JSON report's `warnings`.
+fn warnings_json(ir: &Ir, diags: &[warnings::Diag]) -> Vec<kc_dialect::report::json::WarningJson> {
+    use kc_dialect::report::json::{NoteJson, WarningJson};
+    let at = |l: kc_dialect::Loc| {
+        if l.is_known() {
+            (
+                Some(ir.file_name(l.file).to_string()),
+                Some(l.line),
+                Some(l.col),
+            )
+        } else {
+            (None, None, None)
+        }
+    };
+    diags
+        .iter()
+        .map(|d| {
+            let (file, line, col) = at(d.loc);
+            WarningJson {
+                name: d.warning.to_string(),
+                message: d.message.clone(),
+                file,
+                line,
+                col,
+                notes: d
+                    .notes
+                    .iter()
+                    .map(|(l, m)| {
+                        let (file, line, col) = at(*l);
+                        NoteJson {
+                            message: m.clone(),
+                            file,
+                            line,
+                            col,
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
 fn uniformity_report(
     ir: &Ir,
     mu: &ModuleUniformity,
     input: &Input,
     opts: &Options,
+    warnings: Vec<kc_dialect::report::json::WarningJson>,
 ) -> Result<String, Failure> {
     let source_names = !input.is_ir;
     Ok(match opts.stage {
-        Stage::UniformityJson => kc_dialect::report::json::to_string(ir, mu, source_names),
+        Stage::UniformityJson => {
+            kc_dialect::report::json::to_string_with(ir, mu, source_names, warnings)
+        }
         Stage::Dot => kc_dialect::report::dot::to_string(ir, mu),
         Stage::Explain => {
             let query =

@@ -55,7 +55,11 @@
 //!       "value": "sum_1", "user": "kernel.store", "user_block": "loop.exit",
 //!       "file", "line", "col",                // of the user
 //!       "cycle": id }]
-//!   }]
+//!   }],
+//!   "warnings": [{                            // the compile's warnings (-W options apply)
+//!     "name": "simt-deadlock", "message": "...",
+//!     "file", "line", "col",
+//!     "notes": [{ "message": "...", "file", "line", "col" }] }]
 //! }
 //! ```
 //!
@@ -87,6 +91,28 @@ pub const VERSION: u32 = 1;
 pub struct Report {
     pub version: u32,
     pub kernels: Vec<KernelJson>,
+    /// The compile's warnings (`-W` options apply), in the order they were reported.
+    pub warnings: Vec<WarningJson>,
+}
+
+/// A warning of the compile: its `-W` name (`simt-deadlock`), message and location, and its
+/// notes, each at its own location.
+#[derive(Serialize, Clone, Debug)]
+pub struct WarningJson {
+    pub name: String,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+    pub notes: Vec<NoteJson>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct NoteJson {
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -216,13 +242,25 @@ pub fn report(ir: &Ir, mu: &ModuleUniformity, source_names: bool) -> Report {
     Report {
         version: VERSION,
         kernels,
+        warnings: Vec::new(),
     }
 }
 
 /// The report as pretty-printed JSON text (with a trailing newline).
 pub fn to_string(ir: &Ir, mu: &ModuleUniformity, source_names: bool) -> String {
-    let mut s =
-        serde_json::to_string_pretty(&report(ir, mu, source_names)).expect("the report serializes");
+    to_string_with(ir, mu, source_names, Vec::new())
+}
+
+/// [`to_string`] with the compile's warnings.
+pub fn to_string_with(
+    ir: &Ir,
+    mu: &ModuleUniformity,
+    source_names: bool,
+    warnings: Vec<WarningJson>,
+) -> String {
+    let mut r = report(ir, mu, source_names);
+    r.warnings = warnings;
+    let mut s = serde_json::to_string_pretty(&r).expect("the report serializes");
     s.push('\n');
     s
 }
