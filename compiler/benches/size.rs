@@ -17,6 +17,10 @@ use criterion::{
 use kc_compiler::pipeline::{self, Input, Options, Stage};
 use std::time::Duration;
 
+// The allocator of the `kc` binary (src/main.rs), so that the figures are the command's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../../tests/gen/large.rs"]
 #[allow(dead_code)]
 mod large;
