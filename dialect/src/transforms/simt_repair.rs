@@ -112,6 +112,18 @@ impl Graph {
         }
     }
 
+    /// The cycle whose header is node `header`.
+    fn loop_of(&self, header: u32) -> Option<CycleId> {
+        let mut c = self.cycles.innermost(header);
+        while let Some(x) = c {
+            if self.cycles.cycle(x).header() == header {
+                return Some(x);
+            }
+            c = self.cycles.cycle(x).parent;
+        }
+        None
+    }
+
     /// The nearest point that post-dominates both `a` and `b`; `None` if only the kernel's
     /// end does.
     fn join(&self, a: Point, b: Point) -> Option<Point> {
@@ -192,10 +204,7 @@ fn position(ir: &Ir, op: Op) -> (Block, usize) {
 fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
     let g = Graph::of(ir, func);
     let header = g.cfg.node(spin.header).ok_or("its header is unreachable")?;
-    let c = (0..g.cycles.all_exit_blocks(&g.cfg).len())
-        .map(|i| CycleId(i as u32))
-        .find(|&c| g.cycles.cycle(c).header() == header)
-        .ok_or("it is no natural loop")?;
+    let c = g.loop_of(header).ok_or("it is no natural loop")?;
     let point = safe_point(ir, &g, c, spin)?;
     let hearts = check_region(ir, func, &g, c, point)?;
     let outer_heart = heart_of(ir, spin.header);
@@ -209,11 +218,12 @@ fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
     } else {
         split(ir, pb, point.index)
     };
+    // The split renumbers the nodes after it: look the loop up again by its header block.
     let g = Graph::of(ir, func);
     let target_n = g.cfg.node(target).expect("a reachable block");
-    let c = (0..g.cycles.all_exit_blocks(&g.cfg).len())
-        .map(|i| CycleId(i as u32))
-        .find(|&c| g.cycles.cycle(c).header() == header)
+    let header = g.cfg.node(spin.header).expect("a reachable header");
+    let c = g
+        .loop_of(header)
         .ok_or("it is no natural loop after the split")?;
     let h = g.cfg.blocks[header as usize];
     // The edges the switch takes: into the target (selector 0), the loop's back edges (1).
@@ -298,9 +308,9 @@ fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
 /// Algorithm 2: the safe reconvergence point of loop `c`.
 fn safe_point(ir: &Ir, g: &Graph, c: CycleId, spin: &SpinLoop) -> Result<Point, String> {
     let no_point = || "no point after the release post-dominates the loop".to_string();
-    let exits = &g.cycles.all_exit_blocks(&g.cfg)[c.0 as usize];
+    let exits = g.cycles.exit_blocks(&g.cfg, c);
     let mut r = None;
-    for &e in exits {
+    for &e in &exits {
         r = Some(match r {
             None => e,
             Some(x) => g.pdom.common_dominator(x, e),
@@ -389,7 +399,7 @@ fn convergence_bound(ir: &Ir, op: Op) -> bool {
 fn check_region(ir: &Ir, func: Op, g: &Graph, c: CycleId, p: Point) -> Result<Vec<Op>, String> {
     let users = ir.users(func);
     let mut seen = vec![false; g.cfg.len()];
-    let mut stack: Vec<u32> = g.cycles.all_exit_blocks(&g.cfg)[c.0 as usize].clone();
+    let mut stack: Vec<u32> = g.cycles.exit_blocks(&g.cfg, c);
     for &n in &stack {
         seen[n as usize] = true;
     }
@@ -510,7 +520,8 @@ fn values_to_move(
     let mut moved = Vec::new();
     for (n, &b) in g.cfg.blocks.iter().enumerate() {
         let n = n as u32;
-        if g.dom.dominates(n, common) || !g.dom.is_reachable(n) {
+        // Blocks at or after the target define their values after the switch.
+        if g.dom.dominates(n, common) || g.dom.dominates(target, n) || !g.dom.is_reachable(n) {
             continue;
         }
         let results: Vec<Value> = ir
