@@ -234,7 +234,10 @@ fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
         };
         for (s, succ) in ir.ops[term].succs.iter().enumerate() {
             let back = succ.block == h && g.cycles.contains(c, n as u32);
-            if succ.block == target {
+            // Edges into the target from code the loop does not dominate stay direct: they
+            // do not come round the loop, and through the switch they would enter the loop a
+            // second way (an irreducible cycle).
+            if succ.block == target && g.dom.dominates(header, n as u32) {
                 edges.push((Edge { term, succ: s }, 0, n as u32));
             } else if back {
                 edges.push((Edge { term, succ: s }, 1, n as u32));
@@ -430,6 +433,24 @@ fn check_region(ir: &Ir, func: Op, g: &Graph, c: CycleId, p: Point) -> Result<Ve
                 stack.push(s);
             }
         }
+    }
+    // Every block the repair puts into the loop must be reached only through it: a block
+    // also entered from elsewhere would become a second entry of the loop.
+    let header = g.cycles.cycle(c).header();
+    if let Some(&n) = region
+        .iter()
+        .find(|&&n| (n != p.block || p.index > 0) && !g.dom.dominates(header, n))
+    {
+        let at = ir
+            .block_ops(g.cfg.blocks[n as usize])
+            .map(|o| ir.ops[o].loc)
+            .find(|l| l.is_known())
+            .unwrap_or(Loc::UNKNOWN);
+        return Err(format!(
+            "code between the loop and the release (at {}:{}) is also reached without going \
+             through the loop",
+            at.line, at.col
+        ));
     }
     for &n in &region {
         let b = g.cfg.blocks[n as usize];
