@@ -128,6 +128,7 @@ fn main() -> ExitCode {
             total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
             opt_level,
             simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
+            schedule: kc_compiler::run::Schedule::Lockstep,
             trace: false,
             color: false,
         };

@@ -7,11 +7,11 @@
 //! `examples/simt/NAME.args.json`. For blocks of 1, 17, 64, 65 and 256 work-items and 2
 //! workgroups this test
 //!
-//! * runs the reference: the natural kernel lowered to CF-form IR (`kc --emit=cf-ir`) on
-//!   the reference interpreter, which runs one work-item after another (a fair MIMD
-//!   schedule, so the locks are always free when taken), and checks its buffers with the
-//!   kernel's checker;
-//! * runs the safe kernel's CF-form IR on the reference interpreter too: same buffers;
+//! * runs the reference: `kc run --engine ref --schedule=threads`, the natural kernel as
+//!   written (its CF IR) on the reference interpreter one work-item after another (a fair
+//!   MIMD schedule, so the locks are always free when taken), and checks its buffers with
+//!   the kernel's checker;
+//! * runs the safe kernel on the reference the same way: same buffers;
 //! * runs the safe kernel on the gfx942 simulator: it completes, with the reference's
 //!   buffers (the kernels are written so that their final buffers do not depend on the
 //!   order in which the work-items took the locks);
@@ -46,6 +46,9 @@ const DEADLOCK_STEP_LIMIT: u32 = 20_000;
 /// simulator, bank at block 256, takes about 90,000 wave-instructions for both workgroups;
 /// the CF-IR reference counts ops of one work-item.
 const STEP_LIMIT: u32 = 2_000_000;
+/// The reference's schedule: each work-item to its end in turn, on the kernel as written (a
+/// fair MIMD schedule, so the locks are always free when taken).
+const THREADS: &[&str] = &["--schedule=threads"];
 /// What the simulator says when a run does not complete.
 const DEADLOCK_MESSAGE: &str = "possible SIMT deadlock";
 
@@ -132,14 +135,6 @@ fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// `kc FILE --emit=cf-ir`, written next to the other temporaries as `tag.cf.mlir`.
-fn emit_cf_ir(kernel: &Path, tag: &str) -> PathBuf {
-    let out = tmp_dir().join(format!("{tag}.cf.mlir"));
-    let r = kc_cmd(&[s(kernel), "--emit=cf-ir".into(), "-o".into(), s(&out)]);
-    assert_eq!(r.code, Some(0), "{}", r.describe());
-    out
-}
-
 /// `kc run FILE` with the args file, block, grid and step limit, plus `extra`.
 fn run(file: &Path, args: &Path, engine: &str, block: u32, limit: u32, extra: &[&str]) -> Output {
     let mut a = vec![
@@ -193,8 +188,6 @@ fn check_lock_kernel(name: &str, checker: Checker) -> Vec<String> {
     let natural = dir.join(format!("{name}.k"));
     let safe = dir.join("safe").join(format!("{name}.k"));
     let args = dir.join(format!("{name}.args.json"));
-    let natural_cf = emit_cf_ir(&natural, name);
-    let safe_cf = emit_cf_ir(&safe, &format!("{name}.safe"));
     let mut failures = Vec::new();
     for block in BLOCKS {
         let n = (block * GRID) as usize;
@@ -205,20 +198,23 @@ fn check_lock_kernel(name: &str, checker: Checker) -> Vec<String> {
             }
         };
         // The reference: CF-form IR, one work-item after another.
-        let reference = match run(&natural_cf, &args, "ref", block, STEP_LIMIT, &[]).buffers() {
+        let reference = match run(&natural, &args, "ref", block, STEP_LIMIT, THREADS).buffers() {
             Ok(b) => b,
             Err(e) => {
-                fail("reference (CF IR)", Err(e));
+                fail("reference (--schedule=threads)", Err(e));
                 continue;
             }
         };
-        fail("reference (CF IR) checker", checker(&reference, n));
+        fail(
+            "reference (--schedule=threads) checker",
+            checker(&reference, n),
+        );
         // The safe form on the reference interpreter and on the simulator.
         fail(
-            "safe form, reference (CF IR)",
-            run(&safe_cf, &args, "ref", block, STEP_LIMIT, &[])
+            "safe form, reference (--schedule=threads)",
+            run(&safe, &args, "ref", block, STEP_LIMIT, THREADS)
                 .buffers()
-                .and_then(|b| expect_same("safe form (CF IR)", &b, &reference)),
+                .and_then(|b| expect_same("safe form (--schedule=threads)", &b, &reference)),
         );
         fail(
             "safe form, sim",

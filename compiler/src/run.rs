@@ -107,10 +107,26 @@ struct RunCli {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     color: String,
 
+    /// How `--engine ref` schedules a `.k` kernel: `lockstep`, each wave's lanes together
+    /// with maximal convergence (the default; a spin lock stops there as on unrepaired
+    /// hardware), or `threads`, its CF IR one work-item after another to the end (a fair
+    /// schedule: spin locks complete; cross-lane operations and barriers are rejected).
+    #[arg(long, value_enum, value_name = "SCHEDULE", default_value = "lockstep")]
+    schedule: Schedule,
+
     /// What the simulator's compile does with a spin loop that deadlocks under lock-step
     /// execution: repair it (the default), or leave it (`warn`, `off`); as `kc --simt-deadlock`.
     #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
     simt_deadlock: pipeline::SimtDeadlock,
+}
+
+/// How the reference interpreter schedules the work-items of structured IR.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Schedule {
+    /// A wave's lanes in lock step (maximal convergence).
+    Lockstep,
+    /// The CF IR, one work-item after another.
+    Threads,
 }
 
 /// How a kernel is executed.
@@ -137,6 +153,8 @@ pub struct Request {
     pub opt_level: u8,
     /// `--simt-deadlock` of the simulator's compile.
     pub simt_deadlock: pipeline::SimtDeadlock,
+    /// `--schedule` of the reference interpreter.
+    pub schedule: Schedule,
     /// Trace to stderr.
     pub trace: bool,
     /// ANSI colors in diagnostics.
@@ -193,6 +211,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         total_step_limit: cli.total_step_limit,
         opt_level: cli.opt,
         simt_deadlock: cli.simt_deadlock,
+        schedule: cli.schedule,
         trace: cli.trace,
         color,
     };
@@ -256,6 +275,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         total_step_limit: req.total_step_limit,
         opt_level: req.opt_level,
         simt_deadlock: req.simt_deadlock,
+        schedule: req.schedule,
         trace: req.trace,
     };
     let counts = match req.engine {
@@ -293,6 +313,7 @@ pub struct Job<'a> {
     pub total_step_limit: u64,
     pub opt_level: u8,
     pub simt_deadlock: pipeline::SimtDeadlock,
+    pub schedule: Schedule,
     pub trace: bool,
 }
 
@@ -312,11 +333,31 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
         max_steps: job.step_limit,
         max_total_steps: job.total_step_limit,
     };
+    // `--schedule=threads` on structured IR: the kernel's CF IR (as written: no repair),
+    // which the interpreter runs one work-item after another.
+    let cf;
+    let (ir, func) = if job.schedule == Schedule::Threads && !job.ir.is_cf_kernel(job.func) {
+        cf = pipeline::compile_to_cf_with(job.input, pipeline::SimtDeadlock::Off)
+            .map_err(EngineError::Failure)?;
+        let name = job.ir.func_name(job.func);
+        let func = cf
+            .kernels()
+            .into_iter()
+            .find(|&k| cf.func_name(k) == name)
+            .ok_or_else(|| {
+                EngineError::Failure(Failure::Diagnostics(format!(
+                    "internal compiler error: no CF IR for `{name}`\n"
+                )))
+            })?;
+        (&cf, func)
+    } else {
+        (job.ir, job.func)
+    };
     let r = if job.trace {
         let mut sink = output::StderrSink::new();
         let r = interp::run_traced(
-            job.ir,
-            job.func,
+            ir,
+            func,
             &job.launch,
             &job.args,
             &mut job.mem,
@@ -329,14 +370,7 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
             .map_err(|e| EngineError::Failure(Failure::Usage(e.to_string())))?;
         r
     } else {
-        interp::run(
-            job.ir,
-            job.func,
-            &job.launch,
-            &job.args,
-            &mut job.mem,
-            &limits,
-        )
+        interp::run(ir, func, &job.launch, &job.args, &mut job.mem, &limits)
     };
     let c: Counts = r.map_err(EngineError::Run)?;
     Ok(vec![("ops", c.ops), ("lane_ops", c.lane_ops)])
