@@ -19,6 +19,7 @@ pub mod pass_manager;
 pub mod pipeline;
 pub mod run;
 pub mod source;
+pub mod spin_loops;
 pub mod warnings;
 
 lalrpop_util::lalrpop_mod!(

@@ -116,17 +116,7 @@ pub struct Options {
     pub warnings: warnings::Policy,
 }
 
-/// `--simt-deadlock`: what kc does with a spin loop that deadlocks under lock-step execution
-/// (`analysis::simt_deadlock`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimtDeadlock {
-    /// Warn and repair it (`transforms::simt_repair`): the default.
-    Repair,
-    /// Warn only.
-    Warn,
-    /// Neither look nor warn.
-    Off,
-}
+pub use crate::spin_loops::SimtDeadlock;
 
 /// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
 /// `KC_VERIFY_EACH` set (to anything but `0`; the test harness sets it).
@@ -257,7 +247,7 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
             .map_err(|e| {
                 Failure::Diagnostics(format!("internal compiler error: uniformity: {e}\n"))
             })?;
-        let warnings = warnings_json(&ir, &runner.reported);
+        let warnings = crate::spin_loops::warnings_json(&ir, &runner.reported);
         return uniformity_report(&ir, &mu, input, opts, warnings);
     }
     if opts.stage == Stage::Llvm {
@@ -444,48 +434,6 @@ fn reducible(
 }
 
 /// The outputs of the uniformity stages. Source names are `let` bindings only for `.k` input.
-/// The reported warnings as the JSON report's `warnings`.
-fn warnings_json(ir: &Ir, diags: &[warnings::Diag]) -> Vec<kc_dialect::report::json::WarningJson> {
-    use kc_dialect::report::json::{NoteJson, WarningJson};
-    let at = |l: kc_dialect::Loc| {
-        if l.is_known() {
-            (
-                Some(ir.file_name(l.file).to_string()),
-                Some(l.line),
-                Some(l.col),
-            )
-        } else {
-            (None, None, None)
-        }
-    };
-    diags
-        .iter()
-        .map(|d| {
-            let (file, line, col) = at(d.loc);
-            WarningJson {
-                name: d.warning.to_string(),
-                message: d.message.clone(),
-                file,
-                line,
-                col,
-                notes: d
-                    .notes
-                    .iter()
-                    .map(|(l, m)| {
-                        let (file, line, col) = at(*l);
-                        NoteJson {
-                            message: m.clone(),
-                            file,
-                            line,
-                            col,
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
-}
-
 fn uniformity_report(
     ir: &Ir,
     mu: &ModuleUniformity,
@@ -586,7 +534,14 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
     runner.time("convergence checks", || {
         convergence_errors(&ir, input, &file)
     })?;
-    simt_deadlocks(&mut ir, opts, &file, runner)?;
+    let (diags, changed) = runner.time("simt-deadlock", || {
+        crate::spin_loops::detect_and_repair(&mut ir, opts.simt_deadlock)
+    });
+    if changed {
+        runner.after(&ir, "simt-repair")?;
+        check_tokens(&ir, &file, opts, &[])?;
+    }
+    runner.warn(&ir, &diags);
     Ok(Reached::Cf(ir))
 }
 
@@ -640,122 +595,6 @@ fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), F
     } else {
         Err(Failure::Diagnostics(out))
     }
-}
-
-/// `-Wsimt-deadlock` and `--simt-deadlock`: the spin loops of `analysis::simt_deadlock`, each
-/// a warning at the loop with notes at the reads it spins on and the writes that would
-/// release it; with `repair`, `transforms::simt_repair` then moves each loop's back edge past
-/// the release, and the warning says where (or why it could not). The repaired IR is verified
-/// with the token rules.
-fn simt_deadlocks(
-    ir: &mut Ir,
-    opts: &Options,
-    file: &SourceFile,
-    runner: &mut Runner,
-) -> Result<(), Failure> {
-    use kc_dialect::analysis::simt_deadlock::{base_of, detect};
-    if opts.simt_deadlock == SimtDeadlock::Off {
-        return Ok(());
-    }
-    let mut diags: Vec<(kc_dialect::Block, warnings::Diag)> = Vec::new();
-    runner.time("simt-deadlock", || {
-        for func in ir.kernels() {
-            let Ok(u) = kc_dialect::analysis::Uniformity::compute(ir, func) else {
-                continue;
-            };
-            for l in detect(ir, func, &u) {
-                diags.push((l.header, simt_warning(ir, &l, base_of)));
-            }
-        }
-    });
-    if diags.is_empty() {
-        return Ok(());
-    }
-    if opts.simt_deadlock == SimtDeadlock::Repair {
-        let outcomes = runner.time("simt-repair", || {
-            let mut all = Vec::new();
-            for func in ir.kernels() {
-                all.extend(transforms::simt_repair(ir, func));
-            }
-            all
-        });
-        for o in outcomes {
-            let Some((_, d)) = diags.iter_mut().find(|(h, _)| *h == o.header) else {
-                continue;
-            };
-            let (loc, note) = match o.result {
-                Ok(loc) => (
-                    loc,
-                    "repaired: the loop's back edge now goes through a switch block here, so \
-                     a lane that leaves the loop runs this far, release included, while the \
-                     others wait, and they retry after it (--simt-deadlock=warn keeps the \
-                     loop as written)"
-                        .to_string(),
-                ),
-                Err(why) => (d.loc, format!("kc cannot repair this loop: {why}")),
-            };
-            d.notes.push((loc, note));
-        }
-        runner.after(ir, "simt-repair")?;
-        check_tokens(ir, file, opts, &[])?;
-    }
-    let diags: Vec<warnings::Diag> = diags.into_iter().map(|(_, d)| d).collect();
-    runner.warn(ir, &diags);
-    Ok(())
-}
-
-/// The warning about spin loop `l`.
-fn simt_warning(
-    ir: &Ir,
-    l: &kc_dialect::analysis::simt_deadlock::SpinLoop,
-    base_of: fn(&Ir, Op) -> Option<kc_dialect::Value>,
-) -> warnings::Diag {
-    let at = ir
-        .block_ops(l.header)
-        .map(|o| ir.ops[o].loc)
-        .find(|loc| loc.is_known())
-        .unwrap_or(kc_dialect::Loc::UNKNOWN);
-    let what = |op: Op| {
-        base_of(ir, op)
-            .and_then(|b| ir.value_name(b))
-            .map_or("shared memory".to_string(), |n| format!("`{n}`"))
-    };
-    let mut d = warnings::Diag::warning(
-        "simt-deadlock",
-        at,
-        "this loop can deadlock under lock-step (SIMT) execution: its lanes spin on shared \
-         memory that only a lane outside the loop writes, and lanes that leave the loop wait \
-         at its exit for the ones still spinning"
-            .to_string(),
-    );
-    for &r in &l.reads {
-        d = d.with_note(
-            ir.ops[r].loc,
-            format!("the loop's exit depends on this read of {}", what(r)),
-        );
-    }
-    for w in &l.writes {
-        let note = match w.beside {
-            None => format!(
-                "this write to {} may release the spinning lanes, but only lanes that have \
-                 left the loop reach it",
-                what(w.write)
-            ),
-            Some(b) => format!(
-                "this write to {} may release the spinning lanes, but it is in the other arm \
-                 of the divergent branch at {}, which runs after the loop's arm",
-                what(w.write),
-                line_col(ir.ops[b].loc)
-            ),
-        };
-        d = d.with_note(ir.ops[w.write].loc, note);
-    }
-    d
-}
-
-/// `line:col` of a location.
-fn line_col(loc: kc_dialect::Loc) -> String {
-    format!("{}:{}", loc.line, loc.col)
 }
 
 /// `file:line:col` of a location, or the input's name when it has none.
