@@ -2,16 +2,20 @@
 //! reads are removed, after instruction selection.
 //!
 //! Pre: a machine function over virtual registers (`isel`).
-//! Post: the same behaviour, without the scalar moves and selects (`s_mov`, `s_cselect`) and
-//! the vector-ALU instructions with one definition whose destinations are never read;
-//! removing one can make its sources dead in turn (a worklist follows them). Only those
-//! qualify: they write nothing else (no SCC, no EXEC, no carry-out, no memory; a VALU
-//! instruction's carry or compare mask is an explicit second definition, and those with
-//! two are kept), and do not read their destination, so nothing else can observe them.
+//! Post: the same behaviour, without the instructions whose only effect is to define a
+//! virtual register no needed instruction reads: scalar moves and selects (`s_mov`,
+//! `s_cselect`), vector-ALU instructions with one definition, and scalar-ALU instructions with
+//! one definition whose SCC is overwritten (or the program ends) before anything in their
+//! block reads it. They write nothing else (no EXEC, no carry-out, no memory; a VALU
+//! instruction's carry or compare mask is an explicit second definition, and those with two
+//! are kept), and do not read their destination, so nothing else can observe them. Liveness
+//! is marked from the instructions that must stay, so a register only its own definitions
+//! read (a loop-carried lane mask nothing reads after the loop) goes too.
 //! An EXEC restore (`s_or_b64 exec, exec, s`) right before `s_endpgm` is removed first
 //! (`branch_folding::remove_restores_before_end`; no lane runs anything after it), so the
 //! saved mask it read is dead from its definition on and holds no register until the end.
-//! Linear: read counts per register, one worklist entry per removed instruction.
+//! Linear: one pass to find the roots and the definitions, each register marked once, and
+//! the SCC scans stop at the next SCC write of the block.
 
 use crate::isa::{Opc, Unit};
 use crate::mir::{Func, MBlock, Operand, Reg, VReg};
@@ -31,6 +35,34 @@ fn removable(op: Opc) -> bool {
         )
 }
 
+/// A scalar ALU instruction whose only effects are its one definition and SCC: removable
+/// when SCC is dead after it ([`scc_dead_after`]).
+fn removable_if_scc_dead(op: Opc) -> bool {
+    let d = op.desc();
+    d.unit == Unit::Salu
+        && d.defs == 1
+        && !d.reads_dst
+        && d.implicit.writes_scc
+        && !d.implicit.writes_exec
+        && !d.is_branch()
+}
+
+/// Whether SCC as instruction `k` of `insts` leaves it is never read: an instruction after it
+/// in the block writes SCC (or ends the program) before any reads it. At the block's end SCC
+/// is taken as live (no liveness across blocks).
+fn scc_dead_after(insts: &[crate::mir::Inst], k: usize) -> bool {
+    for inst in &insts[k + 1..] {
+        let d = inst.op.desc();
+        if d.implicit.reads_scc {
+            return false;
+        }
+        if d.implicit.writes_scc || inst.op == Opc::S_ENDPGM {
+            return true;
+        }
+    }
+    false
+}
+
 fn virt(o: &Operand) -> Option<VReg> {
     match o {
         Operand::Reg {
@@ -41,62 +73,75 @@ fn virt(o: &Operand) -> Option<VReg> {
 }
 
 /// Removes dead definitions; returns how many instructions went.
+///
+/// Mark and sweep: an instruction that is not removable is needed, and so is a removable one
+/// defining a register a needed instruction reads; the rest goes. A register read only by its
+/// own removable definitions (a loop-carried lane mask nobody reads after the loop) is dead.
 pub fn remove_dead_defs(f: &mut Func) -> usize {
     crate::branch_folding::remove_restores_before_end(f);
-    let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::new();
     // Removable instructions defining each register.
     let mut defs: SecondaryMap<VReg, Vec<(MBlock, u32)>> = SecondaryMap::new();
-    for &b in &f.layout {
-        for (i, inst) in f.blocks[b].insts.iter().enumerate() {
-            let nd = inst.op.desc().defs as usize;
-            for o in &inst.ops[nd..] {
-                if let Some(v) = virt(o) {
-                    reads[v] += 1;
-                }
-            }
-            if removable(inst.op) && nd == 1 {
-                if let Some(v) = virt(&inst.ops[0]) {
-                    defs[v].push((b, i as u32));
-                }
-            }
+    let mut needed: SecondaryMap<MBlock, Vec<bool>> = SecondaryMap::new();
+    let mut live: SecondaryMap<VReg, bool> = SecondaryMap::new();
+    let mut work: Vec<VReg> = Vec::new();
+    let mark = |v: VReg, live: &mut SecondaryMap<VReg, bool>, work: &mut Vec<VReg>| {
+        if !live[v] {
+            live[v] = true;
+            work.push(v);
         }
-    }
-    let mut dead: SecondaryMap<MBlock, Vec<bool>> = SecondaryMap::new();
+    };
     for &b in &f.layout {
-        dead[b] = vec![false; f.blocks[b].insts.len()];
-    }
-    let mut work: Vec<VReg> = defs
-        .keys()
-        .filter(|&v| reads[v] == 0 && !defs[v].is_empty())
-        .collect();
-    let mut removed = 0;
-    while let Some(v) = work.pop() {
-        for (b, i) in std::mem::take(&mut defs[v]) {
-            if dead[b][i as usize] {
-                continue;
-            }
-            dead[b][i as usize] = true;
-            removed += 1;
-            let inst = &f.blocks[b].insts[i as usize];
-            for o in &inst.ops[1..] {
-                if let Some(s) = virt(o) {
-                    reads[s] -= 1;
-                    if reads[s] == 0 && !defs[s].is_empty() {
-                        work.push(s);
+        let insts = &f.blocks[b].insts;
+        let mut flags = Vec::with_capacity(insts.len());
+        for (i, inst) in insts.iter().enumerate() {
+            let nd = inst.op.desc().defs as usize;
+            let may_go = nd == 1
+                && (removable(inst.op)
+                    || (removable_if_scc_dead(inst.op) && scc_dead_after(insts, i)));
+            let def = may_go.then(|| virt(&inst.ops[0])).flatten();
+            match def {
+                Some(v) => {
+                    defs[v].push((b, i as u32));
+                    flags.push(false);
+                }
+                None => {
+                    flags.push(true);
+                    for o in &inst.ops[nd..] {
+                        if let Some(s) = virt(o) {
+                            mark(s, &mut live, &mut work);
+                        }
                     }
                 }
             }
         }
+        needed[b] = flags;
     }
-    if removed > 0 {
-        for &b in &f.layout {
-            let mut k = 0;
-            let flags = &dead[b];
-            f.blocks[b].insts.retain(|_| {
-                k += 1;
-                !flags[k - 1]
-            });
+    while let Some(v) = work.pop() {
+        for (b, i) in std::mem::take(&mut defs[v]) {
+            if needed[b][i as usize] {
+                continue;
+            }
+            needed[b][i as usize] = true;
+            let inst = &f.blocks[b].insts[i as usize];
+            for o in &inst.ops[1..] {
+                if let Some(s) = virt(o) {
+                    mark(s, &mut live, &mut work);
+                }
+            }
         }
+    }
+    let mut removed = 0;
+    for &b in &f.layout {
+        let flags = &needed[b];
+        removed += flags.iter().filter(|&&n| !n).count();
+        if flags.iter().all(|&n| n) {
+            continue;
+        }
+        let mut k = 0;
+        f.blocks[b].insts.retain(|_| {
+            k += 1;
+            flags[k - 1]
+        });
     }
     removed
 }
@@ -107,13 +152,15 @@ mod tests {
     use crate::mir::{self, Class, Inst};
     use kc_dialect::Loc;
 
-    /// A chain `a = 1; b = a; c = select(b, ...)` nobody reads goes whole; a register read by
-    /// a store stays, and so does an instruction that writes SCC.
+    /// A chain `a = 1; b = a; c = select(b, ...)` nobody reads goes whole; an instruction
+    /// whose SCC a branch reads stays, and keeps what it reads.
     #[test]
     fn dead_chains_go_live_ones_stay() {
         let mut f = Func::default();
         let b = f.new_block();
+        let exit = f.new_block();
         f.layout.push(b);
+        f.layout.push(exit);
         let (a, c, d, live) = (
             f.new_vreg(Class::S32),
             f.new_vreg(Class::S32),
@@ -132,11 +179,43 @@ mod tests {
                 Opc::S_ADD_I32,
                 vec![mir::r(live), mir::r(a), Operand::Imm(2)],
             ),
-            i(Opc::S_ENDPGM, vec![]),
+            i(Opc::S_CBRANCH_SCC1, vec![Operand::Label(exit)]),
         ];
-        // `live` is unread but s_add writes SCC: kept, and it keeps `a`.
+        f.blocks[exit].insts = vec![i(Opc::S_ENDPGM, vec![])];
+        // `live` is unread but a branch reads s_add's SCC: kept, and it keeps `a`.
         assert_eq!(remove_dead_defs(&mut f), 2);
         let ops: Vec<Opc> = f.blocks[b].insts.iter().map(|i| i.op).collect();
-        assert_eq!(ops, [Opc::S_MOV_B32, Opc::S_ADD_I32, Opc::S_ENDPGM]);
+        assert_eq!(ops, [Opc::S_MOV_B32, Opc::S_ADD_I32, Opc::S_CBRANCH_SCC1]);
+    }
+
+    /// A loop-carried lane mask that only its own definitions read goes (its `s_or_b64`'s SCC
+    /// is overwritten right after), and so does an `s_add` whose SCC the program's end kills.
+    #[test]
+    fn dead_cycles_and_dead_scc_go() {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout.push(b);
+        let (mask, sum, x) = (
+            f.new_vreg(Class::S64),
+            f.new_vreg(Class::S32),
+            f.new_vreg(Class::S32),
+        );
+        let i = |op, ops| Inst::new(op, ops, Loc::UNKNOWN);
+        let vcc = mir::p(crate::mir::PReg::Vcc);
+        let exec = mir::p(crate::mir::PReg::Exec);
+        f.blocks[b].insts = vec![
+            i(Opc::S_MOV_B64, vec![mir::r(mask), Operand::Imm(0)]),
+            i(Opc::S_MOV_B32, vec![mir::r(x), Operand::Imm(5)]),
+            i(Opc::S_OR_B64, vec![mir::r(mask), mir::r(mask), vcc.clone()]),
+            i(Opc::S_ANDN2_B64, vec![exec.clone(), exec, vcc]),
+            i(
+                Opc::S_ADD_I32,
+                vec![mir::r(sum), mir::r(x), Operand::Imm(2)],
+            ),
+            i(Opc::S_ENDPGM, vec![]),
+        ];
+        assert_eq!(remove_dead_defs(&mut f), 4);
+        let ops: Vec<Opc> = f.blocks[b].insts.iter().map(|i| i.op).collect();
+        assert_eq!(ops, [Opc::S_ANDN2_B64, Opc::S_ENDPGM]);
     }
 }
