@@ -623,54 +623,67 @@ fn checkers_reject_wrong_buffers() {
 
 /// Race-free kernels checked for false positives (both token modes).
 const GENERATED: u64 = 10_000;
+/// The seed of the generated kernels (kernel `i` has seed `SEED + i`).
+const SEED: u64 = 0x51_4d54;
+
+/// Generated kernel number `i`: from `race_free_kernel` (exec_diff's generator) or
+/// `kernel`, implicit tokens for even `i`, explicit for odd.
+fn generated(i: u64, race_free: bool) -> kc_compiler::pipeline::Input {
+    use kc_tests::gen::source::{self, Tokens};
+    let tokens = if i % 2 == 0 {
+        Tokens::Implicit
+    } else {
+        Tokens::Explicit
+    };
+    let name = format!("g{i}");
+    let text = if race_free {
+        source::race_free_kernel(&name, SEED + i, tokens).text
+    } else {
+        source::kernel(&name, SEED + i, tokens)
+    };
+    kc_compiler::pipeline::Input {
+        name: format!("{name}.k"),
+        text,
+        is_ir: false,
+    }
+}
+
+/// Whether a kernel of `ir` (CF IR compiled with `--simt-deadlock=off`: nothing repaired)
+/// has a loop `-Wsimt-deadlock` warns about.
+fn spins(ir: &kc_dialect::Ir) -> bool {
+    use kc_dialect::analysis::{simt_deadlock, Uniformity};
+    ir.kernels().into_iter().any(|func| {
+        let u = Uniformity::compute(ir, func).expect("a CF kernel");
+        !simt_deadlock::detect(ir, func, &u).is_empty()
+    })
+}
 
 /// `-Wsimt-deadlock` on no kernel of the differential execution generator
 /// (`race_free_kernel`, exec_diff's): its kernels end under lock-step execution (exec_diff runs
 /// them on the simulator), so they have no SIMT deadlock, and every warning would be a false
 /// positive. 10,000 kernels, both token modes; the analysis runs in process on each kernel's
-/// CF IR, as the driver runs it. (The general generator, `kernel`, which is compiled but never
-/// run, does write real spin loops now and then, such as `loop { if tid == out[tid] { break; }
-/// }` followed by `out[100] = ...`: Algorithm 1 rightly flags those; the README gives the
-/// count.)
+/// CF IR as written, as the driver runs it. (The general generator, `kernel`, which is
+/// compiled but never run, does write real spin loops now and then, such as
+/// `loop { if tid == out[tid] { break; } }` followed by `out[100] = ...`: Algorithm 1 rightly
+/// flags those; the README gives the count.)
 #[test]
 fn no_false_positives_on_generated_kernels() {
-    use kc_compiler::pipeline::{compile_to_cf, Input};
-    use kc_dialect::analysis::{simt_deadlock, Uniformity};
-    use kc_tests::gen::source::{self, Tokens};
-    let seed = 0x51_4d54;
-    let (mut analysed, mut flagged) = (0u64, Vec::new());
+    use kc_compiler::pipeline::{compile_to_cf_with, SimtDeadlock};
+    let mut flagged = Vec::new();
     for i in 0..GENERATED {
-        let tokens = if i % 2 == 0 {
-            Tokens::Implicit
-        } else {
-            Tokens::Explicit
-        };
-        let name = format!("g{i}");
-        let input = Input {
-            name: format!("{name}.k"),
-            text: source::race_free_kernel(&name, seed + i, tokens).text,
-            is_ir: false,
-        };
-        let ir = match compile_to_cf(&input) {
+        let input = generated(i, true);
+        let ir = match compile_to_cf_with(&input, SimtDeadlock::Off) {
             Ok(ir) => ir,
-            Err(e) => panic!(
-                "generated kernel {name} (seed {}) is rejected: {e:?}",
-                seed + i
-            ),
+            Err(e) => panic!("generated kernel {} is rejected: {e:?}", input.name),
         };
-        analysed += 1;
-        for func in ir.kernels() {
-            let u = Uniformity::compute(&ir, func).expect("a CF kernel");
-            if !simt_deadlock::detect(&ir, func, &u).is_empty() {
-                flagged.push(format!("{name} (seed {})", seed + i));
-            }
+        if spins(&ir) {
+            flagged.push(input.name);
         }
     }
     eprintln!(
-        "simt-deadlock false positives: {} of {analysed} generated kernels",
+        "simt-deadlock false positives: {} of {GENERATED} generated kernels",
         flagged.len()
     );
-    assert_eq!(analysed, GENERATED);
     assert!(
         flagged.is_empty(),
         "warned on generated kernels: {flagged:?}"
@@ -683,31 +696,14 @@ fn no_false_positives_on_generated_kernels() {
 /// refuses. 4,000 kernels, both token modes.
 #[test]
 fn repair_keeps_generated_kernels_valid() {
-    use kc_compiler::pipeline::{self, compile_to_cf_with, Input, Options, SimtDeadlock, Stage};
-    use kc_dialect::analysis::{simt_deadlock, Uniformity};
-    use kc_tests::gen::source::{self, Tokens};
-    let seed = 0x51_4d54;
+    use kc_compiler::pipeline::{self, compile_to_cf_with, Options, SimtDeadlock, Stage};
     let (mut flagged, mut failures) = (0, Vec::new());
     for i in 0..4_000u64 {
-        let tokens = if i % 2 == 0 {
-            Tokens::Implicit
-        } else {
-            Tokens::Explicit
-        };
-        let name = format!("g{i}");
-        let input = Input {
-            name: format!("{name}.k"),
-            text: source::kernel(&name, seed + i, tokens),
-            is_ir: false,
-        };
-        let Ok(ir) = compile_to_cf_with(&input, SimtDeadlock::Warn) else {
+        let input = generated(i, false);
+        let Ok(ir) = compile_to_cf_with(&input, SimtDeadlock::Off) else {
             continue;
         };
-        let spins = ir.kernels().into_iter().any(|func| {
-            let u = Uniformity::compute(&ir, func).expect("a CF kernel");
-            !simt_deadlock::detect(&ir, func, &u).is_empty()
-        });
-        if !spins {
+        if !spins(&ir) {
             continue;
         }
         flagged += 1;
@@ -716,7 +712,7 @@ fn repair_keeps_generated_kernels_valid() {
             opts.opt_level = level;
             opts.verify_each = true;
             if let Err(e) = pipeline::run(&input, &opts) {
-                failures.push(format!("{name} (seed {}) -O{level}: {e:?}", seed + i));
+                failures.push(format!("{} -O{level}: {e:?}", input.name));
             }
         }
     }

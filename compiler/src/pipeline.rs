@@ -944,20 +944,7 @@ fn render_verify_error(ir: &Ir, file: &SourceFile, opts: &Options, e: &VerifyErr
 /// `file:line:col: error: message` and, when the location is in the input file, the source
 /// line with a caret; `file: error: message` without a location.
 fn located_error(ir: &Ir, file: &SourceFile, loc: kc_dialect::Loc, message: &str) -> String {
-    if !loc.is_known() {
-        return format!("{}: error: {message}\n", file.name);
-    }
-    let name = ir.file_name(loc.file);
-    let mut out = format!("{name}:{}:{}: error: {message}\n", loc.line, loc.col);
-    if name == file.name {
-        if let Some(line) = file.text.lines().nth(loc.line.saturating_sub(1) as usize) {
-            out.push_str(&format!(
-                "  {line}\n  {}^\n",
-                " ".repeat(loc.col.saturating_sub(1) as usize)
-            ));
-        }
-    }
-    out
+    warnings::located(Some(ir), Some(file), loc, "error", message)
 }
 
 fn ir_context(ir: &Ir, op: Op, opts: &Options) -> String {
