@@ -6,6 +6,7 @@
 //! its original arguments; the constants and placeholders are defined in the kernel's entry
 //! block, so they dominate every edge that passes them.
 
+use crate::analysis::DomTree;
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, Successor};
@@ -160,6 +161,59 @@ impl Hub {
             block: self.guard,
             args: args.into(),
         };
+    }
+}
+
+/// A value a hub carries past it in an extra argument: defined in CFG node `def`, read by
+/// `uses` after the hub (which the hub's argument reaches while the definition may not).
+pub(super) struct Carried {
+    pub value: Value,
+    pub def: u32,
+    pub uses: Vec<Op>,
+}
+
+impl Carried {
+    /// The hub's extra arguments for `carried`: each value's type and name `<name>.<suffix>`.
+    pub fn extra(ir: &Ir, carried: &[Carried], suffix: &str) -> Vec<(Type, Option<String>)> {
+        carried
+            .iter()
+            .map(|c| {
+                let name = ir.value_name(c.value).map(|n| format!("{n}.{suffix}"));
+                (ir.value_type(c.value), name)
+            })
+            .collect()
+    }
+
+    /// What an edge from CFG node `from` passes for `carried`: a value whose definition
+    /// dominates `from`, else the placeholder of its type (that path reads no original use).
+    pub fn passed(
+        ir: &Ir,
+        carried: &[Carried],
+        dom: &DomTree,
+        from: u32,
+        placeholders: &HashMap<Type, Value>,
+    ) -> Vec<Value> {
+        carried
+            .iter()
+            .map(|c| {
+                if dom.dominates(c.def, from) {
+                    c.value
+                } else {
+                    placeholders[&ir.value_type(c.value)]
+                }
+            })
+            .collect()
+    }
+
+    /// Makes every use of each carried value read the hub's argument for it instead.
+    pub fn read_from(ir: &mut Ir, carried: &[Carried], hub: &Hub) {
+        for (c, &arg) in carried.iter().zip(&hub.extra) {
+            for &w in &c.uses {
+                for v in ir.uses_mut(w).filter(|v| **v == c.value) {
+                    *v = arg;
+                }
+            }
+        }
     }
 }
 

@@ -44,7 +44,7 @@
 //! Cost: each repaired loop recomputes the uniformity, the CFG and its trees and walks the
 //! kernel a constant number of times: O(kernel x spin loops).
 
-use super::control_flow_hub::{Consts, Edge, Hub, HubNames};
+use super::control_flow_hub::{Carried, Consts, Edge, Hub, HubNames};
 use crate::analysis::simt_deadlock::{self, SpinLoop};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg, Uniformity};
 use crate::entities::{Block, Op, Value};
@@ -261,13 +261,7 @@ fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
     let placeholders = consts
         .placeholders(ir, func, &types)
         .ok_or("a pointer would cross the switch block and no value can stand in for it")?;
-    let extra: Vec<(Type, Option<String>)> = moved
-        .iter()
-        .map(|m| {
-            let name = ir.value_name(m.value).map(|n| format!("{n}.spin"));
-            (ir.value_type(m.value), name)
-        })
-        .collect();
+    let extra = Carried::extra(ir, &moved, "spin");
     let loc = ir
         .block_ops(target)
         .map(|o| ir.ops[o].loc)
@@ -281,25 +275,10 @@ fn repair(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
     let before = layout_pred(ir, target).unwrap_or(h);
     let hub = Hub::build(ir, &mut consts, &names, &[target, h], &extra, before, loc);
     for (edge, j, from) in edges {
-        let values: Vec<Value> = moved
-            .iter()
-            .map(|m| {
-                if g.dom.dominates(m.def, from) {
-                    m.value
-                } else {
-                    placeholders[&ir.value_type(m.value)]
-                }
-            })
-            .collect();
+        let values = Carried::passed(ir, &moved, &g.dom, from, &placeholders);
         hub.redirect(ir, &mut consts, &placeholders, edge, j, values);
     }
-    for (m, &arg) in moved.iter().zip(&hub.extra) {
-        for &w in &m.after {
-            for v in ir.uses_mut(w).filter(|v| **v == m.value) {
-                *v = arg;
-            }
-        }
-    }
+    Carried::read_from(ir, &moved, &hub);
     if let Some(t) = outer_heart {
         for h in hearts {
             ir.ops[h].operands[0] = t;
@@ -519,13 +498,6 @@ fn layout_pred(ir: &Ir, b: Block) -> Option<Block> {
     None
 }
 
-/// A value that must cross the switch block, and the ops after it that read it.
-struct Moved {
-    value: Value,
-    def: u32,
-    after: Vec<Op>,
-}
-
 /// The values defined in blocks that do not dominate `common` (every edge into the switch
 /// block comes from a block it dominates) and read in blocks dominated by `target`. A token
 /// among them, or a read at a join past the switch that a path from `target` reaches without
@@ -536,7 +508,7 @@ fn values_to_move(
     g: &Graph,
     common: u32,
     target: u32,
-) -> Result<Vec<Moved>, String> {
+) -> Result<Vec<Carried>, String> {
     let users = ir.users(func);
     let mut moved = Vec::new();
     for (n, &b) in g.cfg.blocks.iter().enumerate() {
@@ -578,10 +550,10 @@ fn values_to_move(
                     );
                 }
             }
-            moved.push(Moved {
+            moved.push(Carried {
                 value,
                 def: n,
-                after,
+                uses: after,
             });
         }
     }

@@ -51,7 +51,7 @@
 //! guard's arguments, so loops nested d deep that each exit to their own outside block give
 //! O(d^2) arguments in all (LLVM's hub PHIs grow alike).
 
-use super::control_flow_hub::{Consts, Edge, Hub, HubNames};
+use super::control_flow_hub::{Carried, Consts, Edge, Hub, HubNames};
 use crate::analysis::{CycleId, CycleInfo, DomTree, RegionCfg};
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, OpList};
@@ -119,14 +119,6 @@ struct State {
     /// Number of edges entering each block, to tell an exit only its loop enters.
     in_degree: SecondaryMap<Block, u32>,
     consts: Consts,
-}
-
-/// A value to carry through the guard: defined in block `def` (a CFG node), read by `outside`
-/// (sorted) after the loop.
-struct Moved {
-    value: Value,
-    def: u32,
-    outside: Vec<Op>,
 }
 
 /// The exit blocks of loop `c` (CFG nodes of `cfg`) in the live region of a convergence token
@@ -216,7 +208,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     if !direct.is_empty()
         && moved
             .iter()
-            .any(|m| reached_from(ir, lp, c, &direct, &m.outside))
+            .any(|m| reached_from(ir, lp, c, &direct, &m.uses))
     {
         // A use of a moved value also reached from an exit left direct: it would need the
         // value from both the guard and the direct path.
@@ -233,13 +225,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
         return false;
     };
 
-    let extra: Vec<(Type, Option<String>)> = moved
-        .iter()
-        .map(|m| {
-            let name = ir.value_name(m.value).map(|n| format!("{n}.moved"));
-            (ir.value_type(m.value), name)
-        })
-        .collect();
+    let extra = Carried::extra(ir, &moved, "moved");
     let last = lp.cfg.blocks[*blocks.last().expect("a loop has blocks") as usize];
     let loc = ir.ops[edges[0].0.term].loc;
     let names = HubNames {
@@ -256,25 +242,20 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     for (edge, j) in edges {
         let from = ir.op_block(edge.term).and_then(|b| lp.cfg.node(b));
         let from = from.expect("exiting blocks are CFG nodes");
-        let values = moved.iter().map(|m| {
-            if lp.dom.dominates(m.def, from) {
+        let values = Carried::passed(ir, &moved, &lp.dom, from, &placeholders);
+        for (m, &v) in moved.iter().zip(&values) {
+            if v == m.value {
                 st.users[m.value].push(edge.term);
-                m.value
-            } else {
-                placeholders[&ir.value_type(m.value)]
             }
-        });
-        let values: Vec<Value> = values.collect();
+        }
         hub.redirect(ir, &mut st.consts, &placeholders, edge, j, values);
         st.in_degree[exits[j]] -= 1;
         st.in_degree[hub.guard] += 1;
     }
+    Carried::read_from(ir, &moved, &hub);
     for (m, &arg) in moved.iter().zip(&hub.extra) {
-        for &w in &m.outside {
-            replace_in_op(ir, w, m.value, arg);
-        }
-        st.users[m.value].retain(|w| m.outside.binary_search(w).is_err());
-        st.users[arg] = m.outside.clone();
+        st.users[m.value].retain(|w| m.uses.binary_search(w).is_err());
+        st.users[arg] = m.uses.clone();
     }
     true
 }
@@ -310,7 +291,7 @@ fn values_to_move(
     blocks: &[u32],
     exiting: &[u32],
     st: &State,
-) -> Option<Vec<Moved>> {
+) -> Option<Vec<Carried>> {
     // A block dominating every exiting block dominates their nearest common dominator.
     let common = exiting
         .iter()
@@ -340,19 +321,12 @@ fn values_to_move(
             }
             outside.sort_unstable();
             outside.dedup();
-            moved.push(Moved {
+            moved.push(Carried {
                 value,
                 def: n,
-                outside,
+                uses: outside,
             });
         }
     }
     Some(moved)
-}
-
-/// Replaces every read of `old` by `op` (operands and successor arguments) with `new`.
-fn replace_in_op(ir: &mut Ir, op: Op, old: Value, new: Value) {
-    for v in ir.uses_mut(op).filter(|v| **v == old) {
-        *v = new;
-    }
 }
