@@ -27,7 +27,7 @@ pub enum SimtDeadlock {
 /// warning says where (or why it could not). Returns the warnings and whether the IR changed
 /// (the caller verifies it then, with the token rules).
 pub fn detect_and_repair(ir: &mut Ir, mode: SimtDeadlock) -> (Vec<warnings::Diag>, bool) {
-    use kc_dialect::analysis::simt_deadlock::{base_of, detect};
+    use kc_dialect::analysis::simt_deadlock::detect;
     if mode == SimtDeadlock::Off {
         return (Vec::new(), false);
     }
@@ -37,7 +37,7 @@ pub fn detect_and_repair(ir: &mut Ir, mode: SimtDeadlock) -> (Vec<warnings::Diag
             continue;
         };
         for l in detect(ir, func, &u) {
-            diags.push((l.header, simt_warning(ir, &l, base_of)));
+            diags.push((l.header, simt_warning(ir, &l)));
         }
     }
     let mut changed = false;
@@ -71,18 +71,14 @@ pub fn detect_and_repair(ir: &mut Ir, mode: SimtDeadlock) -> (Vec<warnings::Diag
 }
 
 /// The warning about spin loop `l`.
-fn simt_warning(
-    ir: &Ir,
-    l: &kc_dialect::analysis::simt_deadlock::SpinLoop,
-    base_of: fn(&Ir, Op) -> Option<kc_dialect::Value>,
-) -> warnings::Diag {
+fn simt_warning(ir: &Ir, l: &kc_dialect::analysis::simt_deadlock::SpinLoop) -> warnings::Diag {
     let at = ir
         .block_ops(l.header)
         .map(|o| ir.ops[o].loc)
         .find(|loc| loc.is_known())
         .unwrap_or(kc_dialect::Loc::UNKNOWN);
     let what = |op: Op| {
-        base_of(ir, op)
+        kc_dialect::analysis::memory_place::base_of(ir, op)
             .and_then(|b| ir.value_name(b))
             .map_or("shared memory".to_string(), |n| format!("`{n}`"))
     };

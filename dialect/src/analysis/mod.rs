@@ -9,6 +9,7 @@ pub mod dominance;
 
 pub use cfg::{NodeList, RegionCfg};
 pub use dominance::DomTree;
+pub mod memory_place;
 pub mod simt_deadlock;
 pub mod sync_dependence;
 pub mod uniformity;

@@ -99,6 +99,16 @@ fn get<K: EntityRef + cranelift_entity::packed_option::ReservedValue>(map: &Map<
     map[k].expect("a linked entity refers only to linked ones")
 }
 
+/// `map[k]` for every `k` of `xs`, in place.
+fn remap<K: EntityRef + cranelift_entity::packed_option::ReservedValue>(
+    map: &Map<K>,
+    xs: &mut [K],
+) {
+    for x in xs {
+        *x = get(map, *x);
+    }
+}
+
 /// `map[k]` for an optional link.
 fn link<K: EntityRef + cranelift_entity::packed_option::ReservedValue>(
     map: &Map<K>,
@@ -119,23 +129,15 @@ impl Ir {
         for &o in &n.op_order {
             let d = &mut self.ops[o];
             let mut operands = std::mem::take(&mut d.operands);
-            for v in &mut operands {
-                *v = get(&n.values, *v);
-            }
+            remap(&n.values, &mut operands);
             let mut results = std::mem::take(&mut d.results);
-            for v in &mut results {
-                *v = get(&n.values, *v);
-            }
+            remap(&n.values, &mut results);
             let mut regions = std::mem::take(&mut d.regions);
-            for r in &mut regions {
-                *r = get(&n.regions, *r);
-            }
+            remap(&n.regions, &mut regions);
             let mut succs = std::mem::take(&mut d.succs);
             for s in &mut succs {
                 s.block = get(&n.blocks, s.block);
-                for v in &mut s.args {
-                    *v = get(&n.values, *v);
-                }
+                remap(&n.values, &mut s.args);
             }
             ops.push(OpData {
                 opcode: d.opcode,
@@ -155,9 +157,7 @@ impl Ir {
         for &b in &n.block_order {
             let d = &mut self.blocks[b];
             let mut args = std::mem::take(&mut d.args);
-            for v in &mut args {
-                *v = get(&n.values, *v);
-            }
+            remap(&n.values, &mut args);
             blocks.push(BlockData {
                 args,
                 name: d.name.take(),
