@@ -9,6 +9,7 @@ use crate::output;
 use crate::pass_manager;
 use crate::pipeline::{self, Input, Options, Stage};
 use clap::{Parser, ValueEnum};
+use kc_dialect::text::Generic;
 use std::io::{IsTerminal, Read, Write};
 
 /// kc: a GPU-kernel compiler for AMD gfx942.
@@ -53,9 +54,11 @@ struct Cli {
     #[arg(long, value_name = "NAME|LINE:COL")]
     explain: Option<String>,
 
-    /// Print IR in MLIR's generic form (accepted by `mlir-opt --allow-unregistered-dialect`).
-    #[arg(long)]
-    generic: bool,
+    /// Print IR in MLIR's generic form: `--generic` (or `--generic=all`) every op, which
+    /// `mlir-opt --allow-unregistered-dialect` reads; `--generic=kc` only kc's own ops (kernel,
+    /// conv), with builtin, arith and cf in their MLIR custom form, as `mlir-opt` prints kc's IR.
+    #[arg(long, value_enum, value_name = "OPS", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    generic: Option<GenericArg>,
 
     /// Do not print source locations (`loc(...)`) in IR output.
     #[arg(long)]
@@ -130,6 +133,15 @@ struct Cli {
     /// warn, or do neither.
     #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
     simt_deadlock: pipeline::SimtDeadlock,
+}
+
+/// Which ops `--generic` prints in MLIR's generic form.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub(crate) enum GenericArg {
+    /// Every op.
+    All,
+    /// kc's own ops (kernel, conv); builtin, arith and cf keep their MLIR custom form.
+    Kc,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -238,7 +250,11 @@ fn run(cli: Cli) -> i32 {
     }
     let opts = Options {
         stage,
-        generic: cli.generic,
+        generic: match cli.generic {
+            None => Generic::None,
+            Some(GenericArg::All) => Generic::All,
+            Some(GenericArg::Kc) => Generic::Kc,
+        },
         locations: !cli.no_locs,
         print_ir_after_all: cli.print_ir_after_all,
         verify: !cli.no_verify,

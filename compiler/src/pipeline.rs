@@ -79,7 +79,7 @@ pub struct Input {
 
 pub struct Options {
     pub stage: Stage,
-    pub generic: bool,
+    pub generic: text::Generic,
     pub locations: bool,
     pub print_ir_after_all: bool,
     pub verify: bool,
@@ -136,7 +136,7 @@ impl Options {
     pub fn new(stage: Stage) -> Options {
         Options {
             stage,
-            generic: false,
+            generic: text::Generic::None,
             locations: false,
             print_ir_after_all: false,
             verify: true,

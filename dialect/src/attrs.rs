@@ -42,7 +42,8 @@ impl Attr {
 
 /// Prints a float so that parsing it back gives the same `f32` bits (MLIR accepts both the
 /// decimal form and the hexadecimal bit pattern; decimal is used when it round-trips). The
-/// decimal form always has a `.` (`1.0e30`), as MLIR requires.
+/// decimal form always has a `.` (`1.0e30`), as MLIR requires. The shortest such text, for
+/// people (`--explain`); IR text uses [`crate::mlir_float::format_f32`], MLIR's own spelling.
 pub fn format_f32(v: f32) -> String {
     if v.is_finite() {
         let s = format!("{v:?}");
@@ -96,7 +97,7 @@ impl fmt::Display for Attr {
                     write!(f, "{v} : {ty}")
                 }
             }
-            Attr::Float(v) => write!(f, "{} : f32", format_f32(*v)),
+            Attr::Float(v) => write!(f, "{} : f32", crate::mlir_float::format_f32(*v)),
             Attr::Str(s) => f.write_str(&quote(s)),
             Attr::Bool(b) => write!(f, "{b}"),
             Attr::Symbol(s) if is_bare_ident(s) => write!(f, "@{s}"),

@@ -9,6 +9,7 @@ pub mod entities;
 pub mod interp;
 pub mod ir;
 pub mod location;
+pub mod mlir_float;
 pub mod registry;
 pub mod report;
 pub mod target;

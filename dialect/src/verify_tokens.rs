@@ -652,10 +652,10 @@ kernel.func @structured {
 }
 kernel.func @free {
 ^entry(%c: i1, %v: i32):
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %r = kernel.readfirstlane %v : i32
-  cf.br [^b]
+  cf.br ^b
 ^b:
   kernel.return
 }
@@ -669,19 +669,19 @@ kernel.func @free {
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^outer]
+  cf.br ^outer
 ^outer:
   %h1 = conv.loop %e : !conv.token
   %a = conv.anchor : !conv.token
   %x = kernel.readfirstlane %v, %a : i32
-  cf.br [^inner]
+  cf.br ^inner
 ^inner:
   %h2 = conv.loop %h1 : !conv.token
   %y = kernel.readfirstlane %v, %h2 : i32
-  cf.cond_br %c, [^inner, ^latch]
+  cf.cond_br %c, ^inner, ^latch
 ^latch:
   %z = kernel.ballot %c, %h1 : i64
-  cf.cond_br %c, [^outer, ^exit]
+  cf.cond_br %c, ^outer, ^exit
 ^exit:
   kernel.barrier %e
   kernel.return
@@ -700,12 +700,12 @@ kernel.func @k {
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^a(%e)]
+  cf.br ^a(%e : !conv.token)
 ^a(%t: !conv.token):
   %h = conv.loop %t : !conv.token
   %x = kernel.readfirstlane %v, %u : i32
   %u = conv.anchor : !conv.token
-  cf.cond_br %c, [^a(%h), ^entry]
+  cf.cond_br %c, ^a(%h : !conv.token), ^entry
 }
 "#,
             r#"
@@ -719,7 +719,7 @@ kernel.func @k {
     %e = conv.entry : !conv.token
     kernel.return
   }
-  cf.br [^entry]
+  cf.br ^entry
 }
 "#,
         ];
@@ -810,9 +810,9 @@ kernel.func @k {
                 .map(|i| match rand(5) {
                     _ if i + 1 == n => "kernel.return".to_string(),
                     0 => "kernel.return".to_string(),
-                    1 => format!("cf.br [^b{}]", 1 + rand(n - 1)),
+                    1 => format!("cf.br ^b{}", 1 + rand(n - 1)),
                     _ => format!(
-                        "cf.cond_br %c, [^b{}, ^b{}]",
+                        "cf.cond_br %c, ^b{}, ^b{}",
                         1 + rand(n - 1),
                         1 + rand(n - 1)
                     ),
@@ -910,12 +910,12 @@ kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %a = conv.anchor : !conv.token
   %b = conv.anchor : !conv.token
-  cf.cond_br %c, [^l, ^r]
+  cf.cond_br %c, ^l, ^r
 ^l:
   %x = kernel.readfirstlane %v, %a : i32
-  cf.br [^j]
+  cf.br ^j
 ^r:
-  cf.br [^j]
+  cf.br ^j
 ^j:
   %y = kernel.readfirstlane %v, %b : i32
   kernel.return

@@ -389,7 +389,7 @@ impl Emitter {
                 let x = self.pick_i32(avail, Some(div));
                 let y = self.pick_i32(avail, Some(div));
                 let p = *self.rng.pick(&["slt", "eq", "ne", "ugt"]);
-                let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i1", x.name, y.name);
+                let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i32", x.name, y.name);
                 (true, x.divergent || y.divergent)
             }
             3 => {
@@ -428,7 +428,7 @@ impl Emitter {
                 let t = self.token(b, s);
                 let w = self.fresh("w");
                 let _ = writeln!(s, "  %{w} = kernel.ballot {}{t} : i64", c.name);
-                let _ = writeln!(s, "  %{v} = arith.trunci %{w} : i32");
+                let _ = writeln!(s, "  %{v} = arith.trunci %{w} : i64 to i32");
                 (false, false)
             }
             8 => {
@@ -480,13 +480,13 @@ impl Emitter {
                 "divsi",
             ]);
             let k = *self.rng.pick(&["3", "33", "4294967297", "-7"]);
-            let _ = writeln!(s, "  %{a} = arith.{ext} {x} : i64");
+            let _ = writeln!(s, "  %{a} = arith.{ext} {x} : i32 to i64");
             let _ = writeln!(s, "  %{b} = arith.constant {k} : i64");
             let _ = writeln!(s, "  %{c} = arith.{op} %{a}, %{b} : i64");
-            let _ = writeln!(s, "  %{v} = arith.trunci %{c} : i32");
+            let _ = writeln!(s, "  %{v} = arith.trunci %{c} : i64 to i32");
         } else {
             let conv = *self.rng.pick(&["sitofp", "uitofp", "bitcast"]);
-            let _ = writeln!(s, "  %{a} = arith.{conv} {x} : f32");
+            let _ = writeln!(s, "  %{a} = arith.{conv} {x} : i32 to f32");
             match self.rng.below(3) {
                 0 => {
                     let _ = writeln!(s, "  %{b} = arith.negf %{a} : f32");
@@ -502,7 +502,7 @@ impl Emitter {
                 }
             }
             let back = *self.rng.pick(&["fptosi", "fptoui", "bitcast"]);
-            let _ = writeln!(s, "  %{c} = arith.{back} %{b} : i32");
+            let _ = writeln!(s, "  %{c} = arith.{back} %{b} : f32 to i32");
             let _ = writeln!(s, "  %{v} = arith.addi %{c}, {x} : i32");
         }
     }
@@ -525,7 +525,8 @@ impl Emitter {
             if vals.is_empty() {
                 targets.push(format!("^b{t}"));
             } else {
-                targets.push(format!("^b{t}({})", vals.join(", ")));
+                let tys = vec!["i32"; vals.len()].join(", ");
+                targets.push(format!("^b{t}({} : {tys})", vals.join(", ")));
             }
         }
         match targets.len() {
@@ -537,11 +538,11 @@ impl Emitter {
                 s.push_str("  kernel.return\n");
             }
             1 => {
-                let _ = writeln!(s, "  cf.br [{}]", targets[0]);
+                let _ = writeln!(s, "  cf.br {}", targets[0]);
             }
             _ => {
                 let cond = self.condition(s, avail);
-                let _ = writeln!(s, "  cf.cond_br {cond}, [{}, {}]", targets[0], targets[1]);
+                let _ = writeln!(s, "  cf.cond_br {cond}, {}, {}", targets[0], targets[1]);
             }
         }
     }
@@ -556,7 +557,7 @@ impl Emitter {
         let y = self.pick_i32(avail, Some(div));
         let v = self.fresh("q");
         let p = *self.rng.pick(&["slt", "eq", "ne", "sgt"]);
-        let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i1", x.name, y.name);
+        let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i32", x.name, y.name);
         format!("%{v}")
     }
 }

@@ -43,7 +43,7 @@ def gen(rng, name, mode):
     t = [f"kernel.func @{name} {{", "^b0(%a: i32, %b: i32):",
          "  %tid = kernel.workitem_id x : i32", "  %zero = arith.constant 0 : i32",
          "  %one = arith.constant 1 : i32", "  %two = arith.constant 2 : i32",
-         "  %cu = arith.cmpi slt, %a, %zero : i1", "  %cd = arith.cmpi slt, %tid, %zero : i1"]
+         "  %cu = arith.cmpi slt, %a, %zero : i32", "  %cd = arith.cmpi slt, %tid, %zero : i32"]
     cnt = 0
     for i in range(n):
         if i > 0:
@@ -63,11 +63,12 @@ def gen(rng, name, mode):
             pool.append(v)
         def tgt(s):
             a = ", ".join(rng.choice(pool) for _ in range(nargs[s]))
-            return f"^b{s}({a})" if a else f"^b{s}"
+            tys = ", ".join("i32" for _ in range(nargs[s]))
+            return f"^b{s}({a} : {tys})" if a else f"^b{s}"
         if not succs[i]:
             t.append("  kernel.return")
         elif len(succs[i]) == 1:
-            t.append(f"  cf.br [{tgt(succs[i][0])}]")
+            t.append(f"  cf.br {tgt(succs[i][0])}")
         else:
             k = rng.randrange(4)
             if k == 0: c = "%cu"
@@ -75,8 +76,8 @@ def gen(rng, name, mode):
             else:
                 cnt += 1
                 c = f"%c{cnt}"
-                t.append(f"  {c} = arith.cmpi slt, {rng.choice(pool)}, %one : i1")
-            t.append(f"  cf.cond_br {c}, [{tgt(succs[i][0])}, {tgt(succs[i][1])}]")
+                t.append(f"  {c} = arith.cmpi slt, {rng.choice(pool)}, %one : i32")
+            t.append(f"  cf.cond_br {c}, {tgt(succs[i][0])}, {tgt(succs[i][1])}")
     t.append("}")
     return "\n".join(t)
 

@@ -49,7 +49,7 @@ def parse(text):
             cur = {"name": m.group(1), "blocks": []}
             funcs.append(cur)
             continue
-        if s == "}" or s.startswith("builtin.module"):
+        if s == "}" or s.startswith("builtin.module") or s.startswith("module"):
             continue
         m = re.match(r"\^([\w.$-]+)(?:\((.*)\))?:$", s)
         if m:
@@ -64,12 +64,19 @@ def parse(text):
     return funcs
 
 def succs(s):
-    # "[^a(%x, %y), ^b]" -> [("a", ["x","y"]), ("b", [])]
+    # "^a(%x, %y : i32, i32), ^b" -> [("a", ["x","y"]), ("b", [])]
     out = []
-    for m in re.finditer(r"\^([\w.$-]+)(?:\(([^)]*)\))?", s):
+    for m in re.finditer(r"\^([\w.$-]+)(?:\(([^):]*)(?::[^)]*)?\))?", s):
         args = [a.strip().lstrip("%") for a in m.group(2).split(",")] if m.group(2) else []
         out.append((m.group(1), args))
     return out
+
+def result_type(op, t):
+    # The custom form's type after `:` is the operands' for a compare (the result is i1) and
+    # `FROM to TO` for a cast.
+    if re.match(r"arith\.cmp[if] ", op):
+        return "i1"
+    return t.split(" to ")[-1]
 
 def translate(f):
     types = {}
@@ -82,9 +89,13 @@ def translate(f):
         for n, t in b["args"]:
             types[n] = ty(t)
         for op in b["ops"]:
+            mb = re.match(r"%([\w.$-]+) = arith\.constant (true|false)$", op)
+            if mb:
+                types[mb.group(1)] = "i1"
+                consts[mb.group(1)] = mb.group(2)
             m = re.match(r"%([\w.$-]+) = (.*?) : ([^:]+)$", op)
             if m:
-                types[m.group(1)] = ty(m.group(3))
+                types[m.group(1)] = ty(result_type(m.group(2), m.group(3)))
                 mc = re.match(r"arith\.constant (\S+)", m.group(2))
                 if mc:
                     consts[m.group(1)] = mc.group(1)
@@ -96,7 +107,7 @@ def translate(f):
     names = {b["name"]: ("entry" if i == 0 else b["name"]) for i, b in enumerate(blocks)}
     for b in blocks:
         t = b["ops"][-1]
-        for (tgt, args) in succs(t[t.find("["):] if "[" in t else ""):
+        for (tgt, args) in succs(t if t.startswith("cf.") else ""):
             incoming[tgt].append((names[b["name"]], args))
     conds = set()
     for b in blocks:
@@ -118,9 +129,11 @@ def translate(f):
         for n, _ in b["args"]:
             inv(n, out)
         for op in b["ops"]:
+            if re.match(r"%[\w.$-]+ = arith\.constant (true|false)$", op):
+                continue
             m = re.match(r"%([\w.$-]+) = (\S+) ?(.*?) : ([^:]+)$", op)
             if m:
-                r, opc, rest, t = m.group(1), m.group(2), m.group(3), ty(m.group(4))
+                r, opc, rest, t = m.group(1), m.group(2), m.group(3), ty(result_type(m.group(2), m.group(4)))
                 ops = [x.strip() for x in rest.split(",")] if rest else []
                 if opc == "arith.constant" or opc.startswith("conv."):
                     continue

@@ -57,7 +57,7 @@ def main(path):
             res.append(f"// SUM-LABEL: {s[0]}" if first else f"// SUM-NEXT:  {s[0]}")
             res += [f"// SUM-NEXT:  {x}" for x in s[1:]]
             if last:
-                res.append("// SUM-NEXT:  builtin.module {")
+                res.append("// SUM-NEXT:  module {")
             b = bodies[cur]
             res.append(f"// CHECK-LABEL: {b[0]}")
             res += [f"// CHECK-NEXT:  {x}" for x in b[1:]]

@@ -1,8 +1,9 @@
 //! IR text -> parse. Whatever parses (verified or not) must print and re-parse, and
-//! print -> parse -> print must be the identity, in the custom and in the generic form.
+//! print -> parse -> print must be the identity, in the custom form, the generic form and the
+//! mixed one (`--generic=kc`).
 #![no_main]
 
-use kc_dialect::text::{self, PrintOptions};
+use kc_dialect::text::{self, Generic, PrintOptions};
 use libfuzzer_sys::fuzz_target;
 
 fn round_trip(ir: &kc_dialect::Ir, opts: &PrintOptions, form: &str) {
@@ -31,4 +32,9 @@ fuzz_target!(|data: &[u8]| {
     let _ = kc_dialect::verify_tokens::verify_tokens(&ir);
     round_trip(&ir, &PrintOptions::default(), "custom");
     round_trip(&ir, &PrintOptions::generic(), "generic");
+    let mixed = PrintOptions {
+        generic: Generic::Kc,
+        ..PrintOptions::default()
+    };
+    round_trip(&ir, &mixed, "mixed");
 });

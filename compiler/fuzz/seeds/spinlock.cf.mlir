@@ -1,8 +1,8 @@
-builtin.module {
+module {
   kernel.func @spinlock {
   ^entry(%lock: !kernel.ptr<global, i32> loc("examples/spinlock.k":6:17), %counter: !kernel.ptr<global, i32> loc("examples/spinlock.k":6:41)):
     %entry = conv.entry : !conv.token loc("examples/spinlock.k":6:1)
-    cf.br [^loop.header] loc("examples/spinlock.k":7:5)
+    cf.br ^loop.header loc("examples/spinlock.k":7:5)
   ^loop.header:
     %heart = conv.loop %entry : !conv.token loc("examples/spinlock.k":7:5)
     %0 = arith.constant 0 : i32 loc("examples/spinlock.k":7:32)
@@ -11,16 +11,16 @@ builtin.module {
     %3 = arith.constant 1 : i32 loc("examples/spinlock.k":7:39)
     %4 = kernel.atomic_cmpxchg %1, %2, %3 : i32 loc("examples/spinlock.k":7:11)
     %5 = arith.constant 0 : i32 loc("examples/spinlock.k":7:45)
-    %6 = arith.cmpi ne, %4, %5 : i1 loc("examples/spinlock.k":7:11)
-    cf.cond_br %6, [^then, ^else] loc("examples/spinlock.k":7:11)
+    %6 = arith.cmpi ne, %4, %5 : i32 loc("examples/spinlock.k":7:11)
+    cf.cond_br %6, ^then, ^else loc("examples/spinlock.k":7:11)
   ^then:
-    cf.br [^endif] loc("examples/spinlock.k":7:11)
+    cf.br ^endif loc("examples/spinlock.k":7:11)
   ^else:
-    cf.br [^loop.exit] loc("examples/spinlock.k":7:11)
+    cf.br ^loop.exit loc("examples/spinlock.k":7:11)
   ^endif:
-    cf.br [^loop.latch] loc("examples/spinlock.k":7:47)
+    cf.br ^loop.latch loc("examples/spinlock.k":7:47)
   ^loop.latch:
-    cf.br [^loop.header] loc("examples/spinlock.k":7:5)
+    cf.br ^loop.header loc("examples/spinlock.k":7:5)
   ^loop.exit:
     %7 = arith.constant 0 : i32 loc("examples/spinlock.k":10:13)
     %8 = arith.constant 0 : i32 loc("examples/spinlock.k":10:26)

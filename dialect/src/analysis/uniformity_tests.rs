@@ -109,8 +109,8 @@ fn random_kernel(rng: &mut Rng, succs: &[Vec<usize>]) -> String {
         .collect();
     let mut t = String::from("kernel.func @k {\n^b0(%a: i32, %b: i32):\n");
     t.push_str("  %tid = kernel.workitem_id x : i32\n  %zero = arith.constant 0 : i32\n");
-    t.push_str("  %one = arith.constant 1 : i32\n  %cu = arith.cmpi slt, %a, %zero : i1\n");
-    t.push_str("  %cd = arith.cmpi slt, %tid, %zero : i1\n");
+    t.push_str("  %one = arith.constant 1 : i32\n  %cu = arith.cmpi slt, %a, %zero : i32\n");
+    t.push_str("  %cd = arith.cmpi slt, %tid, %zero : i32\n");
     let entry_pool = ["%a", "%b", "%tid", "%zero", "%one"].map(String::from);
     let mut counter = 0;
     for i in 0..n {
@@ -149,14 +149,15 @@ fn random_kernel(rng: &mut Rng, succs: &[Vec<usize>]) -> String {
             if args.is_empty() {
                 format!("^b{s}")
             } else {
-                format!("^b{s}({})", args.join(", "))
+                let tys = vec!["i32"; args.len()].join(", ");
+                format!("^b{s}({} : {tys})", args.join(", "))
             }
         };
         match succs[i].as_slice() {
             [] => t.push_str("  kernel.return\n"),
             [s] => {
                 let s = target(rng, *s);
-                writeln!(t, "  cf.br [{s}]").unwrap()
+                writeln!(t, "  cf.br {s}").unwrap()
             }
             [s0, s1] => {
                 let cond = match rng.below(4) {
@@ -165,12 +166,12 @@ fn random_kernel(rng: &mut Rng, succs: &[Vec<usize>]) -> String {
                     _ => {
                         counter += 1;
                         let x = rng.pick(&pool).clone();
-                        writeln!(t, "  %c{counter} = arith.cmpi slt, {x}, %one : i1").unwrap();
+                        writeln!(t, "  %c{counter} = arith.cmpi slt, {x}, %one : i32").unwrap();
                         format!("%c{counter}")
                     }
                 };
                 let (a, b) = (target(rng, *s0), target(rng, *s1));
-                writeln!(t, "  cf.cond_br {cond}, [{a}, {b}]").unwrap()
+                writeln!(t, "  cf.cond_br {cond}, {a}, {b}").unwrap()
             }
             _ => unreachable!("at most two successors"),
         }

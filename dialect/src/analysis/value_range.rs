@@ -167,24 +167,24 @@ kernel.func @k {
   %a = arith.muli %tid, %c16 : i32
   %b = arith.andi %n, %c15 : i32
   %c = arith.addi %a, %b : i32
-  %d = arith.extui %n : i64
-  %e = arith.extsi %c : i64
+  %d = arith.extui %n : i32 to i64
+  %e = arith.extsi %c : i32 to i64
   %f = arith.addi %n, %c15 : i32
   %g = arith.andi %n, %cm1 : i32
   %h = arith.remui %n, %c16 : i32
   %i = arith.shrui %n, %c15 : i32
   %z = arith.constant 0 : i32
-  %z64 = arith.extsi %z : i64
-  %c1 = arith.extsi %c : i64
+  %z64 = arith.extsi %z : i32 to i64
+  %c1 = arith.extsi %c : i32 to i64
   kernel.store %d, %out, %z64
   kernel.store %e, %out, %z64
-  %fx = arith.extsi %f : i64
+  %fx = arith.extsi %f : i32 to i64
   kernel.store %fx, %out, %z64
-  %gx = arith.extsi %g : i64
+  %gx = arith.extsi %g : i32 to i64
   kernel.store %gx, %out, %z64
-  %hx = arith.extsi %h : i64
+  %hx = arith.extsi %h : i32 to i64
   kernel.store %hx, %out, %z64
-  %ix = arith.extsi %i : i64
+  %ix = arith.extsi %i : i32 to i64
   kernel.store %ix, %out, %z64
   kernel.store %m, %out, %z64
   kernel.store %c1, %out, %z64

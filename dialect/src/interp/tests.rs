@@ -157,8 +157,8 @@ fn compares_and_select() {
         let src = format!(
             "kernel.func @k {{
             ^entry(%out: !kernel.ptr<global, i32>, %a: i32, %b: i32):
-              %c = arith.cmpi {pred}, %a, %b : i1
-              %r = arith.extui %c : i32
+              %c = arith.cmpi {pred}, %a, %b : i32
+              %r = arith.extui %c : i1 to i32
               %z = arith.constant 0 : i32
               kernel.store %r, %out, %z
               kernel.return
@@ -183,7 +183,7 @@ fn compares_and_select() {
     let sel = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i32>, %a: i32, %b: i32):
           %z = arith.constant 0 : i32
-          %c = arith.cmpi slt, %a, %b : i1
+          %c = arith.cmpi slt, %a, %b : i32
           %r = arith.select %c, %a, %b : i32
           kernel.store %r, %out, %z
           kernel.return
@@ -223,39 +223,50 @@ fn casts_round_toward_zero_saturate_and_extend() {
     let cast = |body: &str, ty: &str, rty: &str, a: u64| op1(body, ty, rty, a, 0).unwrap();
     let fp = |x: f32| fl(x);
     assert_eq!(
-        cast("arith.fptosi %a : i32", "f32", "i32", fp(-2.9)) as u32 as i32,
+        cast("arith.fptosi %a : f32 to i32", "f32", "i32", fp(-2.9)) as u32 as i32,
         -2
     );
     assert_eq!(
-        cast("arith.fptosi %a : i32", "f32", "i32", fp(3e9)) as u32 as i32,
+        cast("arith.fptosi %a : f32 to i32", "f32", "i32", fp(3e9)) as u32 as i32,
         i32::MAX
     );
     assert_eq!(
-        cast("arith.fptosi %a : i32", "f32", "i32", fp(-3e9)) as u32 as i32,
+        cast("arith.fptosi %a : f32 to i32", "f32", "i32", fp(-3e9)) as u32 as i32,
         i32::MIN
     );
-    assert_eq!(cast("arith.fptosi %a : i32", "f32", "i32", fp(f32::NAN)), 0);
-    assert_eq!(cast("arith.fptoui %a : i32", "f32", "i32", fp(-5.0)), 0);
     assert_eq!(
-        cast("arith.fptoui %a : i32", "f32", "i32", fp(5e9)),
+        cast("arith.fptosi %a : f32 to i32", "f32", "i32", fp(f32::NAN)),
+        0
+    );
+    assert_eq!(
+        cast("arith.fptoui %a : f32 to i32", "f32", "i32", fp(-5.0)),
+        0
+    );
+    assert_eq!(
+        cast("arith.fptoui %a : f32 to i32", "f32", "i32", fp(5e9)),
         u32::MAX as u64
     );
     assert_eq!(
-        cast("arith.fptoui %a : i64", "f32", "i64", fp(1e30)),
+        cast("arith.fptoui %a : f32 to i64", "f32", "i64", fp(1e30)),
         u64::MAX
     );
     assert_eq!(
-        cast("arith.fptosi %a : i64", "f32", "i64", fp(-1e30)),
+        cast("arith.fptosi %a : f32 to i64", "f32", "i64", fp(-1e30)),
         i64::MIN as u64
     );
     assert_eq!(
-        cast("arith.fptosi %a : i64", "f32", "i64", fp(f32::INFINITY)),
+        cast(
+            "arith.fptosi %a : f32 to i64",
+            "f32",
+            "i64",
+            fp(f32::INFINITY)
+        ),
         i64::MAX as u64
     );
     let f = |v: u64| f32::from_bits(v as u32);
     assert_eq!(
         f(cast(
-            "arith.sitofp %a : f32",
+            "arith.sitofp %a : i32 to f32",
             "i32",
             "f32",
             (-3i32) as u32 as u64
@@ -263,28 +274,38 @@ fn casts_round_toward_zero_saturate_and_extend() {
         -3.0
     );
     assert_eq!(
-        f(cast("arith.uitofp %a : f32", "i32", "f32", u32::MAX as u64)),
+        f(cast(
+            "arith.uitofp %a : i32 to f32",
+            "i32",
+            "f32",
+            u32::MAX as u64
+        )),
         4294967296.0
     );
     // 16777217 is not an f32: round to nearest even.
     assert_eq!(
-        f(cast("arith.sitofp %a : f32", "i32", "f32", 16_777_217)),
+        f(cast(
+            "arith.sitofp %a : i32 to f32",
+            "i32",
+            "f32",
+            16_777_217
+        )),
         16_777_216.0
     );
     assert_eq!(
-        cast("arith.extsi %a : i64", "i32", "i64", 0xFFFF_FFFF),
+        cast("arith.extsi %a : i32 to i64", "i32", "i64", 0xFFFF_FFFF),
         u64::MAX
     );
     assert_eq!(
-        cast("arith.extui %a : i64", "i32", "i64", 0xFFFF_FFFF),
+        cast("arith.extui %a : i32 to i64", "i32", "i64", 0xFFFF_FFFF),
         0xFFFF_FFFF
     );
     assert_eq!(
-        cast("arith.trunci %a : i32", "i64", "i32", 0x1_2345_6789),
+        cast("arith.trunci %a : i64 to i32", "i64", "i32", 0x1_2345_6789),
         0x2345_6789
     );
     assert_eq!(
-        cast("arith.bitcast %a : f32", "i32", "f32", 0x3F80_0000),
+        cast("arith.bitcast %a : i32 to f32", "i32", "f32", 0x3F80_0000),
         fp(1.0)
     );
 }
@@ -400,7 +421,7 @@ fn loads_stores_offsets_and_oob_location() {
         ^entry(%out: !kernel.ptr<global, i32>, %in: !kernel.ptr<global, i64>):
           %tid = kernel.workitem_id x : i32
           %v = kernel.load %in, %tid : i64
-          %t = arith.trunci %v : i32
+          %t = arith.trunci %v : i64 to i32
           %one = arith.constant 1 : i32
           %p = kernel.ptr_offset %out, %one : !kernel.ptr<global, i32>
           kernel.store %t, %p, %tid loc(\"t.k\":4:9)
@@ -461,7 +482,7 @@ fn atomics_return_old_values_in_lane_order() {
           %four = arith.constant 4 : i32
           %c4 = kernel.ptr_offset %cnt, %four : !kernel.ptr<global, i32>
           %o5 = kernel.atomic xchg, %c4, %tid : i32
-          %half = arith.constant 0.5 : f32
+          %half = arith.constant 5.000000e-01 : f32
           %f0 = kernel.ptr_offset %f, %z : !kernel.ptr<global, f32>
           %o6 = kernel.atomic fadd, %f0, %half : f32
           kernel.return
@@ -501,7 +522,7 @@ fn shared_memory_is_per_workgroup_and_zeroed() {
           %old = kernel.atomic add, %t0, %tid : i32
           kernel.barrier
           %sum = kernel.load %tile, %z : i32
-          %c = arith.cmpi eq, %tid, %z : i1
+          %c = arith.cmpi eq, %tid, %z : i32
           kernel.if %c {
             kernel.store %sum, %out, %g
             kernel.yield
@@ -530,7 +551,7 @@ const DIAMOND: &str = "kernel.func @diamond {
     ^entry(%out: !kernel.ptr<global, i32>):
       %tid = kernel.workitem_id x : i32
       %z = arith.constant 0 : i32
-      %c = arith.cmpi eq, %tid, %z : i1
+      %c = arith.cmpi eq, %tid, %z : i32
       kernel.if %c {
         %one = arith.constant 1 : i32
         kernel.store %one, %out, %z
@@ -571,8 +592,8 @@ fn multi_wave_workgroup_of_65_lanes() {
           kernel.store %b, %out, %tid
           %first = kernel.readfirstlane %tid : i32
           %lane = kernel.lane_id : i32
-          %f64 = arith.extsi %first : i64
-          %l64 = arith.extsi %lane : i64
+          %f64 = arith.extsi %first : i32 to i64
+          %l64 = arith.extsi %lane : i32 to i64
           %big = arith.constant 100 : i64
           %s = arith.muli %f64, %big : i64
           %v = arith.addi %s, %l64 : i64
@@ -625,7 +646,7 @@ const DIVERGENT_BREAK: &str = "kernel.func @k {
       %sum = kernel.var %z : !kernel.var<i32>
       kernel.loop {
         %iv = kernel.get %i : i32
-        %c = arith.cmpi sge, %iv, %tid : i1
+        %c = arith.cmpi sge, %iv, %tid : i32
         kernel.if %c {
           kernel.break
         } else {
@@ -640,7 +661,7 @@ const DIVERGENT_BREAK: &str = "kernel.func @k {
       } latch {
         %n = arith.constant 64 : i32
         %rf = kernel.readfirstlane %tid : i32
-        %c0 = arith.cmpi eq, %tid, %rf : i1
+        %c0 = arith.cmpi eq, %tid, %rf : i32
         kernel.if %c0 {
           %p = kernel.ptr_offset %out, %n : !kernel.ptr<global, i32>
           %old = kernel.atomic add, %p, %one : i32
@@ -690,7 +711,7 @@ fn continue_goes_to_the_latch_and_return_leaves_for_good() {
           %sum = kernel.var %z : !kernel.var<i32>
           kernel.loop {
             %iv = kernel.get %i : i32
-            %lt = arith.cmpi slt, %iv, %eight : i1
+            %lt = arith.cmpi slt, %iv, %eight : i32
             kernel.if %lt {
               kernel.yield
             } else {
@@ -698,14 +719,14 @@ fn continue_goes_to_the_latch_and_return_leaves_for_good() {
             }
             %a = arith.addi %iv, %tid : i32
             %r = arith.remsi %a, %two : i32
-            %odd = arith.cmpi eq, %r, %one : i1
+            %odd = arith.cmpi eq, %r, %one : i32
             kernel.if %odd {
               kernel.continue
             } else {
               kernel.yield
             }
-            %is5 = arith.cmpi eq, %iv, %five : i1
-            %is2 = arith.cmpi eq, %tid, %two : i1
+            %is5 = arith.cmpi eq, %iv, %five : i32
+            %is2 = arith.cmpi eq, %tid, %two : i32
             %both = arith.andi %is5, %is2 : i1
             kernel.if %both {
               kernel.return
@@ -751,7 +772,7 @@ fn nested_loops_break_only_the_inner_one() {
           %a = kernel.var %z : !kernel.var<i32>
           kernel.loop {
             %av = kernel.get %a : i32
-            %ca = arith.cmpi slt, %av, %three : i1
+            %ca = arith.cmpi slt, %av, %three : i32
             kernel.if %ca {
               kernel.yield
             } else {
@@ -760,13 +781,13 @@ fn nested_loops_break_only_the_inner_one() {
             %b = kernel.var %z : !kernel.var<i32>
             kernel.loop {
               %bv = kernel.get %b : i32
-              %cb = arith.cmpi slt, %bv, %ten : i1
+              %cb = arith.cmpi slt, %bv, %ten : i32
               kernel.if %cb {
                 kernel.yield
               } else {
                 kernel.break
               }
-              %stop = arith.cmpi sge, %bv, %tid : i1
+              %stop = arith.cmpi sge, %bv, %tid : i32
               kernel.if %stop {
                 kernel.break
               } else {
@@ -807,12 +828,12 @@ fn ballot_in_a_branch_sees_only_the_active_lanes() {
         ^entry(%out: !kernel.ptr<global, i64>):
           %tid = kernel.workitem_id x : i32
           %n = arith.constant 32 : i32
-          %c = arith.cmpi slt, %tid, %n : i1
+          %c = arith.cmpi slt, %tid, %n : i32
           kernel.if %c {
             %two = arith.constant 2 : i32
             %r = arith.remsi %tid, %two : i32
             %z = arith.constant 0 : i32
-            %even = arith.cmpi eq, %r, %z : i1
+            %even = arith.cmpi eq, %r, %z : i32
             %b = kernel.ballot %even : i64
             kernel.store %b, %out, %tid
             kernel.yield
@@ -835,7 +856,7 @@ fn readfirstlane_in_a_branch_reads_the_first_active_lane() {
           %v = kernel.load %data, %tid : i32
           %first = kernel.readfirstlane %v : i32
           %eight = arith.constant 8 : i32
-          %c = arith.cmpi sge, %tid, %eight : i1
+          %c = arith.cmpi sge, %tid, %eight : i32
           kernel.if %c {
             %inner = kernel.readfirstlane %v : i32
             %s = arith.addi %inner, %first : i32
@@ -914,7 +935,7 @@ fn reductions_over_active_lanes() {
               %tid = kernel.workitem_id x : i32
               %v = kernel.load %in, %tid : {ty}
               %three = arith.constant 3 : i32
-              %c = arith.cmpi sge, %tid, %three : i1
+              %c = arith.cmpi sge, %tid, %three : i32
               kernel.if %c {{
                 %r = kernel.reduce {kind}, %v : {ty}
                 kernel.store %r, %out, %tid
@@ -999,7 +1020,7 @@ fn barrier_in_divergent_control_flow_is_an_error() {
         ^entry(%out: !kernel.ptr<global, i32>):
           %tid = kernel.workitem_id x : i32
           %n = arith.constant 70 : i32
-          %c = arith.cmpi slt, %tid, %n : i1
+          %c = arith.cmpi slt, %tid, %n : i32
           kernel.if %c {
             kernel.barrier loc(\"t.k\":12:7)
             kernel.yield
@@ -1027,7 +1048,7 @@ fn barrier_after_some_lanes_returned_waits_only_for_the_others() {
           %tile = kernel.shared_alloc 8 : !kernel.ptr<shared, i32>
           %tid = kernel.workitem_id x : i32
           %five = arith.constant 5 : i32
-          %c = arith.cmpi sge, %tid, %five : i1
+          %c = arith.cmpi sge, %tid, %five : i32
           kernel.if %c {
             kernel.return
           } else {
@@ -1060,7 +1081,7 @@ fn step_limit_reports_the_innermost_loop() {
             %one = arith.constant 1 : i32
             %p = kernel.ptr_offset %lock, %z : !kernel.ptr<global, i32>
             %old = kernel.atomic_cmpxchg %p, %z, %one : i32
-            %taken = arith.cmpi ne, %old, %z : i1
+            %taken = arith.cmpi ne, %old, %z : i32
             kernel.if %taken {
               kernel.yield
             } else {
@@ -1112,15 +1133,15 @@ const CF_LOOP: &str = "kernel.func @k {
     ^entry(%out: !kernel.ptr<global, i32>):
       %tid = kernel.workitem_id x : i32
       %z = arith.constant 0 : i32
-      cf.br [^head(%z, %z)]
+      cf.br ^head(%z, %z : i32, i32)
     ^head(%i: i32, %sum: i32):
-      %c = arith.cmpi slt, %i, %tid : i1
-      cf.cond_br %c, [^body, ^exit]
+      %c = arith.cmpi slt, %i, %tid : i32
+      cf.cond_br %c, ^body, ^exit
     ^body:
       %one = arith.constant 1 : i32
       %s2 = arith.addi %sum, %i : i32
       %i2 = arith.addi %i, %one : i32
-      cf.br [^head(%i2, %s2)]
+      cf.br ^head(%i2, %s2 : i32, i32)
     ^exit:
       kernel.store %sum, %out, %tid
       kernel.return
@@ -1148,11 +1169,11 @@ fn cf_form_block_arguments_are_a_parallel_copy() {
           %one = arith.constant 1 : i32
           %two = arith.constant 2 : i32
           %three = arith.constant 3 : i32
-          cf.br [^head(%z, %one, %two)]
+          cf.br ^head(%z, %one, %two : i32, i32, i32)
         ^head(%n: i32, %a: i32, %b: i32):
-          %c = arith.cmpi slt, %n, %three : i1
+          %c = arith.cmpi slt, %n, %three : i32
           %n2 = arith.addi %n, %one : i32
-          cf.cond_br %c, [^head(%n2, %b, %a), ^exit]
+          cf.cond_br %c, ^head(%n2, %b, %a : i32, i32, i32), ^exit
         ^exit:
           kernel.store %a, %out, %z
           kernel.store %b, %out, %one
@@ -1167,7 +1188,7 @@ fn cf_form_with_cross_lane_ops_is_rejected() {
     let src = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i64>):
           %t = arith.constant 1 : i1
-          cf.br [^next]
+          cf.br ^next
         ^next:
           %b = kernel.ballot %t : i64 loc(\"t.k\":2:3)
           %z = arith.constant 0 : i32

@@ -207,23 +207,23 @@ mod tests {
     use crate::text::{parse, print, PrintOptions};
 
     const SRC: &str = r#"
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%a: !kernel.ptr<global, i32>, %n: i32):
     %entry = conv.entry : !conv.token
     %t = kernel.workitem_id x : i32
     %i = arith.constant 0 : i32
-    cf.br [^loop.header(%i)]
+    cf.br ^loop.header(%i : i32)
   ^loop.header(%i_1: i32):
     %heart = conv.loop %entry : !conv.token
-    %0 = arith.cmpi slt, %i_1, %n : i1
-    cf.cond_br %0, [^body, ^loop.exit]
+    %0 = arith.cmpi slt, %i_1, %n : i32
+    cf.cond_br %0, ^body, ^loop.exit
   ^body:
     %1 = arith.addi %i_1, %t : i32
     kernel.store %1, %a, %i_1
     %2 = arith.constant 1 : i32
     %i_2 = arith.addi %i_1, %2 : i32
-    cf.br [^loop.header(%i_2)]
+    cf.br ^loop.header(%i_2 : i32)
   ^loop.exit:
     kernel.return
   }

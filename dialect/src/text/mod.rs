@@ -1,13 +1,19 @@
 //! Textual IR: a printer and a parser for two forms.
 //!
-//! - The **custom** form is the readable one used in listings and tests:
-//!   `%c = arith.cmpi slt, %a, %b : i1 loc("k.k":3:9)`.
+//! - The **custom** form is the readable one used in listings and tests. Upstream ops
+//!   (`builtin.module`, `arith`, `cf`) are written exactly as MLIR writes them
+//!   (`%c = arith.cmpi slt, %a, %b : i32`, `cf.br ^bb1(%x : i32)`), kc's own ops (`kernel`,
+//!   `conv`) in kc's syntax (`%t = kernel.workitem_id x : i32 loc("k.k":3:9)`).
 //! - The **generic** form is MLIR's generic op syntax, accepted by upstream
 //!   `mlir-opt --allow-unregistered-dialect`:
 //!   `%c = "arith.cmpi"(%a, %b) <{predicate = 2 : i64}> : (i32, i32) -> i1`.
 //!
-//! [`parse`] accepts either form, even mixed op by op (an op starting with `"` is generic).
-//! Printing, parsing and printing again gives the same text for both forms, and the generic
+//! [`Generic::Kc`] mixes them: kc's ops generic, upstream ops custom, which is how `mlir-opt`
+//! itself prints kc's IR (it can only print unregistered ops generically).
+//!
+//! [`parse`] accepts either form, even mixed op by op (an op starting with `"` is generic), and
+//! what `mlir-opt` prints: `module`, location aliases (`loc(#loc3)`, `#loc3 = loc(...)`).
+//! Printing, parsing and printing again gives the same text for all forms, and the generic
 //! print of a parsed custom text equals the generic print of the original IR.
 //!
 //! Neither the printer nor the parser recurses per level of nesting (they keep the open ops on
@@ -32,11 +38,24 @@ pub enum Annot {
     Block(Block),
 }
 
+/// Which ops print in MLIR's generic form.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Generic {
+    /// None: every op in its custom form.
+    #[default]
+    None,
+    /// kc's own ops (`kernel`, `conv`), which `mlir-opt` reads only in the generic form;
+    /// `builtin`, `arith` and `cf` ops keep their (MLIR) custom form.
+    Kc,
+    /// Every op.
+    All,
+}
+
 /// How to print.
 #[derive(Copy, Clone)]
 pub struct PrintOptions<'a> {
-    /// MLIR generic form instead of the custom form.
-    pub generic: bool,
+    /// Which ops print in MLIR's generic form instead of the custom form.
+    pub generic: Generic,
     /// Print `loc(...)` for ops and block arguments with a known location.
     pub locations: bool,
     /// Trailing `// ...` comments, e.g. uniformity facts.
@@ -46,7 +65,7 @@ pub struct PrintOptions<'a> {
 impl Default for PrintOptions<'_> {
     fn default() -> Self {
         PrintOptions {
-            generic: false,
+            generic: Generic::None,
             locations: true,
             annotate: None,
         }
@@ -56,7 +75,7 @@ impl Default for PrintOptions<'_> {
 impl PrintOptions<'_> {
     pub fn generic() -> Self {
         PrintOptions {
-            generic: true,
+            generic: Generic::All,
             ..Default::default()
         }
     }

@@ -9,7 +9,7 @@
 //! the types of forward-referenced operands in the custom form.
 
 use super::lexer::{lex, unescape, Tok, Token};
-use super::print::{is_numbered_block, literal_type, REGION_SEPARATORS};
+use super::print::{is_numbered_block, literal_type, upstream_syntax, Upstream, REGION_SEPARATORS};
 use super::TextError;
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
@@ -42,11 +42,41 @@ struct BlockEntry {
     first_use: usize,
 }
 
+/// The names defined in one region: MLIR scopes value and block names per region (sibling
+/// regions reuse them, as `mlir-opt` prints them), within an isolated op's scope.
 #[derive(Default)]
+struct Frame {
+    values: Vec<String>,
+    blocks: HashMap<String, BlockEntry>,
+}
+
+/// The names of one isolated op (`kernel.func`, `builtin.module`).
 struct Scope {
     values: HashMap<String, Value>,
-    blocks: HashMap<String, BlockEntry>,
-    fixups: Vec<Fixup>,
+    /// Uses of values not defined yet, by name; resolved when the name is defined.
+    fixups: HashMap<String, Vec<Fixup>>,
+    /// The open regions, innermost last; the first holds what is outside any region.
+    frames: Vec<Frame>,
+}
+
+impl Default for Scope {
+    fn default() -> Scope {
+        Scope {
+            values: HashMap::new(),
+            fixups: HashMap::new(),
+            frames: vec![Frame::default()],
+        }
+    }
+}
+
+impl Scope {
+    fn frame(&mut self) -> &mut Frame {
+        if self.frames.is_empty() {
+            self.frames.push(Frame::default());
+        }
+        let n = self.frames.len() - 1;
+        &mut self.frames[n]
+    }
 }
 
 /// A `%name` or `^name` reference (name without the sigil).
@@ -70,6 +100,12 @@ enum Form {
         literal: Option<Token>,
         uses: Vec<TypedUse>,
         succs: Vec<(Use, Vec<TypedUse>)>,
+    },
+    /// An upstream op in MLIR's custom syntax, read whole but for its location.
+    Upstream {
+        uses: Vec<TypedUse>,
+        succs: Vec<(Use, Vec<TypedUse>)>,
+        result_tys: Vec<Type>,
     },
 }
 
@@ -101,6 +137,8 @@ struct Parser<'t> {
     pos: usize,
     ir: Ir,
     scopes: Vec<Scope>,
+    /// Location aliases (`#loc3 = loc(...)`): where each one's location starts (after `loc(`).
+    loc_aliases: HashMap<String, usize>,
 }
 
 pub(super) fn parse(text: &str, file_name: &str) -> PResult<Ir> {
@@ -115,7 +153,10 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
         pos: 0,
         ir: Ir::new(),
         scopes: vec![Scope::default()],
+        loc_aliases: HashMap::new(),
     };
+    p.find_aliases()?;
+    p.skip_alias_defs()?;
     let first = p.tok();
     let is_module = match first.kind {
         Tok::Ident => matches!(p.slice(first), "module" | "builtin.module"),
@@ -124,6 +165,7 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
     };
     if is_module {
         p.parse_op(None)?;
+        p.skip_alias_defs()?;
         if p.peek() != Tok::Eof {
             return Err(p.unexpected("end of input after the module"));
         }
@@ -131,6 +173,7 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
         let b = p.ir.top_block();
         while p.peek() != Tok::Eof {
             p.parse_op(Some(b))?;
+            p.skip_alias_defs()?;
         }
     }
     p.pop_scope()?;
@@ -222,6 +265,27 @@ impl Parser<'_> {
         }
     }
 
+    /// Records every location alias definition, `#name = loc(`, which may follow its uses.
+    fn find_aliases(&mut self) -> PResult<()> {
+        for (i, w) in self.toks.windows(4).enumerate() {
+            if w[0].kind != Tok::Hash || w[1].kind != Tok::Equal {
+                continue;
+            }
+            let is_loc = w[2].kind == Tok::Ident && self.slice(w[2]) == "loc";
+            if !is_loc || w[3].kind != Tok::LParen {
+                return Err(self.err(
+                    w[2].start,
+                    "expected `loc(...)`: kc reads only location aliases".into(),
+                ));
+            }
+            let name = self.slice(w[0]).to_string();
+            if self.loc_aliases.insert(name.clone(), i + 4).is_some() {
+                return Err(self.err(w[0].start, format!("alias `{name}` redefined")));
+            }
+        }
+        Ok(())
+    }
+
     // ---- names ----
 
     fn scope(&mut self) -> &mut Scope {
@@ -237,8 +301,20 @@ impl Parser<'_> {
             return Err(self.err(u.offset, format!("value `%{}` redefined", u.name)));
         }
         self.scope().values.insert(u.name.clone(), v);
+        self.scope().frame().values.push(u.name.clone());
         if !is_numeric(&u.name) {
             self.ir.values[v].name = Some(u.name.clone());
+        }
+        for f in self.scope().fixups.remove(&u.name).unwrap_or_default() {
+            self.check_type(v, f.ty, &f.name, f.offset)?;
+            let data = &mut self.ir.ops[f.op];
+            let slot = match f.slot {
+                Slot::Operand(i) => data.operands.get_mut(i),
+                Slot::SuccArg(s, i) => data.succs.get_mut(s).and_then(|s| s.args.get_mut(i)),
+            };
+            if let Some(slot) = slot {
+                *slot = v;
+            }
         }
         Ok(())
     }
@@ -261,22 +337,23 @@ impl Parser<'_> {
             self.check_type(v, ty, &u.name, u.offset)?;
             return Ok(v);
         }
-        self.scope().fixups.push(Fixup {
+        let f = Fixup {
             op,
             slot,
-            name: u.name,
+            name: u.name.clone(),
             offset: u.offset,
             ty,
-        });
+        };
+        self.scope().fixups.entry(u.name).or_default().push(f);
         Ok(Value::reserved_value())
     }
 
     fn use_block(&mut self, u: &Use) -> Block {
-        if let Some(e) = self.scope().blocks.get(&u.name) {
+        if let Some(e) = self.scope().frame().blocks.get(&u.name) {
             return e.block;
         }
         let b = self.new_block(&u.name);
-        self.scope().blocks.insert(
+        self.scope().frame().blocks.insert(
             u.name.clone(),
             BlockEntry {
                 block: b,
@@ -296,7 +373,7 @@ impl Parser<'_> {
     }
 
     fn define_block(&mut self, u: &Use) -> PResult<Block> {
-        if let Some(e) = self.scope().blocks.get_mut(&u.name) {
+        if let Some(e) = self.scope().frame().blocks.get_mut(&u.name) {
             if e.defined {
                 return Err(self.err(u.offset, format!("block `^{}` redefined", u.name)));
             }
@@ -304,7 +381,7 @@ impl Parser<'_> {
             return Ok(e.block);
         }
         let b = self.new_block(&u.name);
-        self.scope().blocks.insert(
+        self.scope().frame().blocks.insert(
             u.name.clone(),
             BlockEntry {
                 block: b,
@@ -315,34 +392,46 @@ impl Parser<'_> {
         Ok(b)
     }
 
-    /// Ends an isolated scope: resolves forward references.
+    /// Ends an isolated scope: every value used must have been defined.
     fn pop_scope(&mut self) -> PResult<()> {
-        let Some(scope) = self.scopes.pop() else {
+        let Some(mut scope) = self.scopes.pop() else {
             return Ok(());
         };
-        for f in &scope.fixups {
-            let Some(&v) = scope.values.get(&f.name) else {
-                return Err(self.err(f.offset, format!("use of undefined value `%{}`", f.name)));
-            };
-            self.check_type(v, f.ty, &f.name, f.offset)?;
-            let data = &mut self.ir.ops[f.op];
-            let slot = match f.slot {
-                Slot::Operand(i) => data.operands.get_mut(i),
-                Slot::SuccArg(s, i) => data.succs.get_mut(s).and_then(|s| s.args.get_mut(i)),
-            };
-            if let Some(slot) = slot {
-                *slot = v;
-            }
+        if let Some(f) = scope.fixups.values().flatten().min_by_key(|f| f.offset) {
+            return Err(self.err(f.offset, format!("use of undefined value `%{}`", f.name)));
         }
-        if let Some((name, e)) = scope
+        while let Some(frame) = scope.frames.pop() {
+            self.check_blocks(&frame)?;
+        }
+        Ok(())
+    }
+
+    /// Ends a region: its names go out of scope, and the blocks it branches to must be its own.
+    fn end_region(&mut self) -> PResult<()> {
+        let scope = self.scope();
+        let frame = if scope.frames.len() > 1 {
+            scope.frames.pop().unwrap_or_default()
+        } else {
+            Frame::default()
+        };
+        for name in &frame.values {
+            self.scope().values.remove(name);
+        }
+        self.check_blocks(&frame)
+    }
+
+    fn check_blocks(&self, frame: &Frame) -> PResult<()> {
+        match frame
             .blocks
             .iter()
             .filter(|(_, e)| !e.defined)
             .min_by_key(|(_, e)| e.first_use)
         {
-            return Err(self.err(e.first_use, format!("use of undefined block `^{name}`")));
+            Some((name, e)) => {
+                Err(self.err(e.first_use, format!("use of undefined block `^{name}`")))
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     // ---- ops ----
@@ -372,6 +461,7 @@ impl Parser<'_> {
                     Tok::Caret => self.block_label(top)?,
                     Tok::RBrace => {
                         self.bump();
+                        self.end_region()?;
                         let p = open.pop().expect("a region is open");
                         let f = self.region_follows(&p)?;
                         break (p, f);
@@ -445,10 +535,10 @@ impl Parser<'_> {
         if isolated {
             self.scopes.push(Scope::default());
         }
-        let form = if generic {
-            self.generic_head()?
-        } else {
-            self.custom_head(op)?
+        let form = match upstream_syntax(opcode) {
+            _ if generic => self.generic_head()?,
+            Some(u) if u != Upstream::Module => self.upstream(op, u)?,
+            _ => self.custom_head(op)?,
         };
         Ok(Pending {
             op,
@@ -465,6 +555,7 @@ impl Parser<'_> {
     /// Does region number `p.regions` of `p` follow? Consumes what leads up to its `{`.
     fn region_follows(&mut self, p: &Pending) -> PResult<bool> {
         match p.form {
+            Form::Upstream { .. } => Ok(false),
             Form::Generic { .. } if p.regions == 0 => Ok(self.eat(Tok::LParen)),
             Form::Generic { .. } => {
                 if self.eat(Tok::Comma) {
@@ -491,6 +582,7 @@ impl Parser<'_> {
     /// `{` and the region; an unlabelled entry block if no label follows.
     fn region_start(&mut self, p: &mut Pending) -> PResult<()> {
         self.expect(Tok::LBrace, "`{`")?;
+        self.scope().frames.push(Frame::default());
         let r = self.ir.add_region(p.op);
         p.regions += 1;
         p.block = None;
@@ -541,6 +633,16 @@ impl Parser<'_> {
                 uses,
                 succs,
             } => self.custom_tail(op, literal, uses, succs)?,
+            Form::Upstream {
+                uses,
+                succs,
+                result_tys,
+            } => Body {
+                operands: uses,
+                succs,
+                result_tys,
+                loc: self.parse_loc()?,
+            },
         };
         if p.isolated {
             self.pop_scope()?;
@@ -856,6 +958,154 @@ impl Parser<'_> {
         })
     }
 
+    /// An upstream op in MLIR's custom syntax (`u`), after its name, up to its location.
+    fn upstream(&mut self, op: Op, u: Upstream) -> PResult<Form> {
+        let mut uses = Vec::new();
+        let mut succs = Vec::new();
+        let result_tys = match u {
+            Upstream::Module => unreachable!("a module is read in kc's custom form"),
+            Upstream::Constant => {
+                // `4 : i32`, `1.000000e+00 : f32`, `0x7FC00000 : f32`, `true` (an i1; kc used
+                // to print `true : i1`, still read).
+                let t = self.tok();
+                let boolean = t.kind == Tok::Ident && matches!(self.slice(t), "true" | "false");
+                if !boolean && !matches!(t.kind, Tok::Int | Tok::Float) {
+                    return Err(self.unexpected("a constant value"));
+                }
+                self.bump();
+                let ty = if self.eat(Tok::Colon) {
+                    self.parse_type()?
+                } else if boolean {
+                    Type::I1
+                } else {
+                    return Err(self.unexpected("`:` and the constant's type"));
+                };
+                let a = if boolean {
+                    if ty != Type::I1 {
+                        return Err(self.err(
+                            t.start,
+                            format!("a boolean literal needs type i1, not {ty}"),
+                        ));
+                    }
+                    Attr::Int((self.slice(t) == "true") as i64, ty)
+                } else {
+                    self.number(t, ty)?
+                };
+                self.ir.set_attr(op, "value", a);
+                vec![ty]
+            }
+            Upstream::Operands => {
+                uses = self.operand_list()?;
+                self.expect(Tok::Colon, "`:`")?;
+                let ty = self.parse_type()?;
+                // A select's condition is i1; every other operand has the result's type.
+                let select = self.ir.ops[op].opcode == Opcode::Select;
+                for (i, u) in uses.iter_mut().enumerate() {
+                    u.1 = Some(if select && i == 0 { Type::I1 } else { ty });
+                }
+                vec![ty]
+            }
+            Upstream::Compare => {
+                let kw = self.ir.ops[op].opcode.spec().keyword;
+                let Some(Keyword::Enum(attr, names)) = kw else {
+                    unreachable!("a compare has a predicate");
+                };
+                let t = self.tok();
+                let word = self.slice(t);
+                let Some(i) = names
+                    .iter()
+                    .position(|n| t.kind == Tok::Ident && *n == word)
+                else {
+                    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                    return Err(self.unexpected(&format!("one of {}", list.join(", "))));
+                };
+                self.bump();
+                self.ir.set_attr(op, attr, Attr::Int(i as i64, Type::I64));
+                self.expect(Tok::Comma, "`,`")?;
+                uses = self.operand_list()?;
+                self.expect(Tok::Colon, "`:`")?;
+                let ty = self.parse_type()?;
+                for u in &mut uses {
+                    u.1 = Some(ty);
+                }
+                vec![Type::I1]
+            }
+            Upstream::Cast => {
+                uses = self.operand_list()?;
+                self.expect(Tok::Colon, "`:`")?;
+                let from = self.parse_type()?;
+                if !self.is_ident("to") {
+                    return Err(self.unexpected("`to`"));
+                }
+                self.bump();
+                for u in &mut uses {
+                    u.1 = Some(from);
+                }
+                vec![self.parse_type()?]
+            }
+            Upstream::Br | Upstream::CondBr => {
+                if u == Upstream::CondBr {
+                    uses.push((self.operand()?, Some(Type::I1)));
+                    self.expect(Tok::Comma, "`,`")?;
+                }
+                loop {
+                    succs.push(self.successor()?);
+                    if u == Upstream::Br || succs.len() == 2 {
+                        break;
+                    }
+                    self.expect(Tok::Comma, "`,`")?;
+                }
+                Vec::new()
+            }
+        };
+        Ok(Form::Upstream {
+            uses,
+            succs,
+            result_tys,
+        })
+    }
+
+    fn operand(&mut self) -> PResult<Use> {
+        if self.peek() != Tok::Percent {
+            return Err(self.unexpected("an operand"));
+        }
+        Ok(self.name_use())
+    }
+
+    /// `%a, %b` (at least one), untyped.
+    fn operand_list(&mut self) -> PResult<Vec<TypedUse>> {
+        let mut uses = vec![(self.operand()?, None)];
+        while self.eat(Tok::Comma) {
+            uses.push((self.operand()?, None));
+        }
+        Ok(uses)
+    }
+
+    /// `^bb` or `^bb(%a, %b : i32, i32)`.
+    fn successor(&mut self) -> PResult<(Use, Vec<TypedUse>)> {
+        if self.peek() != Tok::Caret {
+            return Err(self.unexpected("a successor block"));
+        }
+        let b = self.name_use();
+        let mut args = Vec::new();
+        if self.eat(Tok::LParen) {
+            args = self.operand_list()?;
+            let colon = self.expect(Tok::Colon, "`:` and the types of the block's arguments")?;
+            let tys = self.type_list(Tok::RParen)?;
+            self.expect(Tok::RParen, "`)`")?;
+            if tys.len() != args.len() {
+                return Err(self.err(
+                    colon.start,
+                    format!("{} arguments but {} types", args.len(), tys.len()),
+                ));
+            }
+            for (a, t) in args.iter_mut().zip(tys) {
+                a.1 = Some(t);
+            }
+        }
+        Ok((b, args))
+    }
+
     fn symbol(&self, t: Token) -> PResult<String> {
         let s = &self.slice(t)[1..];
         if s.starts_with('"') {
@@ -930,25 +1180,135 @@ impl Parser<'_> {
         }
     }
 
+    /// `loc(...)`, if one follows. kc's locations are `"file":line:col`; of MLIR's other
+    /// kinds (which `mlir-opt` may print) it keeps the file location inside: a fused
+    /// location's first known part, a name location's child, a call site's callee. `#alias`
+    /// reads the alias's definition (`#loc3 = loc(...)`, anywhere at the top level).
     fn parse_loc(&mut self) -> PResult<Loc> {
         if !self.is_ident("loc") {
             return Ok(Loc::UNKNOWN);
         }
         self.bump();
         self.expect(Tok::LParen, "`(`")?;
-        if self.is_ident("unknown") {
-            self.bump();
-            self.expect(Tok::RParen, "`)`")?;
-            return Ok(Loc::UNKNOWN);
-        }
-        let f = self.expect(Tok::Str, "a file name")?;
-        let file = self.string(f)?;
-        self.expect(Tok::Colon, "`:`")?;
-        let line = self.u32_lit()?;
-        self.expect(Tok::Colon, "`:`")?;
-        let col = self.u32_lit()?;
+        let loc = self.location(0)?;
         self.expect(Tok::RParen, "`)`")?;
-        Ok(self.ir.loc(&file, line, col))
+        Ok(loc)
+    }
+
+    /// A location inside `loc(...)`. Recurses per level of nesting (and alias reference), at
+    /// most `MAX_LOC_DEPTH` deep: MLIR prints only a few.
+    fn location(&mut self, depth: usize) -> PResult<Loc> {
+        const MAX_LOC_DEPTH: usize = 64;
+        if depth > MAX_LOC_DEPTH {
+            let t = self.tok();
+            return Err(self.err(
+                t.start,
+                "location nested too deeply (or an alias refers to itself)".into(),
+            ));
+        }
+        let t = self.tok();
+        let word = self.slice(t);
+        match t.kind {
+            Tok::Hash => {
+                let Some(&at) = self.loc_aliases.get(word) else {
+                    return Err(self.err(t.start, format!("undefined alias `{word}`")));
+                };
+                let back = self.pos + 1;
+                self.pos = at;
+                let loc = self.location(depth + 1);
+                self.pos = back;
+                loc
+            }
+            Tok::Ident if word == "unknown" => {
+                self.bump();
+                Ok(Loc::UNKNOWN)
+            }
+            Tok::Ident if word == "fused" => {
+                self.bump();
+                // Metadata, `fused<...>[...]`: skipped, brackets balanced.
+                if self.peek() == Tok::Lt {
+                    let mut open = 0usize;
+                    loop {
+                        match self.bump().kind {
+                            Tok::Lt => open += 1,
+                            Tok::Gt => open -= 1,
+                            Tok::Eof => return Err(self.unexpected("`>`")),
+                            _ => {}
+                        }
+                        if open == 0 {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::LBracket, "`[`")?;
+                let mut first = Loc::UNKNOWN;
+                loop {
+                    let l = self.location(depth + 1)?;
+                    if !first.is_known() {
+                        first = l;
+                    }
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RBracket, "`]`")?;
+                Ok(first)
+            }
+            Tok::Ident if word == "callsite" => {
+                self.bump();
+                self.expect(Tok::LParen, "`(`")?;
+                let callee = self.location(depth + 1)?;
+                if !self.is_ident("at") {
+                    return Err(self.unexpected("`at`"));
+                }
+                self.bump();
+                let caller = self.location(depth + 1)?;
+                self.expect(Tok::RParen, "`)`")?;
+                Ok(if callee.is_known() { callee } else { caller })
+            }
+            Tok::Str => {
+                self.bump();
+                let name = self.string(t)?;
+                if self.eat(Tok::LParen) {
+                    // A name location with a child: `"x"("f":1:2)`.
+                    let child = self.location(depth + 1)?;
+                    self.expect(Tok::RParen, "`)`")?;
+                    return Ok(child);
+                }
+                if !self.eat(Tok::Colon) {
+                    return Ok(Loc::UNKNOWN); // a bare name location
+                }
+                let line = self.u32_lit()?;
+                let col = if self.eat(Tok::Colon) {
+                    self.u32_lit()?
+                } else {
+                    0
+                };
+                // A range's end (`"f":1:2 to 3:4`, `to :4`): kc keeps the start.
+                if self.is_ident("to") {
+                    self.bump();
+                    while matches!(self.peek(), Tok::Int | Tok::Colon) {
+                        self.bump();
+                    }
+                }
+                Ok(self.ir.loc(&name, line, col))
+            }
+            _ => Err(self.unexpected("a location")),
+        }
+    }
+
+    /// Skips location alias definitions (`#loc3 = loc(...)`), which the pre-pass has
+    /// recorded; each is read, so a malformed one is an error.
+    fn skip_alias_defs(&mut self) -> PResult<()> {
+        while self.peek() == Tok::Hash && self.peek_at(1) == Tok::Equal {
+            self.bump();
+            self.bump();
+            if !self.is_ident("loc") {
+                return Err(self.unexpected("`loc(...)`: kc reads only location aliases"));
+            }
+            self.parse_loc()?;
+        }
+        Ok(())
     }
 
     fn u32_lit(&mut self) -> PResult<u32> {

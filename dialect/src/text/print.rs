@@ -1,10 +1,11 @@
 //! The printer for both forms.
 
-use super::{Annot, PrintOptions};
-use crate::attrs::{format_f32, is_bare_ident, quote, Attr};
+use super::{Annot, Generic, PrintOptions};
+use crate::attrs::{is_bare_ident, quote, Attr};
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Event, Ir};
 use crate::location::Loc;
+use crate::mlir_float::format_f32;
 use crate::registry::{Keyword, Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
@@ -18,6 +19,40 @@ pub(super) fn region_separators(opcode: Opcode) -> &'static [&'static str] {
         Opcode::Loop => &["latch"],
         _ => &[],
     }
+}
+
+/// The custom syntax of an upstream op, as MLIR 22 prints it (its `assemblyFormat`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Upstream {
+    /// `module {`.
+    Module,
+    /// `arith.constant 4 : i32`, `arith.constant true`, `arith.constant 1.000000e+00 : f32`.
+    Constant,
+    /// `arith.addi %a, %b : i32`, `arith.negf %x : f32`, `arith.select %c, %a, %b : i32`:
+    /// the operands, then the result type (which the operands share, but a select's condition).
+    Operands,
+    /// `arith.cmpi slt, %a, %b : i32`: the predicate, then the *operand* type.
+    Compare,
+    /// `arith.extsi %x : i32 to i64`.
+    Cast,
+    /// `cf.br ^bb1(%a, %b : i32, i32)`.
+    Br,
+    /// `cf.cond_br %c, ^bb1(%a : i32), ^bb2`.
+    CondBr,
+}
+
+pub(super) fn upstream_syntax(opcode: Opcode) -> Option<Upstream> {
+    use Opcode::*;
+    Some(match opcode {
+        Module => Upstream::Module,
+        Constant => Upstream::Constant,
+        CmpI | CmpF => Upstream::Compare,
+        ExtSI | ExtUI | TruncI | SIToFP | UIToFP | FPToSI | FPToUI | Bitcast => Upstream::Cast,
+        Br => Upstream::Br,
+        CondBr => Upstream::CondBr,
+        op if op.spec().has(Traits::UPSTREAM) => Upstream::Operands,
+        _ => return None,
+    })
 }
 
 /// All words the parser accepts between regions.
@@ -292,6 +327,19 @@ impl Printer<'_> {
         }
     }
 
+    /// Does `op` print in the generic form? Besides what the options ask, an upstream op
+    /// whose shape its MLIR custom syntax cannot express (IR the verifier would reject, or
+    /// attributes the syntax has no place for) prints generically, so nothing is lost.
+    fn is_generic(&self, op: Op) -> bool {
+        match self.opts.generic {
+            Generic::All => true,
+            Generic::Kc if !self.ir.spec(op).has(Traits::UPSTREAM) => true,
+            _ => {
+                upstream_syntax(self.ir.opcode(op)).is_some_and(|u| !upstream_fits(self.ir, op, u))
+            }
+        }
+    }
+
     fn annot(&self, a: Annot) -> Option<String> {
         self.opts.annotate.and_then(|f| f(a))
     }
@@ -371,8 +419,10 @@ impl Printer<'_> {
             self.values(&data.results);
             self.out.push_str(" = ");
         }
-        if self.opts.generic {
+        if self.is_generic(op) {
             self.generic_head(op);
+        } else if let Some(u) = upstream_syntax(data.opcode) {
+            self.upstream(op, u);
         } else {
             self.custom_head(op);
         }
@@ -382,7 +432,7 @@ impl Printer<'_> {
     /// The text before region `index` of `op` and its `{`; the annotation (if any) goes after
     /// the `{`.
     fn region_start(&mut self, op: Op, index: usize, annot: Option<String>) {
-        if self.opts.generic {
+        if self.is_generic(op) {
             if index > 0 {
                 self.out.push_str(", ");
             }
@@ -409,7 +459,11 @@ impl Printer<'_> {
             .is_none_or(|e| e == b);
         // MLIR reads `{}` as a region without blocks, so the generic form labels an empty
         // entry block.
-        let empty = self.opts.generic && ir.first_op(b).is_none();
+        let generic = ir
+            .block_region(b)
+            .and_then(|r| ir.region_parent(r))
+            .is_some_and(|o| self.is_generic(o));
+        let empty = generic && ir.first_op(b).is_none();
         if !first || !args.is_empty() || empty || self.names.targets[b] {
             self.indent(indent);
             self.block_ref(b);
@@ -435,9 +489,9 @@ impl Printer<'_> {
     /// An op after its last region: the form's text after the regions, the location and the
     /// annotation if no region took it.
     fn tail(&mut self, op: Op, annot: Option<String>) {
-        if self.opts.generic {
+        if self.is_generic(op) {
             self.generic_tail(op);
-        } else {
+        } else if upstream_syntax(self.ir.opcode(op)).is_none() {
             self.custom_tail(op);
         }
         self.loc(self.ir.ops[op].loc);
@@ -584,6 +638,73 @@ impl Printer<'_> {
         }
     }
 
+    /// An upstream op in MLIR's custom syntax, all of it but the location (only a module has
+    /// a region, which follows). [`upstream_fits`] has checked its shape.
+    fn upstream(&mut self, op: Op, u: Upstream) {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        let ty = |v: Value| ir.values[v].ty;
+        if u == Upstream::Module {
+            // MLIR prints builtin ops without the dialect prefix.
+            self.out.push_str("module");
+            return;
+        }
+        self.out.push_str(data.opcode.name());
+        self.out.push(' ');
+        match u {
+            Upstream::Module => {}
+            Upstream::Constant => {
+                let a = ir.attr(op, "value").expect("checked by upstream_fits");
+                let t = ty(data.results[0]);
+                self.out
+                    .push_str(&constant_text(a, t).expect("checked by upstream_fits"));
+                if t != Type::I1 {
+                    let _ = write!(self.out, " : {t}");
+                }
+            }
+            Upstream::Operands => {
+                self.values(&data.operands);
+                let _ = write!(self.out, " : {}", ty(data.results[0]));
+            }
+            Upstream::Compare => {
+                let kw = data
+                    .opcode
+                    .spec()
+                    .keyword
+                    .expect("a compare has a predicate");
+                let a = ir.attr(op, kw.attr()).expect("checked by upstream_fits");
+                let pred = keyword_text(kw, a, &[]).expect("checked by upstream_fits");
+                let _ = write!(self.out, "{pred}, ");
+                self.values(&data.operands);
+                let _ = write!(self.out, " : {}", ty(data.operands[0]));
+            }
+            Upstream::Cast => {
+                self.values(&data.operands);
+                let (from, to) = (ty(data.operands[0]), ty(data.results[0]));
+                let _ = write!(self.out, " : {from} to {to}");
+            }
+            Upstream::Br | Upstream::CondBr => {
+                if u == Upstream::CondBr {
+                    self.values(&data.operands);
+                    self.out.push_str(", ");
+                }
+                for (i, s) in data.succs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.block_ref(s.block);
+                    if !s.args.is_empty() {
+                        self.out.push('(');
+                        self.values(&s.args);
+                        self.out.push_str(" : ");
+                        self.types(s.args.iter().map(|&v| ty(v)));
+                        self.out.push(')');
+                    }
+                }
+            }
+        }
+    }
+
     /// ` : result types`.
     fn custom_tail(&mut self, op: Op) {
         let ir = self.ir;
@@ -592,6 +713,58 @@ impl Printer<'_> {
             self.out.push_str(" : ");
             self.types(results.iter().map(|&v| ir.values[v].ty));
         }
+    }
+}
+
+/// Can `op` print in its upstream custom syntax `u` and parse back the same? It needs the
+/// operands, results and successors the syntax has places for, the types it implies (the
+/// syntax names one type for several values) and no attribute beyond the one it spells.
+fn upstream_fits(ir: &Ir, op: Op, u: Upstream) -> bool {
+    let data = &ir.ops[op];
+    let spec = data.opcode.spec();
+    let ty = |v: &Value| ir.values[*v].ty;
+    let kw = spec.keyword.map(|k| k.attr());
+    let attrs_ok = data.attrs.iter().all(|(n, _)| Some(&**n) == kw);
+    let shape_ok = spec.operands.accepts(data.operands.len())
+        && spec.results.accepts(data.results.len())
+        && spec.succs.accepts(data.succs.len())
+        && data.regions.len() == spec.regions as usize;
+    if !attrs_ok || !shape_ok {
+        return false;
+    }
+    let result = data.results.first().map(ty);
+    match u {
+        Upstream::Module => data.attrs.is_empty(),
+        Upstream::Constant => {
+            matches!((ir.attr(op, "value"), result), (Some(a), Some(t)) if constant_text(a, t).is_some())
+        }
+        Upstream::Operands => {
+            // A select's condition is i1; every other operand has the result's type.
+            let skip = usize::from(data.opcode == Opcode::Select);
+            (skip == 0 || ty(&data.operands[0]) == Type::I1)
+                && data.operands[skip..].iter().all(|v| Some(ty(v)) == result)
+        }
+        Upstream::Compare => {
+            let known = match (spec.keyword, kw.and_then(|k| ir.attr(op, k))) {
+                (Some(k), Some(a)) => keyword_text(k, a, &[]).is_some(),
+                _ => false,
+            };
+            known && ty(&data.operands[0]) == ty(&data.operands[1]) && result == Some(Type::I1)
+        }
+        Upstream::CondBr => ty(&data.operands[0]) == Type::I1,
+        Upstream::Cast | Upstream::Br => true,
+    }
+}
+
+/// An `arith.constant` value as MLIR prints it (`4`, `true`, `1.000000e+00`), if `a` is a
+/// literal of type `ty`.
+fn constant_text(a: &Attr, ty: Type) -> Option<String> {
+    match a {
+        Attr::Int(v, t) if *t == ty && ty == Type::I1 => Some((*v != 0).to_string()),
+        Attr::Int(v, t) if *t == ty && ty.is_int() => Some(v.to_string()),
+        Attr::Float(f) if ty == Type::F32 => Some(format_f32(*f)),
+        Attr::Bool(b) if ty == Type::I1 => Some(b.to_string()),
+        _ => None,
     }
 }
 

@@ -279,10 +279,10 @@ mod tests {
     %e = conv.entry : !conv.token
     %one = arith.constant 1 : i32
     %u = arith.addi %n, %one : i32
-    %c = arith.cmpi slt, %u, %n : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi slt, %u, %n : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
-    cf.br [^b]
+    cf.br ^b
   ^b:
     %r = kernel.readlane %n, %u, %e : i32
     kernel.store %r, %buf, %u

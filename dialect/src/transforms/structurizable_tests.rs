@@ -198,13 +198,13 @@ const TWO_ENTRIES: &str = r#"
 kernel.func @two {
 ^entry(%c: i1, %x: i32, %out: !kernel.ptr<global, i32>):
   %one = arith.constant 1 : i32
-  cf.cond_br %c, [^a(%x), ^b(%x)]
+  cf.cond_br %c, ^a(%x : i32), ^b(%x : i32)
 ^a(%i: i32):
   %i1 = arith.addi %i, %one : i32
-  cf.cond_br %c, [^b(%i1), ^exit(%i1)]
+  cf.cond_br %c, ^b(%i1 : i32), ^exit(%i1 : i32)
 ^b(%j: i32):
   %j1 = arith.addi %j, %one : i32
-  cf.br [^a(%j1)]
+  cf.br ^a(%j1 : i32)
 ^exit(%r: i32):
   kernel.store %r, %out, %x
   kernel.return
@@ -254,18 +254,18 @@ fn three_entries() {
         r#"
 kernel.func @three {
 ^entry(%c: i1, %d: i1, %x: i32):
-  %f = arith.constant 1.5 : f32
-  cf.cond_br %c, [^a(%x), ^pick]
+  %f = arith.constant 1.500000e+00 : f32
+  cf.cond_br %c, ^a(%x : i32), ^pick
 ^pick:
-  cf.cond_br %d, [^b, ^c(%x, %f)]
+  cf.cond_br %d, ^b, ^c(%x, %f : i32, f32)
 ^a(%i: i32):
-  cf.cond_br %c, [^b, ^exit]
+  cf.cond_br %c, ^b, ^exit
 ^b:
   %y = arith.addi %x, %x : i32
-  cf.br [^c(%y, %f)]
+  cf.br ^c(%y, %f : i32, f32)
 ^c(%k: i32, %g: f32):
   %h = arith.addf %g, %g : f32
-  cf.cond_br %d, [^a(%k), ^b]
+  cf.cond_br %d, ^a(%k : i32), ^b
 ^exit:
   kernel.return
 }
@@ -291,17 +291,17 @@ kernel.func @nested {
 ^entry(%c: i1, %d: i1, %n: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^h(%zero)]
+  cf.br ^h(%zero : i32)
 ^h(%i: i32):
   %i1 = arith.addi %i, %one : i32
-  cf.cond_br %c, [^a, ^b(%i1)]
+  cf.cond_br %c, ^a, ^b(%i1 : i32)
 ^a:
-  cf.cond_br %d, [^b(%i), ^latch]
+  cf.cond_br %d, ^b(%i : i32), ^latch
 ^b(%v: i32):
   %w = arith.addi %v, %i1 : i32
-  cf.cond_br %c, [^a, ^exit(%w)]
+  cf.cond_br %c, ^a, ^exit(%w : i32)
 ^latch:
-  cf.cond_br %d, [^h(%i1), ^exit(%i)]
+  cf.cond_br %d, ^h(%i1 : i32), ^exit(%i : i32)
 ^exit(%r: i32):
   %use = arith.addi %r, %i1 : i32
   kernel.return
@@ -328,17 +328,17 @@ fn nested_irreducible_cycles_need_two_rounds() {
         r#"
 kernel.func @two_levels {
 ^entry(%c: i1, %d: i1):
-  cf.cond_br %c, [^p, ^q]
+  cf.cond_br %c, ^p, ^q
 ^p:
-  cf.cond_br %d, [^r, ^s]
+  cf.cond_br %d, ^r, ^s
 ^q:
-  cf.cond_br %d, [^s, ^p]
+  cf.cond_br %d, ^s, ^p
 ^r:
-  cf.cond_br %c, [^s, ^back]
+  cf.cond_br %c, ^s, ^back
 ^s:
-  cf.cond_br %d, [^r, ^exit]
+  cf.cond_br %d, ^r, ^exit
 ^back:
-  cf.cond_br %c, [^p, ^q]
+  cf.cond_br %c, ^p, ^q
 ^exit:
   kernel.return
 }
@@ -361,18 +361,18 @@ fn block_arguments_of_every_type_get_placeholders() {
         r#"
 kernel.func @types {
 ^entry(%c: i1, %x: i32, %g: !kernel.ptr<global, f32>):
-  %f = arith.constant 2.0 : f32
-  %t = arith.constant true : i1
-  cf.cond_br %c, [^a(%x, %g), ^b(%f, %t)]
+  %f = arith.constant 2.000000e+00 : f32
+  %t = arith.constant true
+  cf.cond_br %c, ^a(%x, %g : i32, !kernel.ptr<global, f32>), ^b(%f, %t : f32, i1)
 ^a(%i: i32, %p: !kernel.ptr<global, f32>):
   %v = kernel.load %p, %i : f32
-  cf.cond_br %c, [^b(%v, %c), ^exit]
+  cf.cond_br %c, ^b(%v, %c : f32, i1), ^exit
 ^b(%h: f32, %q: i1):
   %sh = kernel.shared_alloc 4 : !kernel.ptr<shared, i32>
-  cf.br [^m(%sh)]
+  cf.br ^m(%sh : !kernel.ptr<shared, i32>)
 ^m(%s: !kernel.ptr<shared, i32>):
   %l = kernel.load %s, %x : i32
-  cf.cond_br %q, [^a(%l, %g), ^exit]
+  cf.cond_br %q, ^a(%l, %g : i32, !kernel.ptr<global, f32>), ^exit
 ^exit:
   kernel.return
 }
@@ -401,15 +401,15 @@ fn pointer_placeholders_come_from_the_kernel() {
         r#"
 kernel.func @shared {
 ^entry(%c: i1, %x: i32):
-  cf.br [^pre]
+  cf.br ^pre
 ^pre:
   %sh = kernel.shared_alloc 8 : !kernel.ptr<shared, i32>
-  cf.cond_br %c, [^a(%sh), ^b(%sh)]
+  cf.cond_br %c, ^a(%sh : !kernel.ptr<shared, i32>), ^b(%sh : !kernel.ptr<shared, i32>)
 ^a(%s: !kernel.ptr<shared, i32>):
   kernel.store %x, %s, %x
-  cf.cond_br %c, [^b(%s), ^exit]
+  cf.cond_br %c, ^b(%s : !kernel.ptr<shared, i32>), ^exit
 ^b(%t: !kernel.ptr<shared, i32>):
-  cf.br [^a(%t)]
+  cf.br ^a(%t : !kernel.ptr<shared, i32>)
 ^exit:
   kernel.return
 }
@@ -432,15 +432,15 @@ kernel.func @anchor {
 ^entry(%c: i1, %x: i32, %out: !kernel.ptr<global, i32>):
   %e = conv.entry : !conv.token
   %b0 = kernel.ballot %c, %e : i64
-  cf.cond_br %c, [^a(%x), ^b]
+  cf.cond_br %c, ^a(%x : i32), ^b
 ^a(%i: i32):
   %t = conv.anchor : !conv.token
   %r = kernel.readfirstlane %i, %t : i32
-  cf.cond_br %c, [^b, ^exit(%r)]
+  cf.cond_br %c, ^b, ^exit(%r : i32)
 ^b:
   %u = conv.anchor : !conv.token
   %s = kernel.readfirstlane %x, %u : i32
-  cf.br [^a(%s)]
+  cf.br ^a(%s : i32)
 ^exit(%v: i32):
   kernel.barrier %e
   kernel.store %v, %out, %x
@@ -463,18 +463,18 @@ kernel.func @loop {
   %e = conv.entry : !conv.token
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^h(%zero)]
+  cf.br ^h(%zero : i32)
 ^h(%i: i32):
   %heart = conv.loop %e : !conv.token
-  %early = arith.cmpi slt, %i, %n : i1
+  %early = arith.cmpi slt, %i, %n : i32
   %b = kernel.ballot %early, %heart : i64
   %i1 = arith.addi %i, %one : i32
-  %done = arith.cmpi sge, %i1, %n : i1
-  cf.cond_br %done, [^exit, ^h(%i1)]
+  %done = arith.cmpi sge, %i1, %n : i32
+  cf.cond_br %done, ^exit, ^h(%i1 : i32)
 ^exit:
-  cf.cond_br %done, [^then, ^endif(%i)]
+  cf.cond_br %done, ^then, ^endif(%i : i32)
 ^then:
-  cf.br [^endif(%i1)]
+  cf.br ^endif(%i1 : i32)
 ^endif(%v: i32):
   kernel.store %v, %out, %i
   kernel.return
@@ -498,20 +498,20 @@ kernel.func @exits {
   %e = conv.entry : !conv.token
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^h(%zero)]
+  cf.br ^h(%zero : i32)
 ^h(%i: i32):
   %heart = conv.loop %e : !conv.token
-  %c = arith.cmpi slt, %i, %n : i1
+  %c = arith.cmpi slt, %i, %n : i32
   %b = kernel.ballot %c, %heart : i64
-  cf.cond_br %c, [^body, ^done(%i)]
+  cf.cond_br %c, ^body, ^done(%i : i32)
 ^body:
   %k = arith.muli %i, %i : i32
-  %big = arith.cmpi sgt, %k, %n : i1
-  cf.cond_br %big, [^found, ^latch]
+  %big = arith.cmpi sgt, %k, %n : i32
+  cf.cond_br %big, ^found, ^latch
 ^latch:
   %i1 = arith.addi %i, %one : i32
-  %odd = arith.cmpi eq, %i1, %n : i1
-  cf.cond_br %odd, [^odd, ^h(%i1)]
+  %odd = arith.cmpi eq, %i1, %n : i32
+  cf.cond_br %odd, ^odd, ^h(%i1 : i32)
 ^found:
   kernel.store %k, %out, %i
   kernel.return
@@ -559,21 +559,21 @@ kernel.func @nest {
 ^entry(%n: i32, %c: i1, %d: i1, %out: !kernel.ptr<global, i32>):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^oh(%zero)]
+  cf.br ^oh(%zero : i32)
 ^oh(%o: i32):
   %o1 = arith.addi %o, %one : i32
-  cf.cond_br %c, [^ih(%o), ^exit(%o)]
+  cf.cond_br %c, ^ih(%o : i32), ^exit(%o : i32)
 ^ih(%i: i32):
   %v = arith.muli %i, %o1 : i32
-  cf.cond_br %d, [^ib, ^olatch]
+  cf.cond_br %d, ^ib, ^olatch
 ^ib:
   %w = arith.addi %v, %one : i32
-  cf.cond_br %c, [^ret, ^il]
+  cf.cond_br %c, ^ret, ^il
 ^il:
-  cf.cond_br %d, [^ih(%w), ^exit(%w)]
+  cf.cond_br %d, ^ih(%w : i32), ^exit(%w : i32)
 ^olatch:
   %x = arith.addi %v, %o1 : i32
-  cf.br [^oh(%x)]
+  cf.br ^oh(%x : i32)
 ^ret:
   kernel.store %w, %out, %v
   kernel.return
@@ -600,12 +600,12 @@ fn shared_exit_block_gets_a_forwarding_guard_only_if_entered_from_outside() {
             r#"
 kernel.func @shared_exit {{
 ^entry(%c: i1, %x: i32):
-  cf.cond_br %c, [^h, {from_entry}]
+  cf.cond_br %c, ^h, {from_entry}
 ^h:
-  cf.cond_br %c, [^l, ^exit(%x)]
+  cf.cond_br %c, ^l, ^exit(%x : i32)
 ^l:
   %y = arith.addi %x, %x : i32
-  cf.cond_br %c, [^h, ^exit(%y)]
+  cf.cond_br %c, ^h, ^exit(%y : i32)
 ^exit(%r: i32):
   kernel.return
 }}
@@ -616,7 +616,7 @@ kernel.func @shared_exit {{
     let f = kernel(&dedicated, "shared_exit");
     let mut after = dedicated.clone();
     assert_eq!(unify_loop_exits(&mut after, f), 0);
-    let shared = parse_ok(&src("^exit(%x)"));
+    let shared = parse_ok(&src("^exit(%x : i32)"));
     let mut after = shared.clone();
     assert_eq!(unify_loop_exits(&mut after, f), 1);
     verify_all(&after);
@@ -636,13 +636,13 @@ fn exit_into_a_token_region_stays_direct() {
 kernel.func @token_exit {
 ^entry(%c: i1, %x: i32):
   %e = conv.entry : !conv.token
-  cf.br [^h]
+  cf.br ^h
 ^h:
   %heart = conv.loop %e : !conv.token
-  cf.cond_br %c, [^body, ^out1]
+  cf.cond_br %c, ^body, ^out1
 ^body:
   %t = conv.anchor : !conv.token
-  cf.cond_br %c, [^out2, ^h]
+  cf.cond_br %c, ^out2, ^h
 ^out1:
   kernel.return
 ^out2:
@@ -674,27 +674,27 @@ kernel.func @heart_exit {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^outer]
+  cf.br ^outer
 ^outer:
   %h0 = conv.loop %e : !conv.token
-  cf.br [^inner(%zero)]
+  cf.br ^inner(%zero : i32)
 ^inner(%i: i32):
   %h1 = conv.loop %h0 : !conv.token
-  %more = arith.cmpi slt, %i, %tid : i1
-  cf.cond_br %more, [^body, ^after]
+  %more = arith.cmpi slt, %i, %tid : i32
+  cf.cond_br %more, ^body, ^after
 ^body:
-  %big = arith.cmpi sgt, %tid, %n : i1
-  cf.cond_br %big, [^ret, ^latch]
+  %big = arith.cmpi sgt, %tid, %n : i32
+  cf.cond_br %big, ^ret, ^latch
 ^ret:
   %z = kernel.shuffle %tid, %i, %h1 : i32
   kernel.return
 ^latch:
   %j = arith.addi %i, %one : i32
-  cf.br [^inner(%j)]
+  cf.br ^inner(%j : i32)
 ^after:
   %b = kernel.ballot %more, %h0 : i64
-  %again = arith.cmpi slt, %i, %n : i1
-  cf.cond_br %again, [^outer, ^done(%i)]
+  %again = arith.cmpi slt, %i, %n : i32
+  cf.cond_br %again, ^outer, ^done(%i : i32)
 ^done(%r: i32):
   kernel.store %r, %out, %tid
   kernel.return
@@ -715,7 +715,7 @@ fn deeply_nested_loops_each_exiting_to_their_own_block() {
     // the enclosing latch. Inner guards carry the enclosing guards' selectors; the names of
     // those arguments do not grow with the depth.
     let d = 12;
-    let mut src = String::from("kernel.func @deep {\n^entry(%c: i1, %x: i32):\n  cf.br [^h0]\n");
+    let mut src = String::from("kernel.func @deep {\n^entry(%c: i1, %x: i32):\n  cf.br ^h0\n");
     for i in 0..d {
         let next = if i + 1 < d {
             format!("^h{}", i + 1)
@@ -723,10 +723,10 @@ fn deeply_nested_loops_each_exiting_to_their_own_block() {
             "^core".into()
         };
         src += &format!(
-            "^h{i}:\n  %v{i} = arith.addi %x, %x : i32\n  cf.cond_br %c, [{next}, ^ret{i}]\n"
+            "^h{i}:\n  %v{i} = arith.addi %x, %x : i32\n  cf.cond_br %c, {next}, ^ret{i}\n"
         );
     }
-    src += &format!("^core:\n  cf.br [^l{}]\n", d - 1);
+    src += &format!("^core:\n  cf.br ^l{}\n", d - 1);
     for i in (0..d).rev() {
         let out = if i > 0 {
             format!("^l{}", i - 1)
@@ -734,7 +734,7 @@ fn deeply_nested_loops_each_exiting_to_their_own_block() {
             "^done".into()
         };
         src += &format!(
-            "^l{i}:\n  %w{i} = arith.addi %v{i}, %x : i32\n  cf.cond_br %c, [^h{i}, {out}]\n"
+            "^l{i}:\n  %w{i} = arith.addi %v{i}, %x : i32\n  cf.cond_br %c, ^h{i}, {out}\n"
         );
         src += &format!("^ret{i}:\n  kernel.return\n");
     }

@@ -16,6 +16,6 @@ kernel.func @k {
   kernel.return
 }
 // CHECK: %entry = conv.entry
-// CHECK: cf.cond_br %c, [^then, ^endif(%zero)]
+// CHECK: cf.cond_br %c, ^then, ^endif(%zero : i32)
 // CHECK: ^endif(%x: i32):
 // CHECK: kernel.store %x, %out, %zero

@@ -4,16 +4,16 @@
 kernel.func @irreducible {
 ^entry(%c: i1, %d: i1):
   %e = conv.entry : !conv.token
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
-  cf.cond_br %d, [^b, ^exit]
+  cf.cond_br %d, ^b, ^exit
 ^b:
-  cf.br [^a]
+  cf.br ^a
 ^exit:
   kernel.return
 }
-// CHECK:      cf.cond_br %c, [^a, ^b]
+// CHECK:      cf.cond_br %c, ^a, ^b
 // CHECK-NEXT: ^a:
-// CHECK-NEXT:   cf.cond_br %d, [^b, ^exit]
+// CHECK-NEXT:   cf.cond_br %d, ^b, ^exit
 // CHECK-NEXT: ^b:
-// CHECK-NEXT:   cf.br [^a]
+// CHECK-NEXT:   cf.br ^a

@@ -6,7 +6,7 @@
 // CHECK: lanes.k:7:10: error: operand 1 of kernel.readlane must be uniform (one value for the whole wave), but it is divergent here
 // CHECK: note: lanes.k:2:15: the operand
 // CHECK: note: @k %t: divergent
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token

@@ -37,11 +37,11 @@
 // LIST: waitcnt mir
 // LIST: hazards mir
 // LIST: branch-relax mir
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
     %t = kernel.workitem_id x : i32
-    %0 = arith.cmpi slt, %t, %n : i1
+    %0 = arith.cmpi slt, %t, %n : i32
     kernel.if %0 {
       %1 = arith.constant 1 : i32
       kernel.store %1, %out, %t

@@ -24,7 +24,7 @@
 // ASM: s_cbranch_execnz
 // CHECK: "q": {"type": "f32", "data": [2.0, -2.0, "inf", "-inf", "nan", "nan", 0.0, -0.0, 3.4028235e38, 1e-45, 0.0, "inf", "nan", "nan", "inf", 0.0, 0.0, "inf", 3.918315e-39,
 // CHECK: "r": {"type": "f32", "data": [0.0, 0.0, "nan", "nan", "nan", "nan", 0.0, -0.0, 0.0, 1e-45, 1e-45, 0.0, "nan", "nan", "nan", 3.0, -3.0,
-builtin.module {
+module {
   kernel.func @float_divide {
   ^entry(%q: !kernel.ptr<global, f32>, %r: !kernel.ptr<global, f32>, %uq: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>, %s: f32, %t: f32):
     %i = kernel.workitem_id x : i32

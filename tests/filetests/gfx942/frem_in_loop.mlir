@@ -11,7 +11,7 @@
 // RUN: diff %t.ref %t.sim
 // RUN: FileCheck %s < %t.sim
 // CHECK: "out": {"type": "f32", "data": [245803.39, 7.759586e-31, 4.09375, 3.0, 0.21875,
-builtin.module {
+module {
   kernel.func @frem_in_loop {
   ^entry(%out: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>, %n: i32):
     %entry = conv.entry : !conv.token
@@ -21,26 +21,26 @@ builtin.module {
     %0 = arith.constant 3 : i32
     %1 = arith.remsi %i, %0 : i32
     %2 = arith.constant 0 : i32
-    %3 = arith.cmpi ne, %1, %2 : i1
+    %3 = arith.cmpi ne, %1, %2 : i32
     kernel.if %3 {
       %4 = arith.constant 0 : i32
       %k = kernel.var %4 : !kernel.var<i32>
       kernel.loop {
         %heart = conv.loop %entry : !conv.token
         %k_1 = kernel.get %k : i32
-        %5 = arith.cmpi slt, %k_1, %n : i1
+        %5 = arith.cmpi slt, %k_1, %n : i32
         kernel.if %5 {
           kernel.yield
         } else {
           kernel.break
         }
         %acc_2 = kernel.get %acc_1 : f32
-        %6 = arith.constant 1.0 : f32
-        %7 = arith.cmpf ogt, %acc_2, %6 : i1
+        %6 = arith.constant 1.000000e+00 : f32
+        %7 = arith.cmpf ogt, %acc_2, %6 : f32
         kernel.if %7 {
           %acc_3 = kernel.get %acc_1 : f32
           %8 = kernel.load %b, %i : f32
-          %9 = arith.constant 0.5 : f32
+          %9 = arith.constant 5.000000e-01 : f32
           %10 = arith.addf %8, %9 : f32
           %acc_4 = arith.remf %acc_3, %10 : f32
           kernel.set %acc_1, %acc_4
@@ -50,7 +50,7 @@ builtin.module {
         }
         %11 = arith.constant 5 : i32
         %12 = arith.remsi %i, %11 : i32
-        %13 = arith.cmpi eq, %k_1, %12 : i1
+        %13 = arith.cmpi eq, %k_1, %12 : i32
         kernel.if %13 {
           kernel.break
         } else {

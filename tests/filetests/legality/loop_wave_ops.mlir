@@ -13,7 +13,7 @@
 // RUN: %kc %s --passes=cse | FileCheck %s --check-prefix=CSE
 // LICM: ^entry(
 // LICM: %m = arith.muli %n, %n : i32
-// LICM-NEXT: cf.br [^header(%zero)]
+// LICM-NEXT: cf.br ^header(%zero : i32)
 // LICM: ^header(%i: i32):
 // LICM-NEXT: %b = kernel.ballot %inv : i64
 // SINK: ^header(%i: i32):
@@ -23,21 +23,21 @@
 // SINK-NEXT: %d = arith.muli %i, %t : i32
 // CSE: ^exit:
 // CSE-NEXT: %b2 = kernel.ballot %inv : i64
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i64>, %n: i32):
     %t = kernel.workitem_id x : i32
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
-    %inv = arith.cmpi slt, %n, %one : i1
-    cf.br [^header(%zero)]
+    %inv = arith.cmpi slt, %n, %one : i32
+    cf.br ^header(%zero : i32)
   ^header(%i: i32):
     %b = kernel.ballot %inv : i64
     %m = arith.muli %n, %n : i32
     %d = arith.muli %i, %t : i32
     %next = arith.addi %i, %m : i32
-    %stop = arith.cmpi sge, %i, %t : i1
-    cf.cond_br %stop, [^exit, ^header(%next)]
+    %stop = arith.cmpi sge, %i, %t : i32
+    cf.cond_br %stop, ^exit, ^header(%next : i32)
   ^exit:
     %b2 = kernel.ballot %inv : i64
     kernel.store %b, %buf, %d

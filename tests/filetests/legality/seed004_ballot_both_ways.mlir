@@ -25,20 +25,20 @@
 // CSE: ^then:
 // CSE-NEXT: kernel.store %v, %buf, %t
 // CSE-NEXT: kernel.store %v, %buf, %t
-builtin.module {
+module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i64>, %n: i32):
     %e = conv.entry : !conv.token
     %t = kernel.workitem_id x : i32
-    %cond = arith.cmpi slt, %t, %n : i1
+    %cond = arith.cmpi slt, %t, %n : i32
     %v = kernel.ballot %cond, %e : i64
-    %other = arith.cmpi sgt, %t, %n : i1
-    cf.cond_br %other, [^then, ^join]
+    %other = arith.cmpi sgt, %t, %n : i32
+    cf.cond_br %other, ^then, ^join
   ^then:
     %w = kernel.ballot %cond, %e : i64
     kernel.store %v, %buf, %t
     kernel.store %w, %buf, %t
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }
@@ -46,15 +46,15 @@ builtin.module {
   ^entry(%buf: !kernel.ptr<global, i64>, %n: i32, %m: i32):
     %e = conv.entry : !conv.token
     %t = kernel.workitem_id x : i32
-    %cond = arith.cmpi slt, %t, %n : i1
+    %cond = arith.cmpi slt, %t, %n : i32
     %v = kernel.ballot %cond, %e : i64
-    %other = arith.cmpi sgt, %m, %n : i1
-    cf.cond_br %other, [^then, ^join]
+    %other = arith.cmpi sgt, %m, %n : i32
+    cf.cond_br %other, ^then, ^join
   ^then:
     %w = kernel.ballot %cond, %e : i64
     kernel.store %v, %buf, %t
     kernel.store %w, %buf, %t
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }

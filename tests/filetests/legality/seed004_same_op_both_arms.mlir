@@ -15,26 +15,26 @@
 // CHECK-NEXT: kernel.store %v, %buf, %x
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: ^a:
-// CHECK-NEXT: cf.br [^join]
+// CHECK-NEXT: cf.br ^join
 // CHECK: ^b:
-// CHECK-NEXT: cf.br [^join]
+// CHECK-NEXT: cf.br ^join
 // CHECK: ^join:
 // CHECK-NEXT: %v = kernel.readlane %x, %idx, %e : i32
 // CHECK-NEXT: kernel.store %v, %buf, %x
-builtin.module {
+module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %idx: i32):
     %e = conv.entry : !conv.token
     %x = kernel.workitem_id x : i32
     %one = arith.constant 1 : i32
-    %c = arith.cmpi eq, %x, %one : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi eq, %x, %one : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
     %v1 = kernel.readlane %x, %idx, %e : i32
-    cf.br [^join(%v1)]
+    cf.br ^join(%v1 : i32)
   ^b:
     %v2 = kernel.readlane %x, %idx, %e : i32
-    cf.br [^join(%v2)]
+    cf.br ^join(%v2 : i32)
   ^join(%v: i32):
     kernel.store %v, %buf, %x
     kernel.return
@@ -44,14 +44,14 @@ builtin.module {
     %e = conv.entry : !conv.token
     %x = kernel.workitem_id x : i32
     %one = arith.constant 1 : i32
-    %c = arith.cmpi eq, %idx, %one : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi eq, %idx, %one : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
     %v1 = kernel.readlane %x, %idx, %e : i32
-    cf.br [^join(%v1)]
+    cf.br ^join(%v1 : i32)
   ^b:
     %v2 = kernel.readlane %x, %idx, %e : i32
-    cf.br [^join(%v2)]
+    cf.br ^join(%v2 : i32)
   ^join(%v: i32):
     kernel.store %v, %buf, %x
     kernel.return

@@ -13,14 +13,14 @@
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: %[[L:[a-z0-9_.]+]] = arith.select %c, %zero, %one : i32
 // CHECK-NEXT: %v = kernel.readlane %x, %[[L]], %e : i32
-builtin.module {
+module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32, %m: i32):
     %e = conv.entry : !conv.token
     %x = kernel.workitem_id x : i32
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
-    %c = arith.cmpi slt, %x, %n : i1
+    %c = arith.cmpi slt, %x, %n : i32
     %r0 = kernel.readlane %x, %zero, %e : i32
     %r1 = kernel.readlane %x, %one, %e : i32
     %v = arith.select %c, %r0, %r1 : i32
@@ -36,7 +36,7 @@ builtin.module {
     %x = kernel.workitem_id x : i32
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
-    %c = arith.cmpi slt, %m, %n : i1
+    %c = arith.cmpi slt, %m, %n : i32
     %r0 = kernel.readlane %x, %zero, %e : i32
     %r1 = kernel.readlane %x, %one, %e : i32
     %v = arith.select %c, %r0, %r1 : i32

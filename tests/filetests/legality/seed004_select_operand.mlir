@@ -10,38 +10,38 @@
 // CHECK-LABEL: kernel.func @divergent
 // CHECK: ^a:
 // CHECK-NEXT: %v1 = kernel.readlane %x, %one, %e : i32
-// CHECK-NEXT: cf.br [^join(%v1, %one)]
+// CHECK-NEXT: cf.br ^join(%v1, %one : i32, i32)
 // CHECK: ^b:
 // CHECK-NEXT: %v2 = kernel.readlane %x, %two, %e : i32
-// CHECK-NEXT: cf.br [^join(%v2, %two)]
+// CHECK-NEXT: cf.br ^join(%v2, %two : i32, i32)
 // CHECK: ^join(%v: i32, %[[K:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: %w = arith.addi %x, %[[K]] : i32
 // CHECK-NEXT: kernel.store %v, %buf, %w
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: ^a:
-// CHECK-NEXT: cf.br [^join(%one)]
+// CHECK-NEXT: cf.br ^join(%one : i32)
 // CHECK: ^b:
-// CHECK-NEXT: cf.br [^join(%two)]
+// CHECK-NEXT: cf.br ^join(%two : i32)
 // CHECK: ^join(%[[L:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: %v = kernel.readlane %x, %[[L]], %e : i32
 // CHECK-NEXT: kernel.store %v, %buf, %x
-builtin.module {
+module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token
     %x = kernel.workitem_id x : i32
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
-    %c = arith.cmpi slt, %x, %n : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi slt, %x, %n : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
     %v1 = kernel.readlane %x, %one, %e : i32
     %w1 = arith.addi %x, %one : i32
-    cf.br [^join(%v1, %w1)]
+    cf.br ^join(%v1, %w1 : i32, i32)
   ^b:
     %v2 = kernel.readlane %x, %two, %e : i32
     %w2 = arith.addi %x, %two : i32
-    cf.br [^join(%v2, %w2)]
+    cf.br ^join(%v2, %w2 : i32, i32)
   ^join(%v: i32, %w: i32):
     kernel.store %v, %buf, %w
     kernel.return
@@ -52,14 +52,14 @@ builtin.module {
     %x = kernel.workitem_id x : i32
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
-    %c = arith.cmpi slt, %m, %n : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi slt, %m, %n : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
     %v1 = kernel.readlane %x, %one, %e : i32
-    cf.br [^join(%v1)]
+    cf.br ^join(%v1 : i32)
   ^b:
     %v2 = kernel.readlane %x, %two, %e : i32
-    cf.br [^join(%v2)]
+    cf.br ^join(%v2 : i32)
   ^join(%v: i32):
     kernel.store %v, %buf, %x
     kernel.return

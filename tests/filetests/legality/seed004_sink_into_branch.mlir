@@ -21,19 +21,19 @@
 // CHECK-NEXT: %s = kernel.shuffle %n, %t, %e : i32
 // CHECK-NEXT: %x = arith.muli %n, %t : i32
 // CHECK-NEXT: kernel.store %s, %buf, %t
-builtin.module {
+module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token
     %t = kernel.workitem_id x : i32
     %s = kernel.shuffle %n, %t, %e : i32
     %x = arith.muli %n, %t : i32
-    %c = arith.cmpi slt, %t, %n : i1
-    cf.cond_br %c, [^then, ^join]
+    %c = arith.cmpi slt, %t, %n : i32
+    cf.cond_br %c, ^then, ^join
   ^then:
     kernel.store %s, %buf, %t
     kernel.store %x, %buf, %n
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }
@@ -43,12 +43,12 @@ builtin.module {
     %t = kernel.workitem_id x : i32
     %s = kernel.shuffle %n, %t, %e : i32
     %x = arith.muli %n, %t : i32
-    %c = arith.cmpi slt, %m, %n : i1
-    cf.cond_br %c, [^then, ^join]
+    %c = arith.cmpi slt, %m, %n : i32
+    cf.cond_br %c, ^then, ^join
   ^then:
     kernel.store %s, %buf, %t
     kernel.store %x, %buf, %n
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }

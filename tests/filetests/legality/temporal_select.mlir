@@ -16,7 +16,7 @@
 // CHECK: ^exit:
 // CHECK-NEXT: %[[L:[a-z0-9_.]+]] = arith.select %c, %one, %two : i32
 // CHECK-NEXT: %v = kernel.readlane %t, %[[L]], %e : i32
-builtin.module {
+module {
   kernel.func @divergent_exit {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token
@@ -25,13 +25,13 @@ builtin.module {
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
     %three = arith.constant 3 : i32
-    cf.br [^header(%zero)]
+    cf.br ^header(%zero : i32)
   ^header(%i: i32):
     %h = conv.loop %e : !conv.token
-    %c = arith.cmpi sgt, %i, %three : i1
+    %c = arith.cmpi sgt, %i, %three : i32
     %next = arith.addi %i, %one : i32
-    %stop = arith.cmpi sge, %i, %t : i1
-    cf.cond_br %stop, [^exit, ^header(%next)]
+    %stop = arith.cmpi sge, %i, %t : i32
+    cf.cond_br %stop, ^exit, ^header(%next : i32)
   ^exit:
     %r1 = kernel.readlane %t, %one, %e : i32
     %r2 = kernel.readlane %t, %two, %e : i32
@@ -47,13 +47,13 @@ builtin.module {
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
     %three = arith.constant 3 : i32
-    cf.br [^header(%zero)]
+    cf.br ^header(%zero : i32)
   ^header(%i: i32):
     %h = conv.loop %e : !conv.token
-    %c = arith.cmpi sgt, %i, %three : i1
+    %c = arith.cmpi sgt, %i, %three : i32
     %next = arith.addi %i, %one : i32
-    %stop = arith.cmpi sge, %i, %n : i1
-    cf.cond_br %stop, [^exit, ^header(%next)]
+    %stop = arith.cmpi sge, %i, %n : i32
+    cf.cond_br %stop, ^exit, ^header(%next : i32)
   ^exit:
     %r1 = kernel.readlane %t, %one, %e : i32
     %r2 = kernel.readlane %t, %two, %e : i32

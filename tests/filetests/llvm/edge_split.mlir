@@ -6,9 +6,9 @@
 // RUN: %kc %s --emit=llvm | %opt -passes=verify -disable-output
 kernel.func @split {
 ^entry(%out: !kernel.ptr<global, i32>, %c: i1, %a: i32, %b: i32):
-  cf.cond_br %c, [^join(%a), ^join(%b)]
+  cf.cond_br %c, ^join(%a : i32), ^join(%b : i32)
 ^join(%x: i32):
-  cf.cond_br %c, [^same(%x), ^same(%x)]
+  cf.cond_br %c, ^same(%x : i32), ^same(%x : i32)
 ^same(%y: i32):
   %zero = arith.constant 0 : i32
   kernel.store %y, %out, %zero

@@ -17,16 +17,16 @@
 // CHECK-NEXT: kernel.store [[Q]], %out,
 // select(c, n, n) is n.
 // CHECK: kernel.store %n, %out,
-// CHECK: cf.br [^else]
+// CHECK: cf.br ^else
 // CHECK-NOT: cf.cond_br
 // CHECK: arith.constant -1 : i32
 // The input's `^then` is still there (unreachable): dce removes it, with the dead values.
 // DCE-NOT: ^then
 // DCE-NOT: %dead
 // DCE-NOT: arith.constant 6 : i32
-// DCE: cf.br [^else]
+// DCE: cf.br ^else
 // DCE: ^else:
-builtin.module {
+module {
   kernel.func @fold {
   ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i32):
     %entry = conv.entry : !conv.token
@@ -56,19 +56,19 @@ builtin.module {
     kernel.store %17, %out, %15
     %18 = arith.constant 4 : i32
     %19 = arith.addi %t, %18 : i32
-    %20 = arith.cmpi slt, %t, %n : i1
+    %20 = arith.cmpi slt, %t, %n : i32
     %21 = arith.select %20, %n, %n : i32
     kernel.store %21, %out, %19
     %22 = arith.constant 3 : i32
     %23 = arith.constant 4 : i32
-    %24 = arith.cmpi sgt, %22, %23 : i1
-    cf.cond_br %24, [^then, ^else]
+    %24 = arith.cmpi sgt, %22, %23 : i32
+    cf.cond_br %24, ^then, ^else
   ^then:
     %25 = arith.constant 5 : i32
     %26 = arith.addi %t, %25 : i32
     %27 = arith.constant 1 : i32
     kernel.store %27, %out, %26
-    cf.br [^endif]
+    cf.br ^endif
   ^else:
     %28 = arith.constant 6 : i32
     %29 = arith.addi %t, %28 : i32
@@ -77,7 +77,7 @@ builtin.module {
     %32 = arith.subi %30, %31 : i32
     %33 = arith.muli %32, %n : i32
     kernel.store %33, %out, %29
-    cf.br [^endif]
+    cf.br ^endif
   ^endif:
     %34 = arith.constant 12345 : i32
     %dead = arith.muli %n, %34 : i32

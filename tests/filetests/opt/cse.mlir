@@ -28,7 +28,7 @@
 // CHECK-NEXT: kernel.store %m, %buf, %t
 // CHECK-NEXT: kernel.store %l2, %buf, %s1
 // CHECK-NEXT: kernel.store %s1, %buf, %t
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token
@@ -43,18 +43,18 @@ builtin.module {
     %l2 = kernel.load %buf, %t : i32
     %s1 = kernel.shuffle %t, %n, %e : i32
     %s2 = kernel.shuffle %t, %n, %e : i32
-    %c = arith.cmpi slt, %l1, %s2 : i1
-    cf.cond_br %c, [^then, ^else]
+    %c = arith.cmpi slt, %l1, %s2 : i32
+    cf.cond_br %c, ^then, ^else
   ^then:
     %x1 = arith.muli %n, %n : i32
     kernel.store %a, %buf, %x1
     %s3 = kernel.shuffle %t, %n, %e : i32
     kernel.store %s3, %buf, %x1
-    cf.br [^join]
+    cf.br ^join
   ^else:
     %x2 = arith.muli %n, %n : i32
     kernel.store %a, %buf, %x2
-    cf.br [^join]
+    cf.br ^join
   ^join:
     %m3 = arith.muli %a, %b : i32
     kernel.store %m3, %buf, %t

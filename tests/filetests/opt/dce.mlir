@@ -6,15 +6,15 @@
 // CHECK-NOT: arith.muli
 // CHECK: %v = kernel.load %buf, %t : i32
 // CHECK: kernel.shuffle
-// CHECK: cf.cond_br %c, [^a, ^b]
+// CHECK: cf.cond_br %c, ^a, ^b
 // CHECK: ^a:
-// CHECK-NEXT: cf.br [^join]
+// CHECK-NEXT: cf.br ^join
 // CHECK: ^b:
-// CHECK-NEXT: cf.br [^join]
+// CHECK-NEXT: cf.br ^join
 // CHECK: ^join:
 // CHECK-NEXT: kernel.store %t, %buf, %t
 // CHECK-NOT: ^never
-builtin.module {
+module {
   kernel.func @dead {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %e = conv.entry : !conv.token
@@ -24,17 +24,17 @@ builtin.module {
     %y = arith.muli %x, %x : i32
     %v = kernel.load %buf, %t : i32
     %s = kernel.shuffle %t, %n, %e : i32
-    %c = arith.cmpi slt, %t, %n : i1
-    cf.cond_br %c, [^a, ^b]
+    %c = arith.cmpi slt, %t, %n : i32
+    cf.cond_br %c, ^a, ^b
   ^a:
-    cf.br [^join(%x)]
+    cf.br ^join(%x : i32)
   ^b:
-    cf.br [^join(%t)]
+    cf.br ^join(%t : i32)
   ^join(%j: i32):
     kernel.store %t, %buf, %t
     kernel.return
   ^never:
     %z = arith.addi %n, %n : i32
-    cf.br [^join(%z)]
+    cf.br ^join(%z : i32)
   }
 }

@@ -10,24 +10,24 @@
 // CHECK-NEXT: %m2 = arith.addi %m, %n : i32
 // CHECK-NEXT: %q = arith.divsi %n, %seven : i32
 // CHECK-NEXT: %inner = arith.muli %m2, %m2 : i32
-// CHECK-NEXT: cf.br [^header(%zero)]
+// CHECK-NEXT: cf.br ^header(%zero : i32)
 // CHECK: ^header(%i: i32):
 // CHECK: ^body:
 // CHECK-NEXT: %s = kernel.shuffle %n, %n, %h : i32
 // CHECK-NEXT: %d = arith.divsi %n, %v : i32
 // CHECK-NEXT: %j = arith.addi %i, %m2 : i32
-builtin.module {
+module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32, %v: i32):
     %e = conv.entry : !conv.token
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
     %seven = arith.constant 7 : i32
-    cf.br [^header(%zero)]
+    cf.br ^header(%zero : i32)
   ^header(%i: i32):
     %h = conv.loop %e : !conv.token
-    %c = arith.cmpi slt, %i, %n : i1
-    cf.cond_br %c, [^body, ^exit]
+    %c = arith.cmpi slt, %i, %n : i32
+    cf.cond_br %c, ^body, ^exit
   ^body:
     %m = arith.muli %n, %n : i32
     %m2 = arith.addi %m, %n : i32
@@ -38,14 +38,14 @@ builtin.module {
     kernel.store %j, %buf, %i
     kernel.store %s, %buf, %d
     kernel.store %q, %buf, %i
-    cf.br [^inner_header]
+    cf.br ^inner_header
   ^inner_header:
     %inner = arith.muli %m2, %m2 : i32
     kernel.store %inner, %buf, %i
     %k = arith.addi %i, %one : i32
-    cf.cond_br %c, [^inner_header, ^latch]
+    cf.cond_br %c, ^inner_header, ^latch
   ^latch:
-    cf.br [^header(%k)]
+    cf.br ^header(%k : i32)
   ^exit:
     kernel.return
   }

@@ -2,23 +2,23 @@
 // the release; the switch returns to the header on selector 1 and goes on on 0.
 // RUN: %kc %s --passes=simt-repair --no-locs | FileCheck %s
 // CHECK: ^loop.latch:
-// CHECK-NEXT: cf.br [^simt.switch(%c1)]
+// CHECK-NEXT: cf.br ^simt.switch(%c1 : i32)
 // CHECK: kernel.atomic xchg
-// CHECK-NEXT: cf.br [^simt.switch(%c0)]
+// CHECK-NEXT: cf.br ^simt.switch(%c0 : i32)
 // CHECK-NEXT: ^simt.switch(%simt.sel: i32):
-// CHECK-NEXT: %[[S:[0-9]+]] = arith.cmpi eq, %simt.sel, %c0 : i1
-// CHECK-NEXT: cf.cond_br %[[S]], [^[[AFTER:[a-z0-9._]+]], ^loop.header]
+// CHECK-NEXT: %[[S:[0-9]+]] = arith.cmpi eq, %simt.sel, %c0 : i32
+// CHECK-NEXT: cf.cond_br %[[S]], ^[[AFTER:[a-z0-9._]+]], ^loop.header
 // CHECK-NEXT: ^[[AFTER]]:
 // CHECK-NEXT: kernel.return
 // Running it twice changes nothing more (the release is in the loop now).
 // RUN: %kc %s --passes=simt-repair,simt-repair --no-locs | FileCheck %s --check-prefix=TWICE
 // TWICE-COUNT-1: ^simt.switch(%simt.sel: i32):
 // TWICE-NOT: ^simt.switch{{.*}}: i32):
-builtin.module {
+module {
   kernel.func @spinlock {
   ^entry(%lock: !kernel.ptr<global, i32>, %counter: !kernel.ptr<global, i32>):
     %entry = conv.entry : !conv.token
-    cf.br [^loop.header]
+    cf.br ^loop.header
   ^loop.header:
     %heart = conv.loop %entry : !conv.token
     %0 = arith.constant 0 : i32
@@ -27,12 +27,12 @@ builtin.module {
     %3 = arith.constant 1 : i32
     %4 = kernel.atomic_cmpxchg %1, %2, %3 : i32
     %5 = arith.constant 0 : i32
-    %6 = arith.cmpi ne, %4, %5 : i1
-    cf.cond_br %6, [^endif, ^loop.exit]
+    %6 = arith.cmpi ne, %4, %5 : i32
+    cf.cond_br %6, ^endif, ^loop.exit
   ^endif:
-    cf.br [^loop.latch]
+    cf.br ^loop.latch
   ^loop.latch:
-    cf.br [^loop.header]
+    cf.br ^loop.header
   ^loop.exit:
     %7 = arith.constant 0 : i32
     %8 = arith.constant 0 : i32

@@ -6,9 +6,9 @@
 // RUN: %kc %s --passes=sink-common | FileCheck %s
 // CHECK-LABEL: kernel.func @stores
 // CHECK: ^then:
-// CHECK-NEXT: cf.br [^join(%one)]
+// CHECK-NEXT: cf.br ^join(%one : i32)
 // CHECK: ^else:
-// CHECK-NEXT: cf.br [^join(%two)]
+// CHECK-NEXT: cf.br ^join(%two : i32)
 // CHECK: ^join(%[[V:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: %i1 = arith.addi %t, %n : i32
 // CHECK-NEXT: kernel.store %[[V]], %buf, %i1
@@ -16,27 +16,27 @@
 // CHECK-LABEL: kernel.func @partial
 // CHECK: ^then:
 // CHECK-NEXT: %l = kernel.load %buf, %t : i32
-// CHECK-NEXT: cf.br [^join(%l)]
+// CHECK-NEXT: cf.br ^join(%l : i32)
 // CHECK: ^else:
-// CHECK-NEXT: cf.br [^join(%two)]
+// CHECK-NEXT: cf.br ^join(%two : i32)
 // CHECK: ^join(%[[W:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: kernel.store %[[W]], %buf, %t
-builtin.module {
+module {
   kernel.func @stores {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %t = kernel.workitem_id x : i32
     %one = arith.constant 1 : i32
     %two = arith.constant 2 : i32
-    %c = arith.cmpi slt, %t, %n : i1
-    cf.cond_br %c, [^then, ^else]
+    %c = arith.cmpi slt, %t, %n : i32
+    cf.cond_br %c, ^then, ^else
   ^then:
     %i1 = arith.addi %t, %n : i32
     kernel.store %one, %buf, %i1
-    cf.br [^join]
+    cf.br ^join
   ^else:
     %i2 = arith.addi %t, %n : i32
     kernel.store %two, %buf, %i2
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }
@@ -44,15 +44,15 @@ builtin.module {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
     %t = kernel.workitem_id x : i32
     %two = arith.constant 2 : i32
-    %c = arith.cmpi slt, %t, %n : i1
-    cf.cond_br %c, [^then, ^else]
+    %c = arith.cmpi slt, %t, %n : i32
+    cf.cond_br %c, ^then, ^else
   ^then:
     %l = kernel.load %buf, %t : i32
     kernel.store %l, %buf, %t
-    cf.br [^join]
+    cf.br ^join
   ^else:
     kernel.store %two, %buf, %t
-    cf.br [^join]
+    cf.br ^join
   ^join:
     kernel.return
   }

@@ -11,8 +11,8 @@
 // The outer cycle (entries ^R and ^P) gets a guard, which also removes the nested cycle
 // (entries ^S and ^P) since every edge into ^P now goes through the guard.
 // CHECK-LABEL: kernel.func @headers_r_s {
-// CHECK:         cf.cond_br %div.entry, [^irr.guard(%c0, %c0), ^irr.guard(%c1, %a)]
+// CHECK:         cf.cond_br %div.entry, ^irr.guard(%c0, %c0 : i32, i32), ^irr.guard(%c1, %a : i32, i32)
 // CHECK-NEXT:  ^irr.guard(%irr.sel: i32, %p.irr: i32):
-// CHECK:         cf.cond_br %{{.*}}, [^R, ^P(%p.irr)]
+// CHECK:         cf.cond_br %{{.*}}, ^R, ^P(%p.irr : i32)
 // CHECK-NOT:   irr.guard_
 // CHECK-LABEL: kernel.func @header_p {

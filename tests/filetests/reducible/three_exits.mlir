@@ -14,20 +14,20 @@ kernel.func @three_exits {
   %e = conv.entry : !conv.token
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^h(%zero)]
+  cf.br ^h(%zero : i32)
 ^h(%i: i32):
   %heart = conv.loop %e : !conv.token
-  %c = arith.cmpi slt, %i, %n : i1
+  %c = arith.cmpi slt, %i, %n : i32
   %b = kernel.ballot %c, %heart : i64
-  cf.cond_br %c, [^body, ^done(%i)]
+  cf.cond_br %c, ^body, ^done(%i : i32)
 ^body:
   %k = arith.muli %i, %i : i32
-  %big = arith.cmpi sgt, %k, %n : i1
-  cf.cond_br %big, [^found, ^latch]
+  %big = arith.cmpi sgt, %k, %n : i32
+  cf.cond_br %big, ^found, ^latch
 ^latch:
   %i1 = arith.addi %i, %one : i32
-  %odd = arith.cmpi eq, %i1, %n : i1
-  cf.cond_br %odd, [^odd, ^h(%i1)]
+  %odd = arith.cmpi eq, %i1, %n : i32
+  cf.cond_br %odd, ^odd, ^h(%i1 : i32)
 ^found:
   kernel.store %k, %out, %i
   kernel.return
@@ -41,17 +41,17 @@ kernel.func @three_exits {
 // CHECK-LABEL: kernel.func @three_exits {
 // CHECK:       ^h(%i: i32):
 // CHECK-NEXT:    %heart = conv.loop %e : !conv.token
-// CHECK:         cf.cond_br %c, [^body, ^loop.exit.guard(%c0, %i, %c0, %c0)]
+// CHECK:         cf.cond_br %c, ^body, ^loop.exit.guard(%c0, %i, %c0, %c0 : i32, i32, i32, i32)
 // CHECK-NEXT:  ^body:
-// CHECK:         cf.cond_br %big, [^loop.exit.guard(%c1, %c0, %k, %c0), ^latch]
+// CHECK:         cf.cond_br %big, ^loop.exit.guard(%c1, %c0, %k, %c0 : i32, i32, i32, i32), ^latch
 // CHECK-NEXT:  ^latch:
-// CHECK:         cf.cond_br %odd, [^loop.exit.guard(%c2, %c0, %k, %i1), ^h(%i1)]
+// CHECK:         cf.cond_br %odd, ^loop.exit.guard(%c2, %c0, %k, %i1 : i32, i32, i32, i32), ^h(%i1 : i32)
 // CHECK-NEXT:  ^loop.exit.guard(%exit.sel: i32, %r.exit: i32, %k.moved: i32, %i1.moved: i32):
-// CHECK-NEXT:    %[[IS_DONE:.*]] = arith.cmpi eq, %exit.sel, %c0 : i1
-// CHECK-NEXT:    cf.cond_br %[[IS_DONE]], [^done(%r.exit), ^loop.exit.guard_1]
+// CHECK-NEXT:    %[[IS_DONE:.*]] = arith.cmpi eq, %exit.sel, %c0 : i32
+// CHECK-NEXT:    cf.cond_br %[[IS_DONE]], ^done(%r.exit : i32), ^loop.exit.guard_1
 // CHECK-NEXT:  ^loop.exit.guard_1:
-// CHECK-NEXT:    %[[IS_FOUND:.*]] = arith.cmpi eq, %exit.sel, %c1 : i1
-// CHECK-NEXT:    cf.cond_br %[[IS_FOUND]], [^found, ^odd]
+// CHECK-NEXT:    %[[IS_FOUND:.*]] = arith.cmpi eq, %exit.sel, %c1 : i32
+// CHECK-NEXT:    cf.cond_br %[[IS_FOUND]], ^found, ^odd
 // CHECK-NEXT:  ^found:
 // CHECK-NEXT:    kernel.store %k.moved, %out, %i
 // CHECK:       ^done(%r: i32):

@@ -7,18 +7,18 @@
 kernel.func @token_exit {
 ^entry(%c: i1, %x: i32):
   %e = conv.entry : !conv.token
-  cf.br [^h]
+  cf.br ^h
 ^h:
   %heart = conv.loop %e : !conv.token
-  cf.cond_br %c, [^body, ^out1]
+  cf.cond_br %c, ^body, ^out1
 ^body:
   %t = conv.anchor : !conv.token
-  cf.cond_br %c, [^out2, ^h]
+  cf.cond_br %c, ^out2, ^h
 ^out1:
   kernel.return
 ^out2:
   %r = kernel.readfirstlane %x, %t : i32
   kernel.return
 }
-// CHECK: cf.cond_br %c, [^body, ^out1]
-// CHECK: cf.cond_br %c, [^out2, ^h]
+// CHECK: cf.cond_br %c, ^body, ^out1
+// CHECK: cf.cond_br %c, ^out2, ^h

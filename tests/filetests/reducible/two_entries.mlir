@@ -8,13 +8,13 @@
 kernel.func @two_entries {
 ^entry(%c: i1, %x: i32, %out: !kernel.ptr<global, i32>):
   %one = arith.constant 1 : i32
-  cf.cond_br %c, [^a(%x), ^b]
+  cf.cond_br %c, ^a(%x : i32), ^b
 ^a(%i: i32):
   %i.next = arith.addi %i, %one : i32
-  cf.cond_br %c, [^b, ^exit(%i.next)]
+  cf.cond_br %c, ^b, ^exit(%i.next : i32)
 ^b:
   %y = arith.muli %x, %x : i32
-  cf.br [^a(%y)]
+  cf.br ^a(%y : i32)
 ^exit(%r: i32):
   kernel.store %r, %out, %x
   kernel.return
@@ -24,16 +24,16 @@ kernel.func @two_entries {
 // CHECK-NEXT:    %one = arith.constant 1 : i32
 // CHECK-NEXT:    %c0 = arith.constant 0 : i32
 // CHECK-NEXT:    %c1 = arith.constant 1 : i32
-// CHECK-NEXT:    cf.cond_br %c, [^irr.guard(%c0, %x), ^irr.guard(%c1, %c0)]
+// CHECK-NEXT:    cf.cond_br %c, ^irr.guard(%c0, %x : i32, i32), ^irr.guard(%c1, %c0 : i32, i32)
 // CHECK-NEXT:  ^irr.guard(%irr.sel: i32, %i.irr: i32):
-// CHECK-NEXT:    %[[IS_A:.*]] = arith.cmpi eq, %irr.sel, %c0 : i1
-// CHECK-NEXT:    cf.cond_br %[[IS_A]], [^a(%i.irr), ^b]
+// CHECK-NEXT:    %[[IS_A:.*]] = arith.cmpi eq, %irr.sel, %c0 : i32
+// CHECK-NEXT:    cf.cond_br %[[IS_A]], ^a(%i.irr : i32), ^b
 // CHECK-NEXT:  ^a(%i: i32):
 // CHECK-NEXT:    %i.next = arith.addi %i, %one : i32
-// CHECK-NEXT:    cf.cond_br %c, [^irr.guard(%c1, %c0), ^exit(%i.next)]
+// CHECK-NEXT:    cf.cond_br %c, ^irr.guard(%c1, %c0 : i32, i32), ^exit(%i.next : i32)
 // CHECK-NEXT:  ^b:
 // CHECK-NEXT:    %y = arith.muli %x, %x : i32
-// CHECK-NEXT:    cf.br [^irr.guard(%c0, %y)]
+// CHECK-NEXT:    cf.br ^irr.guard(%c0, %y : i32, i32)
 // CHECK-NEXT:  ^exit(%r: i32):
 // CHECK-NOT:   guard
 // CYCLES:      //   cycles:

@@ -4,10 +4,10 @@
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %a = kernel.readfirstlane %v : i32
-  cf.cond_br %c, [^l, ^r]
+  cf.cond_br %c, ^l, ^r
 ^l:
   %b = kernel.readfirstlane %v : i32
-  cf.br [^r]
+  cf.br ^r
 ^r:
   kernel.return
 }

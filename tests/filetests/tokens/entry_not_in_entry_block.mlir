@@ -2,11 +2,11 @@
 // RUN: not %kc %s --emit=cf-ir 2>&1 | FileCheck %s
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %e = conv.entry : !conv.token loc("tok.k":7:8)
   %r = kernel.readfirstlane %v, %e : i32
-  cf.br [^b]
+  cf.br ^b
 ^b:
   kernel.return
 }

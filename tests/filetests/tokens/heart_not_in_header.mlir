@@ -4,13 +4,13 @@
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^header]
+  cf.br ^header
 ^header:
-  cf.br [^body]
+  cf.br ^body
 ^body:
   %h = conv.loop %e : !conv.token loc("tok.k":11:8)
   %x = kernel.readfirstlane %v, %h : i32
-  cf.cond_br %c, [^header, ^exit]
+  cf.cond_br %c, ^header, ^exit
 ^exit:
   kernel.return
 }

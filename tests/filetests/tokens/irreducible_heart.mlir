@@ -6,13 +6,13 @@
 kernel.func @k {
 ^entry(%c: i1, %d: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %h = conv.loop %e : !conv.token loc("tok.k":11:8)
   %x = kernel.readfirstlane %v, %h : i32
-  cf.cond_br %d, [^b, ^exit]
+  cf.cond_br %d, ^b, ^exit
 ^b:
-  cf.br [^a]
+  cf.br ^a
 ^exit:
   kernel.return
 }

@@ -3,13 +3,13 @@
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^header]
+  cf.br ^header
 ^header:
   %a = conv.anchor : !conv.token
   %x = kernel.readfirstlane %v, %a : i32
   %h = conv.loop %e : !conv.token loc("tok.k":10:8)
   %y = kernel.readfirstlane %v, %h : i32
-  cf.cond_br %c, [^header, ^exit]
+  cf.cond_br %c, ^header, ^exit
 ^exit:
   kernel.return
 }

@@ -4,10 +4,10 @@ kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
   %x = kernel.readfirstlane %v, %e : i32
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %y = kernel.ballot %c : i64 loc("tok.k":9:8)
-  cf.br [^b]
+  cf.br ^b
 ^b:
   kernel.return
 }

@@ -5,10 +5,10 @@ kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
   %a = conv.anchor : !conv.token
-  cf.br [^loop]
+  cf.br ^loop
 ^loop:
   %x = kernel.readfirstlane %v, %a : i32 loc("tok.k":10:8)
-  cf.cond_br %c, [^loop, ^exit]
+  cf.cond_br %c, ^loop, ^exit
 ^exit:
   kernel.barrier %e
   kernel.return

@@ -13,12 +13,12 @@ kernel.func @join {
 ^entry(%c: i1, %v: i32):
   %a = conv.anchor : !conv.token
   %b = conv.anchor : !conv.token
-  cf.cond_br %c, [^l, ^r]
+  cf.cond_br %c, ^l, ^r
 ^l:
   %x = kernel.readfirstlane %v, %a : i32
-  cf.br [^j]
+  cf.br ^j
 ^r:
-  cf.br [^j]
+  cf.br ^j
 ^j:
   %y = kernel.readfirstlane %v, %b : i32 loc("tok.k":23:8)
   kernel.return

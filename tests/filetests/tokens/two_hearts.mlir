@@ -4,12 +4,12 @@
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^header]
+  cf.br ^header
 ^header:
   %h1 = conv.loop %e : !conv.token
   %h2 = conv.loop %e : !conv.token loc("tok.k":10:8)
   %x = kernel.readfirstlane %v, %h2 : i32
-  cf.cond_br %c, [^header, ^exit]
+  cf.cond_br %c, ^header, ^exit
 ^exit:
   kernel.return
 }

@@ -3,10 +3,10 @@
 // RUN: not %kc %s --emit=cf-ir 2>&1 | FileCheck %s
 kernel.func @k {
 ^entry(%c: i1, %v: i32):
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %t = conv.anchor : !conv.token
-  cf.br [^b]
+  cf.br ^b
 ^b:
   %x = kernel.readfirstlane %v, %t : i32 loc("tok.k":11:8)
   kernel.return

@@ -5,19 +5,19 @@
 kernel.func @k {
 ^entry(%c: i1, %d: i1, %v: i32):
   %e = conv.entry : !conv.token
-  cf.br [^outer]
+  cf.br ^outer
 ^outer:
   %h1 = conv.loop %e : !conv.token
   %a = conv.anchor : !conv.token
   %x = kernel.readfirstlane %v, %a : i32
-  cf.br [^inner]
+  cf.br ^inner
 ^inner:
   %h2 = conv.loop %h1 : !conv.token
   %y = kernel.shuffle %v, %x, %h2 : i32
-  cf.cond_br %c, [^inner, ^latch]
+  cf.cond_br %c, ^inner, ^latch
 ^latch:
   %b = kernel.ballot %d, %h1 : i64
-  cf.cond_br %d, [^outer, ^exit]
+  cf.cond_br %d, ^outer, ^exit
 ^exit:
   kernel.barrier %e
   kernel.return

@@ -3,20 +3,20 @@ kernel.func @nested {
   %e = conv.entry : !conv.token
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  cf.br [^outer(%zero)]
+  cf.br ^outer(%zero : i32)
 ^outer(%k: i32):
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^a, ^b]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^a, ^b
 ^a:
-  %d = arith.cmpi slt, %k, %n : i1
-  cf.cond_br %d, [^b, ^latch]
+  %d = arith.cmpi slt, %k, %n : i32
+  cf.cond_br %d, ^b, ^latch
 ^b:
-  cf.br [^a]
+  cf.br ^a
 ^latch:
   %one = arith.constant 1 : i32
   %k1 = arith.addi %k, %one : i32
-  %more = arith.cmpi slt, %k1, %n : i1
-  cf.cond_br %more, [^outer(%k1), ^exit]
+  %more = arith.cmpi slt, %k1, %n : i32
+  cf.cond_br %more, ^outer(%k1 : i32), ^exit
 ^exit:
   kernel.return
 }

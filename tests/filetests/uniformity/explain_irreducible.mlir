@@ -3,15 +3,15 @@ kernel.func @irreducible {
   %e = conv.entry : !conv.token
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^a(%zero), ^b(%zero)]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^a(%zero : i32), ^b(%zero : i32)
 ^a(%x: i32):
   %one = arith.constant 1 : i32
   %x1 = arith.addi %x, %one : i32
-  cf.br [^b(%x1)]
+  cf.br ^b(%x1 : i32)
 ^b(%y: i32):
-  %d = arith.cmpi slt, %y, %n : i1
-  cf.cond_br %d, [^a(%y), ^exit]
+  %d = arith.cmpi slt, %y, %n : i32
+  cf.cond_br %d, ^a(%y : i32), ^exit
 ^exit:
   kernel.store %y, %out, %zero
   kernel.return
@@ -25,8 +25,8 @@ kernel.func @irreducible {
 
 // CHECK:      @irreducible %y: divergent
 // CHECK-NEXT:   @irreducible ^b: %y is divergent: it is defined in the irreducible cycle (depth=1: entries(^a ^b)), assumed divergent: threads that split at the divergent branch in ^entry outside the cycle enter it through different entries and meet at ^{{a|b}}, so they run its iterations out of step
-// CHECK-NEXT:   @irreducible ^entry: the branch in ^entry is divergent: its condition %c (`arith.cmpi slt, %tid, %n : i1`) is divergent
-// CHECK-NEXT:   @irreducible ^entry: %c (`arith.cmpi slt, %tid, %n : i1`) is divergent: it uses %tid defined in ^entry
+// CHECK-NEXT:   @irreducible ^entry: the branch in ^entry is divergent: its condition %c (`arith.cmpi slt, %tid, %n : i32`) is divergent
+// CHECK-NEXT:   @irreducible ^entry: %c (`arith.cmpi slt, %tid, %n : i32`) is divergent: it uses %tid defined in ^entry
 // CHECK-NEXT:   @irreducible ^entry: %tid is a source of divergence: `kernel.workitem_id x : i32` (each thread has its own id)
 // CHECK-NOT: {{.}}
 

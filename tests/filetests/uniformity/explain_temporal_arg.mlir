@@ -4,11 +4,11 @@ kernel.func @exit_temporal {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^header(%zero)]
+  cf.br ^header(%zero : i32)
 ^header(%i: i32):
   %i1 = arith.addi %i, %one : i32
-  %d = arith.cmpi eq, %i, %tid : i1
-  cf.cond_br %d, [^exit(%i1), ^header(%i1)]
+  %d = arith.cmpi eq, %i, %tid : i32
+  cf.cond_br %d, ^exit(%i1 : i32), ^header(%i1 : i32)
 ^exit(%r: i32):
   kernel.store %r, %out, %zero
   kernel.return
@@ -19,6 +19,6 @@ kernel.func @exit_temporal {
 
 // CHECK:      @exit_temporal %r: divergent
 // CHECK-NEXT:   @exit_temporal ^exit: %r is divergent: it is a block argument of ^exit that receives %i1, defined in the loop (depth=1: entries(^header)), from the branch in ^header leaving the loop after a divergent exit in ^header; threads leave on different iterations
-// CHECK-NEXT:   @exit_temporal ^header: the branch in ^header is divergent: its condition %d (`arith.cmpi eq, %i, %tid : i1`) is divergent
-// CHECK-NEXT:   @exit_temporal ^header: %d (`arith.cmpi eq, %i, %tid : i1`) is divergent: it uses %tid defined in ^entry
+// CHECK-NEXT:   @exit_temporal ^header: the branch in ^header is divergent: its condition %d (`arith.cmpi eq, %i, %tid : i32`) is divergent
+// CHECK-NEXT:   @exit_temporal ^header: %d (`arith.cmpi eq, %i, %tid : i32`) is divergent: it uses %tid defined in ^entry
 // CHECK-NEXT:   @exit_temporal ^entry: %tid is a source of divergence

@@ -19,16 +19,16 @@ kernel.func @exit_first {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^a(%z), ^b(%z)]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^a(%z : i32), ^b(%z : i32)
 ^a(%i: i32):
   %r = kernel.readfirstlane %i : i32
   %one = arith.constant 1 : i32
   %j = arith.addi %i, %one : i32
-  %x = arith.cmpi eq, %j, %tid : i1
-  cf.cond_br %x, [^exit, ^b(%j)]
+  %x = arith.cmpi eq, %j, %tid : i32
+  cf.cond_br %x, ^exit, ^b(%j : i32)
 ^b(%k: i32):
-  cf.br [^a(%k)]
+  cf.br ^a(%k : i32)
 ^exit:
   %y = arith.addi %r, %n : i32
   kernel.store %y, %out, %z
@@ -39,16 +39,16 @@ kernel.func @assumption_first {
   %tid = kernel.workitem_id x : i32
   %d = arith.addi %tid, %n : i32
   %z = arith.constant 0 : i32
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^a(%z), ^b(%z)]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^a(%z : i32), ^b(%z : i32)
 ^a(%i: i32):
   %r = kernel.readfirstlane %i : i32
   %one = arith.constant 1 : i32
   %j = arith.addi %i, %one : i32
-  %x = arith.cmpi eq, %j, %d : i1
-  cf.cond_br %x, [^exit, ^b(%j)]
+  %x = arith.cmpi eq, %j, %d : i32
+  cf.cond_br %x, ^exit, ^b(%j : i32)
 ^b(%k: i32):
-  cf.br [^a(%k)]
+  cf.br ^a(%k : i32)
 ^exit:
   %y = arith.addi %r, %n : i32
   kernel.store %y, %out, %z

@@ -12,18 +12,18 @@
 kernel.func @divergent_exit {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32):
   %tid = kernel.workitem_id x : i32
-  cf.br [^loop]
+  cf.br ^loop
 ^loop:
   %k = arith.constant 7 : i32
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^loop, ^exit(%k)]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^loop, ^exit(%k : i32)
 ^exit(%x: i32):
   %y = arith.addi %k, %n : i32
   kernel.store %y, %out, %x
   kernel.return
 }
 // KC-LABEL: kernel.func @divergent_exit
-// KC:       cf.cond_br %c, [^loop, ^exit(%k)] // divergent branch; divergent exits: ^exit
+// KC:       cf.cond_br %c, ^loop, ^exit(%k : i32) // divergent branch; divergent exits: ^exit
 // KC-NEXT:  ^exit(%x: i32): // %x uniform
 // KC-NEXT:  %y = arith.addi %k, %n : i32 // uniform
 
@@ -33,14 +33,14 @@ kernel.func @assumed_divergent {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %d: i1):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %c = arith.cmpi eq, %tid, %zero : i1
-  cf.cond_br %c, [^a, ^b]
+  %c = arith.cmpi eq, %tid, %zero : i32
+  cf.cond_br %c, ^a, ^b
 ^a:
   %k = arith.constant 3 : i32
   %v = arith.addi %n, %n : i32
-  cf.cond_br %d, [^b, ^exit]
+  cf.cond_br %d, ^b, ^exit
 ^b:
-  cf.br [^a]
+  cf.br ^a
 ^exit:
   %z = arith.addi %k, %n : i32
   kernel.store %z, %out, %v

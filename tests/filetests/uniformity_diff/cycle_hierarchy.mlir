@@ -19,22 +19,22 @@ kernel.func @cycle_hierarchy {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1, %w: i1):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  cf.cond_br %u, [^e2, ^e1]
+  cf.cond_br %u, ^e2, ^e1
 ^e1:
-  cf.br [^e2]
+  cf.br ^e2
 ^e2:
   %v = arith.addi %n, %n : i32
-  cf.cond_br %w, [^b, ^j]
+  cf.cond_br %w, ^b, ^j
 ^b:
-  %d = arith.cmpi eq, %tid, %z : i1
-  cf.cond_br %d, [^x, ^y]
+  %d = arith.cmpi eq, %tid, %z : i32
+  cf.cond_br %d, ^x, ^y
 ^x:
-  cf.br [^j]
+  cf.br ^j
 ^y:
-  cf.br [^j]
+  cf.br ^j
 ^j:
   kernel.store %v, %out, %z
-  cf.cond_br %w, [^e1, ^exit]
+  cf.cond_br %w, ^e1, ^exit
 ^exit:
   kernel.return
 }
@@ -42,7 +42,7 @@ kernel.func @cycle_hierarchy {
 // KC-NEXT: depth=1: entries(^e2 ^e1)
 // KC-NOT:  cycles assumed divergent
 // KC:      %v = arith.addi %n, %n : i32 // uniform
-// KC:      cf.cond_br %d, [^x, ^y] // divergent branch; joins: ^j
+// KC:      cf.cond_br %d, ^x, ^y // divergent branch; joins: ^j
 
 // LLVM:      CYCLES ASSUMED DIVERGENT:
 // LLVM-NEXT: depth=1: entries(e1 e2)

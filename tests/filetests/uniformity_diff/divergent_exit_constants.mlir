@@ -14,21 +14,21 @@
 kernel.func @divergent_exit_constants {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
   %tid = kernel.workitem_id x : i32
-  cf.br [^header]
+  cf.br ^header
 ^header:
   %two = arith.constant 2 : i32
-  cf.cond_br %u, [^exit(%two), ^body]
+  cf.cond_br %u, ^exit(%two : i32), ^body
 ^body:
-  %c = arith.cmpi slt, %tid, %n : i1
+  %c = arith.cmpi slt, %tid, %n : i32
   %one = arith.constant 1 : i32
-  cf.cond_br %c, [^exit(%one), ^header]
+  cf.cond_br %c, ^exit(%one : i32), ^header
 ^exit(%x: i32):
   %y = arith.addi %x, %n : i32
   kernel.store %y, %out, %n
   kernel.return
 }
-// KC:      cf.cond_br %u, [^exit(%two), ^body] // uniform branch
-// KC:      cf.cond_br %c, [^exit(%one), ^header] // divergent branch; divergent exits: ^exit
+// KC:      cf.cond_br %u, ^exit(%two : i32), ^body // uniform branch
+// KC:      cf.cond_br %c, ^exit(%one : i32), ^header // divergent branch; divergent exits: ^exit
 // KC:      ^exit(%x: i32): // %x divergent; divergent exit of the branch in ^body
 // KC-NEXT: %y = arith.addi %x, %n : i32 // divergent
 

@@ -14,18 +14,18 @@ kernel.func @exit_unrelated_pred {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %d: i1):
   %tid = kernel.workitem_id x : i32
   %seven = arith.constant 7 : i32
-  cf.cond_br %d, [^loop, ^other]
+  cf.cond_br %d, ^loop, ^other
 ^loop:
-  %c = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %c, [^loop, ^exit(%seven)]
+  %c = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %c, ^loop, ^exit(%seven : i32)
 ^other:
-  cf.br [^exit(%n)]
+  cf.br ^exit(%n : i32)
 ^exit(%x: i32):
   %y = arith.addi %x, %n : i32
   kernel.store %y, %out, %n
   kernel.return
 }
-// KC:      cf.cond_br %c, [^loop, ^exit(%seven)] // divergent branch; divergent exits: ^exit
+// KC:      cf.cond_br %c, ^loop, ^exit(%seven : i32) // divergent branch; divergent exits: ^exit
 // KC:      ^exit(%x: i32): // %x uniform; divergent exit of the branch in ^loop
 // KC-NEXT: %y = arith.addi %x, %n : i32 // uniform
 

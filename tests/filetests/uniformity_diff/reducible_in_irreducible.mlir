@@ -23,28 +23,28 @@ kernel.func @reducible_in_irreducible {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %six = arith.constant 6 : i32
-  cf.cond_br %c, [^b2, ^b1]
+  cf.cond_br %c, ^b2, ^b1
 ^b1:
-  cf.br [^b3(%zero)]
+  cf.br ^b3(%zero : i32)
 ^b2:
-  %q2 = arith.cmpi ne, %tid, %six : i1
-  cf.cond_br %q2, [^b5, ^b4]
+  %q2 = arith.cmpi ne, %tid, %six : i32
+  cf.cond_br %q2, ^b5, ^b4
 ^b3(%a: i32):
   kernel.store %a, %buf, %tid
-  cf.br [^b6]
+  cf.br ^b6
 ^b4:
   kernel.return
 ^b5:
-  cf.cond_br %q2, [^b4, ^b6]
+  cf.cond_br %q2, ^b4, ^b6
 ^b6:
-  %q6 = arith.cmpi slt, %n, %six : i1
-  cf.cond_br %q6, [^b3(%six), ^b7]
+  %q6 = arith.cmpi slt, %n, %six : i32
+  cf.cond_br %q6, ^b3(%six : i32), ^b7
 ^b7:
-  %q7 = arith.cmpi ne, %tid, %n : i1
-  cf.cond_br %q7, [^b1, ^b8]
+  %q7 = arith.cmpi ne, %tid, %n : i32
+  cf.cond_br %q7, ^b1, ^b8
 ^b8:
-  %q8 = arith.cmpi sgt, %n, %zero : i1
-  cf.cond_br %q8, [^b6, ^b7]
+  %q8 = arith.cmpi sgt, %n, %zero : i32
+  cf.cond_br %q8, ^b6, ^b7
 }
 // KC: cycles assumed divergent:
 // KC-NEXT: depth=1: entries(^b6 ^b1) ^b3 ^b7 ^b8

@@ -12,17 +12,17 @@ kernel.func @same_target {
 ^entry(%out: !kernel.ptr<global, i32>, %a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  %c = arith.cmpi eq, %tid, %z : i1
-  cf.cond_br %c, [^join(%a), ^join(%b)]
+  %c = arith.cmpi eq, %tid, %z : i32
+  cf.cond_br %c, ^join(%a : i32), ^join(%b : i32)
 ^join(%x: i32):
   %y = arith.addi %x, %a : i32
-  cf.cond_br %c, [^same(%y), ^same(%y)]
+  cf.cond_br %c, ^same(%y : i32), ^same(%y : i32)
 ^same(%w: i32):
   kernel.store %w, %out, %z
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target {
-// KC:      cf.cond_br %c, [^join(%a), ^join(%b)] // divergent branch; joins: ^join
+// KC:      cf.cond_br %c, ^join(%a : i32), ^join(%b : i32) // divergent branch; joins: ^join
 // KC-NEXT: ^join(%x: i32): // %x divergent; join of the divergent branch in ^entry
 // KC:      %y = arith.addi %x, %a : i32 // divergent
 // Equal arguments on both edges: the join passes %y along, which is divergent only through
@@ -46,19 +46,19 @@ kernel.func @same_target_in_cycle {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  cf.cond_br %u, [^b, ^c]
+  cf.cond_br %u, ^b, ^c
 ^b:
-  %div = arith.cmpi eq, %tid, %z : i1
-  cf.cond_br %div, [^c, ^c]
+  %div = arith.cmpi eq, %tid, %z : i32
+  cf.cond_br %div, ^c, ^c
 ^c:
   %y = arith.addi %n, %n : i32
   kernel.store %y, %out, %z
-  cf.cond_br %u, [^b, ^exit]
+  cf.cond_br %u, ^b, ^exit
 ^exit:
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_in_cycle
-// KC:       cf.cond_br %div, [^c, ^c] // divergent branch{{$}}
+// KC:       cf.cond_br %div, ^c, ^c // divergent branch{{$}}
 // KC:       %y = arith.addi %n, %n : i32 // uniform
 // LLVM-LABEL: UniformityInfo for function 'same_target_in_cycle':
 // LLVM-NOT:   CYCLES ASSUMED DIVERGENT
@@ -81,17 +81,17 @@ kernel.func @same_target_into_cycle {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  cf.cond_br %u, [^pre, ^c]
+  cf.cond_br %u, ^pre, ^c
 ^pre:
-  %div = arith.cmpi eq, %tid, %z : i1
-  cf.cond_br %div, [^b(%n), ^b(%z)]
+  %div = arith.cmpi eq, %tid, %z : i32
+  cf.cond_br %div, ^b(%n : i32), ^b(%z : i32)
 ^b(%x: i32):
   %y = arith.addi %n, %n : i32
   kernel.store %y, %out, %x
-  cf.br [^c]
+  cf.br ^c
 ^c:
   %w = arith.muli %n, %n : i32
-  cf.cond_br %u, [^b(%w), ^exit]
+  cf.cond_br %u, ^b(%w : i32), ^exit
 ^exit:
   kernel.return
 }
@@ -113,14 +113,14 @@ kernel.func @same_target_in_cycle_args {
 ^entry(%out: !kernel.ptr<global, i32>, %n: i32, %u: i1):
   %tid = kernel.workitem_id x : i32
   %z = arith.constant 0 : i32
-  cf.cond_br %u, [^b, ^c(%n)]
+  cf.cond_br %u, ^b, ^c(%n : i32)
 ^b:
-  %div = arith.cmpi eq, %tid, %z : i1
-  cf.cond_br %div, [^c(%n), ^c(%z)]
+  %div = arith.cmpi eq, %tid, %z : i32
+  cf.cond_br %div, ^c(%n : i32), ^c(%z : i32)
 ^c(%x: i32):
   %y = arith.addi %n, %n : i32
   kernel.store %y, %out, %x
-  cf.cond_br %u, [^b, ^exit]
+  cf.cond_br %u, ^b, ^exit
 ^exit:
   kernel.return
 }
@@ -139,19 +139,19 @@ kernel.func @same_target_equal_args {
 ^entry(%c: i1, %n: i32, %buf: !kernel.ptr<global, i32>):
   %tid = kernel.workitem_id x : i32
   %wg = kernel.workgroup_id x : i32
-  %q = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %q, [^b1(%n), ^b1(%n)]
+  %q = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %q, ^b1(%n : i32), ^b1(%n : i32)
 ^b1(%a: i32):
   %w = kernel.ballot %c : i64
-  %v = arith.trunci %w : i32
-  %again = arith.cmpi sgt, %v, %wg : i1
-  cf.cond_br %again, [^b3, ^b1(%v)]
+  %v = arith.trunci %w : i64 to i32
+  %again = arith.cmpi sgt, %v, %wg : i32
+  cf.cond_br %again, ^b3, ^b1(%v : i32)
 ^b3:
   kernel.store %a, %buf, %wg
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_equal_args
-// KC:       cf.cond_br %q, [^b1(%n), ^b1(%n)] // divergent branch{{$}}
+// KC:       cf.cond_br %q, ^b1(%n : i32), ^b1(%n : i32) // divergent branch{{$}}
 // KC-NEXT:  ^b1(%a: i32): // %a uniform
 // LLVM-LABEL: UniformityInfo for function 'same_target_equal_args':
 // LLVM:       {{^ +}}%a = phi i32 [ %n, %entry ], [ %n, %entry ], [ %v, %b1 ]
@@ -171,17 +171,17 @@ kernel.func @same_target_equal_arg {
   %one = arith.constant 1 : i32
   %seven = arith.constant 7 : i32
   %v17 = arith.andi %wg, %seven : i32
-  %q20 = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %q20, [^b4(%n, %one), ^b4(%tid, %one)]
+  %q20 = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %q20, ^b4(%n, %one : i32, i32), ^b4(%tid, %one : i32, i32)
 ^b4(%a3: i32, %a4: i32):
-  %q22 = arith.cmpi ne, %a3, %tid : i1
-  cf.cond_br %q22, [^b5, ^b4(%wg, %v17)]
+  %q22 = arith.cmpi ne, %a3, %tid : i32
+  cf.cond_br %q22, ^b5, ^b4(%wg, %v17 : i32, i32)
 ^b5:
   kernel.store %a4, %buf, %wg
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_equal_arg
-// KC:       cf.cond_br %q20, [^b4(%n, %one), ^b4(%tid, %one)] // divergent branch; joins: ^b4
+// KC:       cf.cond_br %q20, ^b4(%n, %one : i32, i32), ^b4(%tid, %one : i32, i32) // divergent branch; joins: ^b4
 // KC-NEXT:  ^b4(%a3: i32, %a4: i32): // %a3 divergent, %a4 uniform
 // LLVM-LABEL: UniformityInfo for function 'same_target_equal_arg':
 // LLVM:       DIVERGENT: %a4 = phi i32 [ 1, %entry ], [ 1, %entry.split ], [ %v17, %b4 ]
@@ -195,10 +195,10 @@ kernel.func @same_target_self_arg {
   %tid = kernel.workitem_id x : i32
   %two = arith.constant 2 : i32
   %three = arith.constant 3 : i32
-  cf.br [^b1(%two)]
+  cf.br ^b1(%two : i32)
 ^b1(%a: i32):
-  %q = arith.cmpi sgt, %tid, %n : i1
-  cf.cond_br %q, [^b1(%three), ^b1(%a)]
+  %q = arith.cmpi sgt, %tid, %n : i32
+  cf.cond_br %q, ^b1(%three : i32), ^b1(%a : i32)
 }
 // KC-LABEL: kernel.func @same_target_self_arg
 // KC:       ^b1(%a: i32): // %a divergent; join of the divergent branch in ^b1

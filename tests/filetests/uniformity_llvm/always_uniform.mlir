@@ -32,8 +32,8 @@ kernel.func @readfirstlane {
 kernel.func @ballot {
 ^entry(%x: i32):
   %id.x = kernel.workitem_id x : i32
-  %div = arith.cmpi slt, %id.x, %x : i1
-  %uni = arith.cmpi slt, %x, %x : i1
+  %div = arith.cmpi slt, %id.x, %x : i32
+  %uni = arith.cmpi slt, %x, %x : i32
   %ballot.div = kernel.ballot %div : i64
   %ballot.uni = kernel.ballot %uni : i64
   kernel.return
@@ -44,8 +44,8 @@ kernel.func @ballot {
 // CHECK-NEXT:  ^entry(%x: i32): // %x uniform
 // CHECK-NEXT:  %entry = conv.entry : !conv.token
 // CHECK-NEXT:  %id.x = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div = arith.cmpi slt, %id.x, %x : i1 // divergent
-// CHECK-NEXT:  %uni = arith.cmpi slt, %x, %x : i1 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %id.x, %x : i32 // divergent
+// CHECK-NEXT:  %uni = arith.cmpi slt, %x, %x : i32 // uniform
 // CHECK-NEXT:  %ballot.div = kernel.ballot %div, %entry : i64 // uniform
 // CHECK-NEXT:  %ballot.uni = kernel.ballot %uni, %entry : i64 // uniform
 // CHECK-NEXT:  kernel.return
@@ -113,7 +113,7 @@ kernel.func @sources {
 }
 // SUM-NEXT:  // uniformity of @sources:
 // SUM-NEXT:  //   7 divergent values, 0 divergent branches
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @sources {
 // CHECK-NEXT:  ^entry(%p: !kernel.ptr<global, i32>, %n: i32): // %p uniform, %n uniform
 // CHECK-NEXT:  %entry = conv.entry : !conv.token

@@ -22,19 +22,19 @@ kernel.func @exit_into_sibling_cycle {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^outer(%zero)]
+  cf.br ^outer(%zero : i32)
 ^outer(%o: i32):
   %o.next = arith.addi %o, %one : i32
-  cf.br [^inner]
+  cf.br ^inner
 ^inner:
-  %leave = arith.cmpi eq, %o, %tid : i1
-  cf.cond_br %leave, [^spin, ^inner.latch]
+  %leave = arith.cmpi eq, %o, %tid : i32
+  cf.cond_br %leave, ^spin, ^inner.latch
 ^inner.latch:
-  %more = arith.cmpi slt, %o, %n : i1
-  cf.cond_br %more, [^inner, ^outer(%o.next)]
+  %more = arith.cmpi slt, %o, %n : i32
+  cf.cond_br %more, ^inner, ^outer(%o.next : i32)
 ^spin:
   %use = arith.addi %o, %one : i32
-  cf.br [^spin]
+  cf.br ^spin
 }
 // SUM-LABEL: // uniformity of @exit_into_sibling_cycle:
 // SUM-NEXT:  //   3 divergent values, 1 divergent branches
@@ -51,19 +51,19 @@ kernel.func @exit_into_sibling_cycle {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^outer(%zero)]
+// CHECK-NEXT:  cf.br ^outer(%zero : i32)
 // CHECK-NEXT:  ^outer(%o: i32): // %o uniform
 // CHECK-NEXT:  %o.next = arith.addi %o, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^inner]
+// CHECK-NEXT:  cf.br ^inner
 // CHECK-NEXT:  ^inner:
-// CHECK-NEXT:  %leave = arith.cmpi eq, %o, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %leave, [^spin, ^inner.latch] // divergent branch; divergent exits: ^spin
+// CHECK-NEXT:  %leave = arith.cmpi eq, %o, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %leave, ^spin, ^inner.latch // divergent branch; divergent exits: ^spin
 // CHECK-NEXT:  ^inner.latch:
-// CHECK-NEXT:  %more = arith.cmpi slt, %o, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %more, [^inner, ^outer(%o.next)] // uniform branch
+// CHECK-NEXT:  %more = arith.cmpi slt, %o, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %more, ^inner, ^outer(%o.next : i32) // uniform branch
 // CHECK-NEXT:  ^spin: // divergent exit of the branch in ^inner
 // CHECK-NEXT:  %use = arith.addi %o, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^spin]
+// CHECK-NEXT:  cf.br ^spin
 // CHECK-NEXT:  }
 
 kernel.func @exit_into_plain_block {
@@ -71,16 +71,16 @@ kernel.func @exit_into_plain_block {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^outer(%zero)]
+  cf.br ^outer(%zero : i32)
 ^outer(%o: i32):
   %o.next = arith.addi %o, %one : i32
-  cf.br [^inner]
+  cf.br ^inner
 ^inner:
-  %leave = arith.cmpi eq, %o, %tid : i1
-  cf.cond_br %leave, [^done, ^inner.latch]
+  %leave = arith.cmpi eq, %o, %tid : i32
+  cf.cond_br %leave, ^done, ^inner.latch
 ^inner.latch:
-  %more = arith.cmpi slt, %o, %n : i1
-  cf.cond_br %more, [^inner, ^outer(%o.next)]
+  %more = arith.cmpi slt, %o, %n : i32
+  cf.cond_br %more, ^inner, ^outer(%o.next : i32)
 ^done:
   %use = arith.addi %o, %one : i32
   kernel.return
@@ -94,22 +94,22 @@ kernel.func @exit_into_plain_block {
 // SUM-NEXT:  //     depth=1: entries(^outer) ^inner ^inner.latch
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %o used outside cycle depth=1: entries(^outer) ^inner ^inner.latch by: %use = arith.addi %o, %one : i32
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @exit_into_plain_block {
 // CHECK-NEXT:  ^entry(%n: i32): // %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^outer(%zero)]
+// CHECK-NEXT:  cf.br ^outer(%zero : i32)
 // CHECK-NEXT:  ^outer(%o: i32): // %o uniform
 // CHECK-NEXT:  %o.next = arith.addi %o, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^inner]
+// CHECK-NEXT:  cf.br ^inner
 // CHECK-NEXT:  ^inner:
-// CHECK-NEXT:  %leave = arith.cmpi eq, %o, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %leave, [^done, ^inner.latch] // divergent branch; divergent exits: ^done
+// CHECK-NEXT:  %leave = arith.cmpi eq, %o, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %leave, ^done, ^inner.latch // divergent branch; divergent exits: ^done
 // CHECK-NEXT:  ^inner.latch:
-// CHECK-NEXT:  %more = arith.cmpi slt, %o, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %more, [^inner, ^outer(%o.next)] // uniform branch
+// CHECK-NEXT:  %more = arith.cmpi slt, %o, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %more, ^inner, ^outer(%o.next : i32) // uniform branch
 // CHECK-NEXT:  ^done: // divergent exit of the branch in ^inner
 // CHECK-NEXT:  %use = arith.addi %o, %one : i32 // divergent
 // CHECK-NEXT:  kernel.return

@@ -17,13 +17,13 @@ kernel.func @hidden_diverge {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %cond.var = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.var, [^B, ^C(%one)]
+  %cond.var = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.var, ^B, ^C(%one : i32)
 ^B:
-  %cond.uni = arith.cmpi slt, %n, %zero : i1
-  cf.cond_br %cond.uni, [^C(%two), ^merge(%a)]
+  %cond.uni = arith.cmpi slt, %n, %zero : i32
+  cf.cond_br %cond.uni, ^C(%two : i32), ^merge(%a : i32)
 ^C(%phi.var.hidden: i32):
-  cf.br [^merge(%b)]
+  cf.br ^merge(%b : i32)
 ^merge(%phi.ipd: i32):
   kernel.return
 }
@@ -35,13 +35,13 @@ kernel.func @hidden_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.var = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.var, [^B, ^C(%one)] // divergent branch; joins: ^C ^merge
+// CHECK-NEXT:  %cond.var = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.var, ^B, ^C(%one : i32) // divergent branch; joins: ^C ^merge
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %n, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^C(%two), ^merge(%a)] // uniform branch
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %n, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^C(%two : i32), ^merge(%a : i32) // uniform branch
 // CHECK-NEXT:  ^C(%phi.var.hidden: i32): // %phi.var.hidden divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^merge(%b)]
+// CHECK-NEXT:  cf.br ^merge(%b : i32)
 // CHECK-NEXT:  ^merge(%phi.ipd: i32): // %phi.ipd divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -51,23 +51,23 @@ kernel.func @hidden_loop_ipd {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %cond.var = arith.cmpi slt, %tid, %zero : i1
-  %cond.uni = arith.cmpi slt, %n, %zero : i1
-  cf.br [^for.header]
+  %cond.var = arith.cmpi slt, %tid, %zero : i32
+  %cond.uni = arith.cmpi slt, %n, %zero : i32
+  cf.br ^for.header
 ^for.header:
-  cf.cond_br %cond.var, [^A, ^B]
+  cf.cond_br %cond.var, ^A, ^B
 ^A:
-  cf.br [^C]
+  cf.br ^C
 ^B:
-  cf.br [^C]
+  cf.br ^C
 ^C:
-  cf.cond_br %cond.uni, [^E(%zero), ^D]
+  cf.cond_br %cond.uni, ^E(%zero : i32), ^D
 ^D:
-  cf.cond_br %cond.var, [^for.header, ^F(%one)]
+  cf.cond_br %cond.var, ^for.header, ^F(%one : i32)
 ^E(%e.lcssa.uni: i32):
-  cf.br [^G(%e.lcssa.uni)]
+  cf.br ^G(%e.lcssa.uni : i32)
 ^F(%f.lcssa.uni: i32):
-  cf.br [^G(%f.lcssa.uni)]
+  cf.br ^G(%f.lcssa.uni : i32)
 ^G(%g.join.var: i32):
   kernel.return
 }
@@ -77,29 +77,29 @@ kernel.func @hidden_loop_ipd {
 // SUM-NEXT:  //     depth=1: entries(^for.header) ^A ^C ^D ^B
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^for.header) ^A ^C ^D ^B
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @hidden_loop_ipd {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.var = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %n, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^for.header]
+// CHECK-NEXT:  %cond.var = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %n, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^for.header
 // CHECK-NEXT:  ^for.header:
-// CHECK-NEXT:  cf.cond_br %cond.var, [^A, ^B] // divergent branch; joins: ^C
+// CHECK-NEXT:  cf.cond_br %cond.var, ^A, ^B // divergent branch; joins: ^C
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^C]
+// CHECK-NEXT:  cf.br ^C
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.br [^C]
+// CHECK-NEXT:  cf.br ^C
 // CHECK-NEXT:  ^C: // join of the divergent branch in ^for.header
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^E(%zero), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^E(%zero : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %cond.var, [^for.header, ^F(%one)] // divergent branch; joins: ^G; divergent exits: ^F
+// CHECK-NEXT:  cf.cond_br %cond.var, ^for.header, ^F(%one : i32) // divergent branch; joins: ^G; divergent exits: ^F
 // CHECK-NEXT:  ^E(%e.lcssa.uni: i32): // %e.lcssa.uni uniform
-// CHECK-NEXT:  cf.br [^G(%e.lcssa.uni)]
+// CHECK-NEXT:  cf.br ^G(%e.lcssa.uni : i32)
 // CHECK-NEXT:  ^F(%f.lcssa.uni: i32): // %f.lcssa.uni uniform; divergent exit of the branch in ^D
-// CHECK-NEXT:  cf.br [^G(%f.lcssa.uni)]
+// CHECK-NEXT:  cf.br ^G(%f.lcssa.uni : i32)
 // CHECK-NEXT:  ^G(%g.join.var: i32): // %g.join.var divergent; join of the divergent branch in ^D
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -27,19 +27,19 @@ kernel.func @hidden_loop_diverge {
   %one = arith.constant 1 : i32
   %c42 = arith.constant 42 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X(%uni.merge.h : i32), ^B
 ^B:
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exity = arith.cmpi sgt, %tid, %zero : i1
-  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)]
+  %div.exity = arith.cmpi sgt, %tid, %zero : i32
+  cf.cond_br %div.exity, ^Y(%b : i32), ^H(%uni.inc : i32)
 ^X(%div.merge.x: i32):
-  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)]
+  cf.cond_br %uni.cond, ^Y(%c42 : i32), ^exit(%a : i32)
 ^Y(%div.merge.y: i32):
-  cf.br [^exit(%b)]
+  cf.br ^exit(%b : i32)
 ^exit(%div.merge.exit: i32):
   kernel.return
 }
@@ -55,19 +55,19 @@ kernel.func @hidden_loop_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^B] // divergent branch; joins: ^Y ^exit; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X(%uni.merge.h : i32), ^B // divergent branch; joins: ^Y ^exit; divergent exits: ^X
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)] // divergent branch; joins: ^Y ^exit; divergent exits: ^Y
+// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exity, ^Y(%b : i32), ^H(%uni.inc : i32) // divergent branch; joins: ^Y ^exit; divergent exits: ^Y
 // CHECK-NEXT:  ^X(%div.merge.x: i32): // %div.merge.x divergent; divergent exit of the branch in ^H
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^Y(%c42 : i32), ^exit(%a : i32) // uniform branch
 // CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^B; divergent exit of the branch in ^B; join of the divergent branch in ^H
-// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  cf.br ^exit(%b : i32)
 // CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^B; join of the divergent branch in ^H
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -77,19 +77,19 @@ kernel.func @unobserved_loop_diverge {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X(%b), ^B]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X(%b : i32), ^B
 ^B:
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exity = arith.cmpi sgt, %tid, %zero : i1
-  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)]
+  %div.exity = arith.cmpi sgt, %tid, %zero : i32
+  cf.cond_br %div.exity, ^Y(%b : i32), ^H(%uni.inc : i32)
 ^X(%uni.merge.x: i32):
-  cf.br [^exit(%a)]
+  cf.br ^exit(%a : i32)
 ^Y(%uni.merge.y: i32):
-  cf.br [^exit(%b)]
+  cf.br ^exit(%b : i32)
 ^exit(%div.merge.exit: i32):
   kernel.return
 }
@@ -104,19 +104,19 @@ kernel.func @unobserved_loop_diverge {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%b), ^B] // divergent branch; joins: ^exit; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X(%b : i32), ^B // divergent branch; joins: ^exit; divergent exits: ^X
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exity, [^Y(%b), ^H(%uni.inc)] // divergent branch; joins: ^exit; divergent exits: ^Y
+// CHECK-NEXT:  %div.exity = arith.cmpi sgt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exity, ^Y(%b : i32), ^H(%uni.inc : i32) // divergent branch; joins: ^exit; divergent exits: ^Y
 // CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x uniform; divergent exit of the branch in ^H
-// CHECK-NEXT:  cf.br [^exit(%a)]
+// CHECK-NEXT:  cf.br ^exit(%a : i32)
 // CHECK-NEXT:  ^Y(%uni.merge.y: i32): // %uni.merge.y uniform; divergent exit of the branch in ^B
-// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  cf.br ^exit(%b : i32)
 // CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^B; join of the divergent branch in ^H
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -127,26 +127,26 @@ kernel.func @hidden_nestedloop_diverge {
   %one = arith.constant 1 : i32
   %c42 = arith.constant 42 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
-  cf.cond_br %uni.cond, [^G, ^B]
+  cf.cond_br %uni.cond, ^G, ^B
 ^B:
-  cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C]
+  cf.cond_br %uni.cond, ^X(%uni.merge.h : i32), ^C
 ^C:
-  cf.cond_br %uni.cond, [^Y(%b), ^D]
+  cf.cond_br %uni.cond, ^Y(%b : i32), ^D
 ^D:
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  cf.br [^H(%uni.inc)]
+  cf.br ^H(%uni.inc : i32)
 ^G:
-  cf.cond_br %div.exitx, [^C, ^L]
+  cf.cond_br %div.exitx, ^C, ^L
 ^L:
-  cf.cond_br %uni.cond, [^D, ^G]
+  cf.cond_br %uni.cond, ^D, ^G
 ^X(%uni.merge.x: i32):
-  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)]
+  cf.cond_br %uni.cond, ^Y(%c42 : i32), ^exit(%a : i32)
 ^Y(%div.merge.y: i32):
-  cf.br [^exit(%b)]
+  cf.br ^exit(%b : i32)
 ^exit(%div.merge.exit: i32):
   kernel.return
 }
@@ -164,26 +164,26 @@ kernel.func @hidden_nestedloop_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G, ^B // uniform branch
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%uni.merge.h), ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%uni.merge.h : i32), ^C // uniform branch
 // CHECK-NEXT:  ^C: // divergent exit of the branch in ^G
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%b), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^Y(%b : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D: // join of the divergent branch in ^G
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%uni.inc)]
+// CHECK-NEXT:  cf.br ^H(%uni.inc : i32)
 // CHECK-NEXT:  ^G:
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^C, ^L] // divergent branch; joins: ^D ^Y ^exit; divergent exits: ^C ^Y
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^C, ^L // divergent branch; joins: ^D ^Y ^exit; divergent exits: ^C ^Y
 // CHECK-NEXT:  ^L:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^D, ^G] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^D, ^G // uniform branch
 // CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%c42), ^exit(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^Y(%c42 : i32), ^exit(%a : i32) // uniform branch
 // CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^G; divergent exit of the branch in ^G
-// CHECK-NEXT:  cf.br [^exit(%b)]
+// CHECK-NEXT:  cf.br ^exit(%b : i32)
 // CHECK-NEXT:  ^exit(%div.merge.exit: i32): // %div.merge.exit divergent; join of the divergent branch in ^G
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -194,22 +194,22 @@ kernel.func @hidden_doublebreak_diverge {
   %one = arith.constant 1 : i32
   %c42 = arith.constant 42 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
-  cf.cond_br %uni.cond, [^G, ^B]
+  cf.cond_br %uni.cond, ^G, ^B
 ^B:
-  cf.cond_br %uni.cond, [^Y(%b), ^C]
+  cf.cond_br %uni.cond, ^Y(%b : i32), ^C
 ^C:
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  cf.br [^H(%uni.inc)]
+  cf.br ^H(%uni.inc : i32)
 ^G:
-  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L]
+  cf.cond_br %div.exitx, ^X(%uni.merge.h : i32), ^L
 ^L:
-  cf.cond_br %uni.cond, [^C, ^G]
+  cf.cond_br %uni.cond, ^C, ^G
 ^X(%div.merge.x: i32):
-  cf.br [^Y(%c42)]
+  cf.br ^Y(%c42 : i32)
 ^Y(%div.merge.y: i32):
   kernel.return
 }
@@ -226,22 +226,22 @@ kernel.func @hidden_doublebreak_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G, ^B // uniform branch
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^Y(%b), ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^Y(%b : i32), ^C // uniform branch
 // CHECK-NEXT:  ^C:
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%uni.inc)]
+// CHECK-NEXT:  cf.br ^H(%uni.inc : i32)
 // CHECK-NEXT:  ^G:
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X(%uni.merge.h), ^L] // divergent branch; joins: ^Y; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X(%uni.merge.h : i32), ^L // divergent branch; joins: ^Y; divergent exits: ^X
 // CHECK-NEXT:  ^L:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C, ^G] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C, ^G // uniform branch
 // CHECK-NEXT:  ^X(%div.merge.x: i32): // %div.merge.x divergent; divergent exit of the branch in ^G
-// CHECK-NEXT:  cf.br [^Y(%c42)]
+// CHECK-NEXT:  cf.br ^Y(%c42 : i32)
 // CHECK-NEXT:  ^Y(%div.merge.y: i32): // %div.merge.y divergent; join of the divergent branch in ^G
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -253,21 +253,21 @@ kernel.func @hidden_containedloop_diverge {
   %c42 = arith.constant 42 : i32
   %c123 = arith.constant 123 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
-  cf.cond_br %uni.cond, [^G(%c123), ^B(%c42)]
+  cf.cond_br %uni.cond, ^G(%c123 : i32), ^B(%c42 : i32)
 ^B(%div.merge.b: i32):
-  cf.br [^D]
+  cf.br ^D
 ^G(%uni.merge.g: i32):
-  cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L]
+  cf.cond_br %div.exitx, ^B(%uni.merge.g : i32), ^L
 ^L:
   %uni.inc.l = arith.addi %uni.merge.g, %one : i32
-  cf.cond_br %uni.cond, [^G(%uni.inc.l), ^D]
+  cf.cond_br %uni.cond, ^G(%uni.inc.l : i32), ^D
 ^D:
   %uni.inc.d = arith.addi %uni.merge.h, %one : i32
-  cf.cond_br %uni.cond, [^X(%uni.inc.d), ^H(%uni.inc.d)]
+  cf.cond_br %uni.cond, ^X(%uni.inc.d : i32), ^H(%uni.inc.d : i32)
 ^X(%uni.merge.x: i32):
   kernel.return
 }
@@ -278,7 +278,7 @@ kernel.func @hidden_containedloop_diverge {
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=2: entries(^G) ^L
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @hidden_containedloop_diverge {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
@@ -286,21 +286,21 @@ kernel.func @hidden_containedloop_diverge {
 // CHECK-NEXT:  %c42 = arith.constant 42 : i32 // uniform
 // CHECK-NEXT:  %c123 = arith.constant 123 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%a), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%a : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G(%c123), ^B(%c42)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G(%c123 : i32), ^B(%c42 : i32) // uniform branch
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; divergent exit of the branch in ^G
-// CHECK-NEXT:  cf.br [^D]
+// CHECK-NEXT:  cf.br ^D
 // CHECK-NEXT:  ^G(%uni.merge.g: i32): // %uni.merge.g uniform
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^B(%uni.merge.g), ^L] // divergent branch; joins: ^D; divergent exits: ^B
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^B(%uni.merge.g : i32), ^L // divergent branch; joins: ^D; divergent exits: ^B
 // CHECK-NEXT:  ^L:
 // CHECK-NEXT:  %uni.inc.l = arith.addi %uni.merge.g, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G(%uni.inc.l), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G(%uni.inc.l : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D: // join of the divergent branch in ^G
 // CHECK-NEXT:  %uni.inc.d = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X(%uni.inc.d), ^H(%uni.inc.d)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X(%uni.inc.d : i32), ^H(%uni.inc.d : i32) // uniform branch
 // CHECK-NEXT:  ^X(%uni.merge.x: i32): // %uni.merge.x uniform
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -43,15 +43,15 @@ kernel.func @cycle_diverge_enter {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %div.cond, [^H(%zero), ^B(%one)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %div.cond, ^H(%zero : i32), ^B(%one : i32)
 ^H(%div.merge.h: i32):
-  cf.br [^B(%a)]
+  cf.br ^B(%a : i32)
 ^B(%div.merge.b: i32):
-  %div.cond.b = arith.cmpi sgt, %div.merge.b, %zero : i1
+  %div.cond.b = arith.cmpi sgt, %div.merge.b, %zero : i32
   %div.b.inc = arith.addi %b, %one : i32
-  cf.cond_br %div.cond, [^H(%b), ^X]
+  cf.cond_br %div.cond, ^H(%b : i32), ^X
 ^X:
   %div.use = arith.addi %div.merge.b, %one : i32
   kernel.return
@@ -71,15 +71,15 @@ kernel.func @cycle_diverge_enter {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%zero), ^B(%one)] // divergent branch; joins: ^H ^B
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%zero : i32), ^B(%one : i32) // divergent branch; joins: ^H ^B
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^B(%a)]
+// CHECK-NEXT:  cf.br ^B(%a : i32)
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  %div.cond.b = arith.cmpi sgt, %div.merge.b, %zero : i1 // divergent
+// CHECK-NEXT:  %div.cond.b = arith.cmpi sgt, %div.merge.b, %zero : i32 // divergent
 // CHECK-NEXT:  %div.b.inc = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%b), ^X] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%b : i32), ^X // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^B
 // CHECK-NEXT:  %div.use = arith.addi %div.merge.b, %one : i32 // divergent
 // CHECK-NEXT:  kernel.return
@@ -90,15 +90,15 @@ kernel.func @cycle_diverge_exit {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^H(%zero), ^B(%one)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^H(%zero : i32), ^B(%one : i32)
 ^H(%uni.merge.h: i32):
-  cf.br [^B(%a)]
+  cf.br ^B(%a : i32)
 ^B(%uni.merge.b: i32):
-  %uni.cond.b = arith.cmpi sgt, %uni.merge.b, %zero : i1
+  %uni.cond.b = arith.cmpi sgt, %uni.merge.b, %zero : i32
   %uni.b.inc = arith.addi %b, %one : i32
-  cf.cond_br %div.cond, [^H(%b), ^X]
+  cf.cond_br %div.cond, ^H(%b : i32), ^X
 ^X:
   %div.use = arith.addi %uni.merge.b, %one : i32
   kernel.return
@@ -116,15 +116,15 @@ kernel.func @cycle_diverge_exit {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%zero), ^B(%one)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%zero : i32), ^B(%one : i32) // uniform branch
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
-// CHECK-NEXT:  cf.br [^B(%a)]
+// CHECK-NEXT:  cf.br ^B(%a : i32)
 // CHECK-NEXT:  ^B(%uni.merge.b: i32): // %uni.merge.b uniform
-// CHECK-NEXT:  %uni.cond.b = arith.cmpi sgt, %uni.merge.b, %zero : i1 // uniform
+// CHECK-NEXT:  %uni.cond.b = arith.cmpi sgt, %uni.merge.b, %zero : i32 // uniform
 // CHECK-NEXT:  %uni.b.inc = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%b), ^X] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%b : i32), ^X // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^B
 // CHECK-NEXT:  %div.use = arith.addi %uni.merge.b, %one : i32 // divergent
 // CHECK-NEXT:  kernel.return
@@ -136,19 +136,19 @@ kernel.func @cycle_reentrance {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^C(%zero), ^H(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^C(%zero : i32), ^H(%zero : i32)
 ^H(%div.merge.h: i32):
-  cf.cond_br %div.cond, [^C(%div.merge.h), ^B]
+  cf.cond_br %div.cond, ^C(%div.merge.h : i32), ^B
 ^B:
   %div.inc.b = arith.addi %div.merge.h, %one : i32
-  cf.br [^D(%div.inc.b)]
+  cf.br ^D(%div.inc.b : i32)
 ^C(%div.merge.c: i32):
   %div.inc.c = arith.addi %div.merge.c, %two : i32
-  cf.br [^D(%div.inc.c)]
+  cf.br ^D(%div.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H(%b), ^X]
+  cf.cond_br %uni.cond, ^H(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -168,19 +168,19 @@ kernel.func @cycle_reentrance {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C(%zero), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C(%zero : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent; join of the divergent branch in ^H
-// CHECK-NEXT:  cf.cond_br %div.cond, [^C(%div.merge.h), ^B] // divergent branch; joins: ^D ^H ^X; divergent exits: ^C ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^C(%div.merge.h : i32), ^B // divergent branch; joins: ^D ^H ^X; divergent exits: ^C ^X
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %div.inc.b = arith.addi %div.merge.h, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.b : i32)
 // CHECK-NEXT:  ^C(%div.merge.c: i32): // %div.merge.c divergent; divergent exit of the branch in ^H
 // CHECK-NEXT:  %div.inc.c = arith.addi %div.merge.c, %two : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.c)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.c : i32)
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^H
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X: // join of the divergent branch in ^H; divergent exit of the branch in ^H
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -191,19 +191,19 @@ kernel.func @cycle_reentrance2 {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^H(%zero), ^C(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^H(%zero : i32), ^C(%zero : i32)
 ^H(%div.merge.h: i32):
-  cf.cond_br %div.cond, [^C(%div.merge.h), ^B]
+  cf.cond_br %div.cond, ^C(%div.merge.h : i32), ^B
 ^B:
   %div.inc.b = arith.addi %div.merge.h, %one : i32
-  cf.br [^D(%div.inc.b)]
+  cf.br ^D(%div.inc.b : i32)
 ^C(%div.merge.c: i32):
   %div.inc.c = arith.addi %div.merge.c, %two : i32
-  cf.br [^D(%div.inc.c)]
+  cf.br ^D(%div.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H(%b), ^X]
+  cf.cond_br %uni.cond, ^H(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -219,19 +219,19 @@ kernel.func @cycle_reentrance2 {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%zero), ^C(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%zero : i32), ^C(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^C(%div.merge.h), ^B] // divergent branch; joins: ^D
+// CHECK-NEXT:  cf.cond_br %div.cond, ^C(%div.merge.h : i32), ^B // divergent branch; joins: ^D
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %div.inc.b = arith.addi %div.merge.h, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.b : i32)
 // CHECK-NEXT:  ^C(%div.merge.c: i32): // %div.merge.c divergent
 // CHECK-NEXT:  %div.inc.c = arith.addi %div.merge.c, %two : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.c)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.c : i32)
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^H
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -242,21 +242,21 @@ kernel.func @cycle_join_dominated_by_diverge {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^H2(%zero), ^H1(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^H2(%zero : i32), ^H1(%zero : i32)
 ^H1(%uni.merge.h1: i32):
-  cf.br [^H2(%b)]
+  cf.br ^H2(%b : i32)
 ^H2(%uni.merge.h2: i32):
-  cf.cond_br %div.cond, [^C, ^B]
+  cf.cond_br %div.cond, ^C, ^B
 ^B:
   %uni.inc.b = arith.addi %uni.merge.h2, %one : i32
-  cf.br [^D(%uni.inc.b)]
+  cf.br ^D(%uni.inc.b : i32)
 ^C:
   %uni.inc.c = arith.addi %uni.merge.h2, %two : i32
-  cf.br [^D(%uni.inc.c)]
+  cf.br ^D(%uni.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H1(%b), ^X]
+  cf.cond_br %uni.cond, ^H1(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -270,21 +270,21 @@ kernel.func @cycle_join_dominated_by_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H2(%zero), ^H1(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H2(%zero : i32), ^H1(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H1(%uni.merge.h1: i32): // %uni.merge.h1 uniform
-// CHECK-NEXT:  cf.br [^H2(%b)]
+// CHECK-NEXT:  cf.br ^H2(%b : i32)
 // CHECK-NEXT:  ^H2(%uni.merge.h2: i32): // %uni.merge.h2 uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^C, ^B] // divergent branch; joins: ^D
+// CHECK-NEXT:  cf.cond_br %div.cond, ^C, ^B // divergent branch; joins: ^D
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %uni.inc.b = arith.addi %uni.merge.h2, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^D(%uni.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%uni.inc.b : i32)
 // CHECK-NEXT:  ^C:
 // CHECK-NEXT:  %uni.inc.c = arith.addi %uni.merge.h2, %two : i32 // uniform
-// CHECK-NEXT:  cf.br [^D(%uni.inc.c)]
+// CHECK-NEXT:  cf.br ^D(%uni.inc.c : i32)
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^H2
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H1(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H1(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -295,23 +295,23 @@ kernel.func @cycle_join_dominated_by_entry {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^H2(%zero), ^H1(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^H2(%zero : i32), ^H1(%zero : i32)
 ^H1(%uni.merge.h1: i32):
-  cf.br [^H2(%b)]
+  cf.br ^H2(%b : i32)
 ^H2(%uni.merge.h2: i32):
-  cf.cond_br %uni.cond, [^D(%uni.merge.h2), ^A]
+  cf.cond_br %uni.cond, ^D(%uni.merge.h2 : i32), ^A
 ^A:
-  cf.cond_br %div.cond, [^C, ^B]
+  cf.cond_br %div.cond, ^C, ^B
 ^B:
   %uni.inc.b = arith.addi %uni.merge.h2, %one : i32
-  cf.br [^D(%uni.inc.b)]
+  cf.br ^D(%uni.inc.b : i32)
 ^C:
   %uni.inc.c = arith.addi %uni.merge.h2, %two : i32
-  cf.br [^D(%uni.inc.c)]
+  cf.br ^D(%uni.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H1(%b), ^X]
+  cf.cond_br %uni.cond, ^H1(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -325,23 +325,23 @@ kernel.func @cycle_join_dominated_by_entry {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H2(%zero), ^H1(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H2(%zero : i32), ^H1(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H1(%uni.merge.h1: i32): // %uni.merge.h1 uniform
-// CHECK-NEXT:  cf.br [^H2(%b)]
+// CHECK-NEXT:  cf.br ^H2(%b : i32)
 // CHECK-NEXT:  ^H2(%uni.merge.h2: i32): // %uni.merge.h2 uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^D(%uni.merge.h2), ^A] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^D(%uni.merge.h2 : i32), ^A // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.cond_br %div.cond, [^C, ^B] // divergent branch; joins: ^D
+// CHECK-NEXT:  cf.cond_br %div.cond, ^C, ^B // divergent branch; joins: ^D
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %uni.inc.b = arith.addi %uni.merge.h2, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^D(%uni.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%uni.inc.b : i32)
 // CHECK-NEXT:  ^C:
 // CHECK-NEXT:  %uni.inc.c = arith.addi %uni.merge.h2, %two : i32 // uniform
-// CHECK-NEXT:  cf.br [^D(%uni.inc.c)]
+// CHECK-NEXT:  cf.br ^D(%uni.inc.c : i32)
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^A
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H1(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H1(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -352,19 +352,19 @@ kernel.func @cycle_join_not_dominated {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^H(%zero), ^C(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^H(%zero : i32), ^C(%zero : i32)
 ^H(%div.merge.h: i32):
-  cf.cond_br %uni.cond, [^C(%div.merge.h), ^B(%zero)]
+  cf.cond_br %uni.cond, ^C(%div.merge.h : i32), ^B(%zero : i32)
 ^B(%div.merge.b: i32):
   %div.inc.b = arith.addi %div.merge.b, %one : i32
-  cf.br [^D(%div.inc.b)]
+  cf.br ^D(%div.inc.b : i32)
 ^C(%div.merge.c: i32):
   %div.inc.c = arith.addi %div.merge.c, %two : i32
-  cf.cond_br %div.cond, [^B(%b), ^D(%div.inc.c)]
+  cf.cond_br %div.cond, ^B(%b : i32), ^D(%div.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H(%b), ^X]
+  cf.cond_br %uni.cond, ^H(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -380,19 +380,19 @@ kernel.func @cycle_join_not_dominated {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%zero), ^C(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%zero : i32), ^C(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C(%div.merge.h), ^B(%zero)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C(%div.merge.h : i32), ^B(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; join of the divergent branch in ^C
 // CHECK-NEXT:  %div.inc.b = arith.addi %div.merge.b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.b : i32)
 // CHECK-NEXT:  ^C(%div.merge.c: i32): // %div.merge.c divergent
 // CHECK-NEXT:  %div.inc.c = arith.addi %div.merge.c, %two : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^B(%b), ^D(%div.inc.c)] // divergent branch; joins: ^D ^B
+// CHECK-NEXT:  cf.cond_br %div.cond, ^B(%b : i32), ^D(%div.inc.c : i32) // divergent branch; joins: ^D ^B
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^C
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -403,19 +403,19 @@ kernel.func @cycle_join_not_dominated2 {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^C(%zero), ^H(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^C(%zero : i32), ^H(%zero : i32)
 ^H(%div.merge.h: i32):
-  cf.cond_br %uni.cond, [^C(%div.merge.h), ^B(%zero)]
+  cf.cond_br %uni.cond, ^C(%div.merge.h : i32), ^B(%zero : i32)
 ^B(%div.merge.b: i32):
   %div.inc.b = arith.addi %div.merge.b, %one : i32
-  cf.br [^D(%div.inc.b)]
+  cf.br ^D(%div.inc.b : i32)
 ^C(%div.merge.c: i32):
   %div.inc.c = arith.addi %div.merge.c, %two : i32
-  cf.cond_br %div.cond, [^B(%b), ^D(%div.inc.c)]
+  cf.cond_br %div.cond, ^B(%b : i32), ^D(%div.inc.c : i32)
 ^D(%div.merge.d: i32):
-  cf.cond_br %uni.cond, [^H(%b), ^X]
+  cf.cond_br %uni.cond, ^H(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -432,19 +432,19 @@ kernel.func @cycle_join_not_dominated2 {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C(%zero), ^H(%zero)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C(%zero : i32), ^H(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C(%div.merge.h), ^B(%zero)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C(%div.merge.h : i32), ^B(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; join of the divergent branch in ^C
 // CHECK-NEXT:  %div.inc.b = arith.addi %div.merge.b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^D(%div.inc.b)]
+// CHECK-NEXT:  cf.br ^D(%div.inc.b : i32)
 // CHECK-NEXT:  ^C(%div.merge.c: i32): // %div.merge.c divergent
 // CHECK-NEXT:  %div.inc.c = arith.addi %div.merge.c, %two : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^B(%b), ^D(%div.inc.c)] // divergent branch; joins: ^B ^D
+// CHECK-NEXT:  cf.cond_br %div.cond, ^B(%b : i32), ^D(%div.inc.c : i32) // divergent branch; joins: ^B ^D
 // CHECK-NEXT:  ^D(%div.merge.d: i32): // %div.merge.d divergent; join of the divergent branch in ^C
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -454,16 +454,16 @@ kernel.func @natural_loop_two_backedges {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^H(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %div.cond, [^H(%uni.inc), ^C]
+  cf.cond_br %div.cond, ^H(%uni.inc : i32), ^C
 ^C:
-  cf.cond_br %uni.cond, [^H(%uni.inc), ^X]
+  cf.cond_br %uni.cond, ^H(%uni.inc : i32), ^X
 ^X:
   kernel.return
 }
@@ -478,16 +478,16 @@ kernel.func @natural_loop_two_backedges {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h divergent; join of the divergent branch in ^B
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%uni.inc), ^C] // divergent branch; joins: ^H; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%uni.inc : i32), ^C // divergent branch; joins: ^H; divergent exits: ^X
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%uni.inc), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%uni.inc : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^B
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -497,18 +497,18 @@ kernel.func @natural_loop_two_backedges2 {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^H(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  cf.cond_br %uni.cond, [^D, ^B]
+  cf.cond_br %uni.cond, ^D, ^B
 ^B:
-  cf.cond_br %div.cond, [^H(%uni.inc), ^C]
+  cf.cond_br %div.cond, ^H(%uni.inc : i32), ^C
 ^C:
-  cf.br [^H(%uni.inc)]
+  cf.br ^H(%uni.inc : i32)
 ^D:
-  cf.cond_br %uni.cond, [^X, ^B]
+  cf.cond_br %uni.cond, ^X, ^B
 ^X:
   kernel.return
 }
@@ -521,18 +521,18 @@ kernel.func @natural_loop_two_backedges2 {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h divergent; join of the divergent branch in ^B
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^D, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^D, ^B // uniform branch
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%uni.inc), ^C] // divergent branch; joins: ^H
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%uni.inc : i32), ^C // divergent branch; joins: ^H
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.br [^H(%uni.inc)]
+// CHECK-NEXT:  cf.br ^H(%uni.inc : i32)
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X, ^B // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -543,17 +543,17 @@ kernel.func @cycle_enter_nested {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %div.cond, [^H1(%one), ^B(%zero)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %div.cond, ^H1(%one : i32), ^B(%zero : i32)
 ^H1(%div.merge.h1: i32):
-  cf.br [^H2(%a)]
+  cf.br ^H2(%a : i32)
 ^H2(%div.merge.h2: i32):
-  cf.br [^B(%a)]
+  cf.br ^B(%a : i32)
 ^B(%div.merge.b: i32):
-  cf.cond_br %uni.cond, [^H2(%two), ^C]
+  cf.cond_br %uni.cond, ^H2(%two : i32), ^C
 ^C:
-  cf.cond_br %uni.cond, [^H1(%b), ^X]
+  cf.cond_br %uni.cond, ^H1(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -570,17 +570,17 @@ kernel.func @cycle_enter_nested {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H1(%one), ^B(%zero)] // divergent branch; joins: ^H1 ^H2 ^B
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H1(%one : i32), ^B(%zero : i32) // divergent branch; joins: ^H1 ^H2 ^B
 // CHECK-NEXT:  ^H1(%div.merge.h1: i32): // %div.merge.h1 divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^H2(%a)]
+// CHECK-NEXT:  cf.br ^H2(%a : i32)
 // CHECK-NEXT:  ^H2(%div.merge.h2: i32): // %div.merge.h2 divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^B(%a)]
+// CHECK-NEXT:  cf.br ^B(%a : i32)
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H2(%two), ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H2(%two : i32), ^C // uniform branch
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H1(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H1(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -591,23 +591,23 @@ kernel.func @cycle_inner_exit_enter {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^E1(%one), ^E2(%two)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^E1(%one : i32), ^E2(%two : i32)
 ^E1(%div.merge.e1: i32):
-  cf.br [^A]
+  cf.br ^A
 ^A:
-  cf.cond_br %uni.cond, [^E3(%zero), ^E2(%a)]
+  cf.cond_br %uni.cond, ^E3(%zero : i32), ^E2(%a : i32)
 ^E2(%div.merge.e2: i32):
-  cf.br [^E4(%zero)]
+  cf.br ^E4(%zero : i32)
 ^E3(%div.merge.e3: i32):
-  cf.br [^E4(%a)]
+  cf.br ^E4(%a : i32)
 ^E4(%div.merge.e4: i32):
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %div.cond, [^E3(%b), ^C]
+  cf.cond_br %div.cond, ^E3(%b : i32), ^C
 ^C:
-  cf.cond_br %uni.cond, [^E1(%b), ^X]
+  cf.cond_br %uni.cond, ^E1(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -626,23 +626,23 @@ kernel.func @cycle_inner_exit_enter {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E1(%one), ^E2(%two)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E1(%one : i32), ^E2(%two : i32) // uniform branch
 // CHECK-NEXT:  ^E1(%div.merge.e1: i32): // %div.merge.e1 divergent
-// CHECK-NEXT:  cf.br [^A]
+// CHECK-NEXT:  cf.br ^A
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E3(%zero), ^E2(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E3(%zero : i32), ^E2(%a : i32) // uniform branch
 // CHECK-NEXT:  ^E2(%div.merge.e2: i32): // %div.merge.e2 divergent
-// CHECK-NEXT:  cf.br [^E4(%zero)]
+// CHECK-NEXT:  cf.br ^E4(%zero : i32)
 // CHECK-NEXT:  ^E3(%div.merge.e3: i32): // %div.merge.e3 divergent; join of the divergent branch in ^B
-// CHECK-NEXT:  cf.br [^E4(%a)]
+// CHECK-NEXT:  cf.br ^E4(%a : i32)
 // CHECK-NEXT:  ^E4(%div.merge.e4: i32): // %div.merge.e4 divergent; join of the divergent branch in ^B
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B: // join of the divergent branch in ^B
-// CHECK-NEXT:  cf.cond_br %div.cond, [^E3(%b), ^C] // divergent branch; joins: ^E3 ^E4 ^B; divergent exits: ^C
+// CHECK-NEXT:  cf.cond_br %div.cond, ^E3(%b : i32), ^C // divergent branch; joins: ^E3 ^E4 ^B; divergent exits: ^C
 // CHECK-NEXT:  ^C: // divergent exit of the branch in ^B
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E1(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E1(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -653,23 +653,23 @@ kernel.func @cycle_inner_exit_enter2 {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %uni.cond, [^E2(%two), ^E1(%one)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %uni.cond, ^E2(%two : i32), ^E1(%one : i32)
 ^E1(%div.merge.e1: i32):
-  cf.br [^A]
+  cf.br ^A
 ^A:
-  cf.cond_br %uni.cond, [^E3(%zero), ^E2(%a)]
+  cf.cond_br %uni.cond, ^E3(%zero : i32), ^E2(%a : i32)
 ^E2(%div.merge.e2: i32):
-  cf.br [^E4(%zero)]
+  cf.br ^E4(%zero : i32)
 ^E3(%div.merge.e3: i32):
-  cf.br [^E4(%a)]
+  cf.br ^E4(%a : i32)
 ^E4(%div.merge.e4: i32):
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %div.cond, [^E3(%b), ^C]
+  cf.cond_br %div.cond, ^E3(%b : i32), ^C
 ^C:
-  cf.cond_br %uni.cond, [^E1(%b), ^X]
+  cf.cond_br %uni.cond, ^E1(%b : i32), ^X
 ^X:
   kernel.return
 }
@@ -689,23 +689,23 @@ kernel.func @cycle_inner_exit_enter2 {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E2(%two), ^E1(%one)] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E2(%two : i32), ^E1(%one : i32) // uniform branch
 // CHECK-NEXT:  ^E1(%div.merge.e1: i32): // %div.merge.e1 divergent
-// CHECK-NEXT:  cf.br [^A]
+// CHECK-NEXT:  cf.br ^A
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E3(%zero), ^E2(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E3(%zero : i32), ^E2(%a : i32) // uniform branch
 // CHECK-NEXT:  ^E2(%div.merge.e2: i32): // %div.merge.e2 divergent; divergent exit of the branch in ^B
-// CHECK-NEXT:  cf.br [^E4(%zero)]
+// CHECK-NEXT:  cf.br ^E4(%zero : i32)
 // CHECK-NEXT:  ^E3(%div.merge.e3: i32): // %div.merge.e3 divergent; join of the divergent branch in ^B
-// CHECK-NEXT:  cf.br [^E4(%a)]
+// CHECK-NEXT:  cf.br ^E4(%a : i32)
 // CHECK-NEXT:  ^E4(%div.merge.e4: i32): // %div.merge.e4 divergent; join of the divergent branch in ^B
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B: // join of the divergent branch in ^B
-// CHECK-NEXT:  cf.cond_br %div.cond, [^E3(%b), ^C] // divergent branch; joins: ^E3 ^E4 ^B; divergent exits: ^E2 ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^E3(%b : i32), ^C // divergent branch; joins: ^E3 ^E4 ^B; divergent exits: ^E2 ^X
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E1(%b), ^X] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E1(%b : i32), ^X // uniform branch
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^B
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -715,16 +715,16 @@ kernel.func @always_uniform {
   %zero = arith.constant 0 : i32
   %zero.64 = arith.constant 0 : i64
   %lane = kernel.lane_id : i32
-  %inst1 = arith.cmpi ugt, %lane, %zero : i1
-  %false = arith.constant false : i1
-  cf.cond_br %inst1, [^L2, ^L3]
+  %inst1 = arith.cmpi ugt, %lane, %zero : i32
+  %false = arith.constant false
+  cf.cond_br %inst1, ^L2, ^L3
 ^L2:
-  cf.br [^L3]
+  cf.br ^L3
 ^L3:
   %inst4 = kernel.ballot %false : i64
-  %inst5 = arith.trunci %inst4 : i32
+  %inst5 = arith.trunci %inst4 : i64 to i32
   %inst6 = arith.andi %zero, %inst5 : i32
-  cf.br [^L2]
+  cf.br ^L2
 }
 // SUM-NEXT:  // uniformity of @always_uniform:
 // SUM-NEXT:  //   4 divergent values, 1 divergent branches
@@ -732,19 +732,19 @@ kernel.func @always_uniform {
 // SUM-NEXT:  //     depth=1: entries(^L2 ^L3)
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^L2 ^L3)
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @always_uniform {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %zero.64 = arith.constant 0 : i64 // uniform
 // CHECK-NEXT:  %lane = kernel.lane_id : i32 // divergent
-// CHECK-NEXT:  %inst1 = arith.cmpi ugt, %lane, %zero : i1 // divergent
-// CHECK-NEXT:  %false = arith.constant false : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %inst1, [^L2, ^L3] // divergent branch; joins: ^L2
+// CHECK-NEXT:  %inst1 = arith.cmpi ugt, %lane, %zero : i32 // divergent
+// CHECK-NEXT:  %false = arith.constant false // uniform
+// CHECK-NEXT:  cf.cond_br %inst1, ^L2, ^L3 // divergent branch; joins: ^L2
 // CHECK-NEXT:  ^L2: // join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^L3]
+// CHECK-NEXT:  cf.br ^L3
 // CHECK-NEXT:  ^L3:
 // CHECK-NEXT:  %inst4 = kernel.ballot %false : i64 // uniform
-// CHECK-NEXT:  %inst5 = arith.trunci %inst4 : i32 // divergent
+// CHECK-NEXT:  %inst5 = arith.trunci %inst4 : i64 to i32 // divergent
 // CHECK-NEXT:  %inst6 = arith.andi %zero, %inst5 : i32 // divergent
-// CHECK-NEXT:  cf.br [^L2]
+// CHECK-NEXT:  cf.br ^L2
 // CHECK-NEXT:  }

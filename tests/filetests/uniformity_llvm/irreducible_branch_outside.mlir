@@ -21,20 +21,20 @@ kernel.func @basic {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.div, [^P(%a), ^T(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.div, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
   %qq.div = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^exit, ^T(%qq)]
+  cf.cond_br %cond.uni, ^exit, ^T(%qq : i32)
 ^T(%t.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -49,20 +49,20 @@ kernel.func @basic {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^P(%a), ^T(%a)] // divergent branch; joins: ^P
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.div, ^P(%a : i32), ^T(%a : i32) // divergent branch; joins: ^P
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
 // CHECK-NEXT:  %qq.div = arith.addi %pp.phi, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^exit, ^T(%qq)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^exit, ^T(%qq : i32) // uniform branch
 // CHECK-NEXT:  ^T(%t.phi: i32): // %t.phi divergent
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -72,28 +72,28 @@ kernel.func @nested {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.div, [^P(%a), ^T(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.div, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^B]
+  cf.cond_br %cond.uni, ^Q, ^B
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^exit, ^T(%qq)]
+  cf.cond_br %cond.uni, ^exit, ^T(%qq : i32)
 ^A:
   %aa = arith.addi %b, %one : i32
-  cf.br [^B]
+  cf.br ^B
 ^B:
   %bb = arith.addi %b, %one : i32
-  cf.br [^C]
+  cf.br ^C
 ^C:
   %cc = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^A, ^Q]
+  cf.cond_br %cond.uni, ^A, ^Q
 ^T(%t.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^P(%b), ^A]
+  cf.cond_br %cond.uni, ^P(%b : i32), ^A
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -110,28 +110,28 @@ kernel.func @nested {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^P(%a), ^T(%a)] // divergent branch; joins: ^P ^Q ^B ^C ^A ^exit ^T
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.div, ^P(%a : i32), ^T(%a : i32) // divergent branch; joins: ^P ^Q ^B ^C ^A ^exit ^T
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^B // uniform branch
 // CHECK-NEXT:  ^Q: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^exit, ^T(%qq)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^exit, ^T(%qq : i32) // uniform branch
 // CHECK-NEXT:  ^A: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %aa = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %bb = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^C]
+// CHECK-NEXT:  cf.br ^C
 // CHECK-NEXT:  ^C: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %cc = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^Q] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^Q // uniform branch
 // CHECK-NEXT:  ^T(%t.phi: i32): // %t.phi divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%b), ^A] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%b : i32), ^A // uniform branch
 // CHECK-NEXT:  ^exit: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -141,21 +141,21 @@ kernel.func @irreducible_outer_cycle {
 ^entry(%c1: i1, %c2: i1, %c3: i1):
   %zero = arith.constant 0 : i32
   %tid = kernel.workitem_id x : i32
-  %div = arith.cmpi slt, %tid, %zero : i1
-  %false = arith.constant false : i1
-  cf.cond_br %div, [^Q, ^P]
+  %div = arith.cmpi slt, %tid, %zero : i32
+  %false = arith.constant false
+  cf.cond_br %div, ^Q, ^P
 ^P:
-  cf.cond_br %false, [^R, ^Q]
+  cf.cond_br %false, ^R, ^Q
 ^Q:
-  cf.br [^R]
+  cf.br ^R
 ^R:
-  cf.cond_br %false, [^B, ^Q]
+  cf.cond_br %false, ^B, ^Q
 ^B:
-  cf.cond_br %false, [^D, ^C]
+  cf.cond_br %false, ^D, ^C
 ^D:
-  cf.br [^B]
+  cf.br ^B
 ^C:
-  cf.cond_br %false, [^exit, ^R]
+  cf.cond_br %false, ^exit, ^R
 ^exit:
   kernel.return
 }
@@ -167,26 +167,26 @@ kernel.func @irreducible_outer_cycle {
 // SUM-NEXT:  //     depth=3: entries(^B) ^D
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^Q ^R) ^B ^D ^C
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @irreducible_outer_cycle {
 // CHECK-NEXT:  ^entry(%c1: i1, %c2: i1, %c3: i1): // %c1 uniform, %c2 uniform, %c3 uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %false = arith.constant false : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^Q, ^P] // divergent branch; joins: ^Q ^R ^exit
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %false = arith.constant false // uniform
+// CHECK-NEXT:  cf.cond_br %div, ^Q, ^P // divergent branch; joins: ^Q ^R ^exit
 // CHECK-NEXT:  ^P:
-// CHECK-NEXT:  cf.cond_br %false, [^R, ^Q] // uniform branch
+// CHECK-NEXT:  cf.cond_br %false, ^R, ^Q // uniform branch
 // CHECK-NEXT:  ^Q: // join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^R]
+// CHECK-NEXT:  cf.br ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.cond_br %false, [^B, ^Q] // uniform branch
+// CHECK-NEXT:  cf.cond_br %false, ^B, ^Q // uniform branch
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %false, [^D, ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %false, ^D, ^C // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %false, [^exit, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %false, ^exit, ^R // uniform branch
 // CHECK-NEXT:  ^exit: // join of the divergent branch in ^entry
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

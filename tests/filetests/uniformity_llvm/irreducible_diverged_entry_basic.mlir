@@ -21,22 +21,22 @@ kernel.func @divergent_cycle_1 {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.uni, [^R, ^P(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.uni, ^R, ^P(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^P(%b), ^exit]
+  cf.cond_br %cond.uni, ^P(%b : i32), ^exit
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -55,22 +55,22 @@ kernel.func @divergent_cycle_1 {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^R, ^P(%a)] // uniform branch
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^R, ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S; divergent exits: ^R ^exit
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S; divergent exits: ^R ^exit
 // CHECK-NEXT:  ^R: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%b), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%b : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -80,25 +80,25 @@ kernel.func @uniform_cycle_1 {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.uni, [^T, ^P(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.uni, ^T, ^P(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^T, ^exit]
+  cf.cond_br %cond.uni, ^T, ^exit
 ^T:
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -107,30 +107,30 @@ kernel.func @uniform_cycle_1 {
 // SUM-NEXT:  //   3 divergent values, 1 divergent branches
 // SUM-NEXT:  //   cycles:
 // SUM-NEXT:  //     depth=1: entries(^T ^P) ^Q ^R ^S
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @uniform_cycle_1 {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T, ^P(%a)] // uniform branch
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T, ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R:
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T, ^exit // uniform branch
 // CHECK-NEXT:  ^T:
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return

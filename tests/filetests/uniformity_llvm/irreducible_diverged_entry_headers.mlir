@@ -26,26 +26,26 @@ kernel.func @t_header {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
   %a.div = arith.addi %tid, %a : i32
-  cf.cond_br %cond.uni, [^T(%a), ^P(%a)]
+  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^exit]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -60,26 +60,26 @@ kernel.func @t_header {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %a.div = arith.addi %tid, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%a), ^P(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi divergent
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -89,25 +89,25 @@ kernel.func @p_header {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.uni, [^P(%a), ^T(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^exit]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -120,25 +120,25 @@ kernel.func @p_header {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -148,34 +148,34 @@ kernel.func @headers_b_p {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
   %a.div = arith.addi %tid, %a : i32
-  cf.cond_br %cond.uni, [^A, ^B]
+  cf.cond_br %cond.uni, ^A, ^B
 ^A:
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %cond.uni, [^D, ^C]
+  cf.cond_br %cond.uni, ^D, ^C
 ^C:
-  cf.cond_br %cond.uni, [^P(%a), ^T(%a)]
+  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^D]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^D
 ^D:
-  cf.cond_br %cond.uni, [^A, ^exit]
+  cf.cond_br %cond.uni, ^A, ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -189,34 +189,34 @@ kernel.func @headers_b_p {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %a.div = arith.addi %tid, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^B // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^D, ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^D, ^C // uniform branch
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -226,34 +226,34 @@ kernel.func @headers_a_p {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
   %a.div = arith.addi %tid, %a : i32
-  cf.cond_br %cond.uni, [^A, ^B]
+  cf.cond_br %cond.uni, ^A, ^B
 ^A:
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %cond.uni, [^D, ^C]
+  cf.cond_br %cond.uni, ^D, ^C
 ^C:
-  cf.cond_br %cond.uni, [^P(%a), ^T(%a)]
+  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^D]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^D
 ^D:
-  cf.cond_br %cond.uni, [^A, ^exit]
+  cf.cond_br %cond.uni, ^A, ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -267,34 +267,34 @@ kernel.func @headers_a_p {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %a.div = arith.addi %tid, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^B // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^D, ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^D, ^C // uniform branch
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -304,34 +304,34 @@ kernel.func @headers_b_t {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
   %a.div = arith.addi %tid, %a : i32
-  cf.cond_br %cond.uni, [^B, ^A]
+  cf.cond_br %cond.uni, ^B, ^A
 ^A:
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %cond.uni, [^D, ^C]
+  cf.cond_br %cond.uni, ^D, ^C
 ^C:
-  cf.cond_br %cond.uni, [^T(%a), ^P(%a)]
+  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^D]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^D
 ^D:
-  cf.cond_br %cond.uni, [^A, ^exit]
+  cf.cond_br %cond.uni, ^A, ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -347,34 +347,34 @@ kernel.func @headers_b_t {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %a.div = arith.addi %tid, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^B, ^A] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^B, ^A // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^D, ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^D, ^C // uniform branch
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%a), ^P(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi divergent
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -384,34 +384,34 @@ kernel.func @headers_a_t {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
   %a.div = arith.addi %tid, %a : i32
-  cf.cond_br %cond.uni, [^A, ^B]
+  cf.cond_br %cond.uni, ^A, ^B
 ^A:
-  cf.br [^B]
+  cf.br ^B
 ^B:
-  cf.cond_br %cond.uni, [^D, ^C]
+  cf.cond_br %cond.uni, ^D, ^C
 ^C:
-  cf.cond_br %cond.uni, [^T(%a), ^P(%a)]
+  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.cond_br %cond.uni, [^Q, ^R]
+  cf.cond_br %cond.uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %b, %one : i32
-  cf.cond_br %cond.div, [^R, ^S(%qq)]
+  cf.cond_br %cond.div, ^R, ^S(%qq : i32)
 ^R:
   %rr = arith.addi %b, %one : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s.phi: i32):
   %ss = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^T(%ss), ^D]
+  cf.cond_br %cond.uni, ^T(%ss : i32), ^D
 ^D:
-  cf.cond_br %cond.uni, [^A, ^exit]
+  cf.cond_br %cond.uni, ^A, ^exit
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %one : i32
   kernel.return
@@ -423,39 +423,39 @@ kernel.func @headers_a_t {
 // SUM-NEXT:  //     depth=2: entries(^T ^P) ^Q ^R ^S
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^A ^B) ^D ^C ^T ^P ^Q ^R ^S
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @headers_a_t {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %a.div = arith.addi %tid, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^B] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^B // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^D, ^C] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^D, ^C // uniform branch
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%a), ^P(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%a : i32), ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.div, [^R, ^S(%qq)] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %cond.div, ^R, ^S(%qq : i32) // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s.phi: i32): // %s.phi divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp.phi, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%ss), ^D] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%ss : i32), ^D // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^A, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^A, ^exit // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi divergent
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  kernel.return

@@ -24,21 +24,21 @@ kernel.func @basic {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %cond.uni, [^P(%a, %a), ^T(%a)]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %cond.uni, ^P(%a, %a : i32, i32), ^T(%a : i32)
 ^P(%pp.phi.1: i32, %pp.phi.2: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
   %qq.div.1 = arith.addi %pp.phi.2, %one : i32
   %qq.div.2 = arith.addi %pp.phi.2, %one : i32
-  cf.cond_br %cond.div, [^exit, ^T(%qq)]
+  cf.cond_br %cond.div, ^exit, ^T(%qq : i32)
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b, %tt.phi)]
+  cf.br ^P(%b, %tt.phi : i32, i32)
 ^exit:
   %ee.1 = arith.addi %pp.phi.1, %one : i32
   %xx.2 = arith.addi %pp.phi.2, %one : i32
@@ -58,21 +58,21 @@ kernel.func @basic {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a, %a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a, %a : i32, i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi.1: i32, %pp.phi.2: i32): // %pp.phi.1 uniform, %pp.phi.2 uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  %qq.div.1 = arith.addi %pp.phi.2, %one : i32 // uniform
 // CHECK-NEXT:  %qq.div.2 = arith.addi %pp.phi.2, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^exit, ^T(%qq)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %cond.div, ^exit, ^T(%qq : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b, %tt.phi)]
+// CHECK-NEXT:  cf.br ^P(%b, %tt.phi : i32, i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ee.1 = arith.addi %pp.phi.1, %one : i32 // divergent
 // CHECK-NEXT:  %xx.2 = arith.addi %pp.phi.2, %one : i32 // divergent
@@ -84,25 +84,25 @@ kernel.func @outer_reducible {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.br [^H]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.br ^H
 ^H:
-  cf.cond_br %cond.uni, [^P(%a, %a), ^T(%a)]
+  cf.cond_br %cond.uni, ^P(%a, %a : i32, i32), ^T(%a : i32)
 ^P(%pp.phi.1: i32, %pp.phi.2: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
   %qq.div.1 = arith.addi %pp.phi.2, %one : i32
   %qq.div.2 = arith.addi %pp.phi.2, %one : i32
-  cf.cond_br %cond.div, [^exit, ^R]
+  cf.cond_br %cond.div, ^exit, ^R
 ^R:
-  cf.cond_br %cond.uni, [^H, ^T(%qq)]
+  cf.cond_br %cond.uni, ^H, ^T(%qq : i32)
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b, %tt.phi)]
+  cf.br ^P(%b, %tt.phi : i32, i32)
 ^exit:
   %ee.1 = arith.addi %pp.phi.1, %one : i32
   %xx.2 = arith.addi %pp.phi.2, %one : i32
@@ -123,25 +123,25 @@ kernel.func @outer_reducible {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^H]
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^H
 // CHECK-NEXT:  ^H:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a, %a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a, %a : i32, i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi.1: i32, %pp.phi.2: i32): // %pp.phi.1 uniform, %pp.phi.2 uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  %qq.div.1 = arith.addi %pp.phi.2, %one : i32 // uniform
 // CHECK-NEXT:  %qq.div.2 = arith.addi %pp.phi.2, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^exit, ^R] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %cond.div, ^exit, ^R // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^R:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^H, ^T(%qq)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^H, ^T(%qq : i32) // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b, %tt.phi)]
+// CHECK-NEXT:  cf.br ^P(%b, %tt.phi : i32, i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ee.1 = arith.addi %pp.phi.1, %one : i32 // divergent
 // CHECK-NEXT:  %xx.2 = arith.addi %pp.phi.2, %one : i32 // divergent
@@ -154,17 +154,17 @@ kernel.func @no_divergent_exit {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.cond_br %div.cond, [^H(%zero), ^B(%one)]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.cond_br %div.cond, ^H(%zero : i32), ^B(%one : i32)
 ^H(%div.merge.h: i32):
-  cf.br [^B(%a)]
+  cf.br ^B(%a : i32)
 ^B(%div.merge.b: i32):
   %bb = arith.addi %a, %one : i32
-  cf.cond_br %uni.cond, [^C, ^X(%bb, %div.merge.b)]
+  cf.cond_br %uni.cond, ^C, ^X(%bb, %div.merge.b : i32, i32)
 ^C:
   %cc = arith.addi %a, %one : i32
-  cf.cond_br %uni.cond, [^H(%b), ^X(%cc, %cc)]
+  cf.cond_br %uni.cond, ^H(%b : i32), ^X(%cc, %cc : i32, i32)
 ^X(%uni.merge.x: i32, %div.merge.x: i32):
   kernel.return
 }
@@ -174,23 +174,23 @@ kernel.func @no_divergent_exit {
 // SUM-NEXT:  //     depth=1: entries(^H ^B) ^C
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^H ^B) ^C
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @no_divergent_exit {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^H(%zero), ^B(%one)] // divergent branch; joins: ^H ^B
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %div.cond, ^H(%zero : i32), ^B(%one : i32) // divergent branch; joins: ^H ^B
 // CHECK-NEXT:  ^H(%div.merge.h: i32): // %div.merge.h divergent; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^B(%a)]
+// CHECK-NEXT:  cf.br ^B(%a : i32)
 // CHECK-NEXT:  ^B(%div.merge.b: i32): // %div.merge.b divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %bb = arith.addi %a, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^C, ^X(%bb, %div.merge.b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^C, ^X(%bb, %div.merge.b : i32, i32) // uniform branch
 // CHECK-NEXT:  ^C:
 // CHECK-NEXT:  %cc = arith.addi %a, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^H(%b), ^X(%cc, %cc)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^H(%b : i32), ^X(%cc, %cc : i32, i32) // uniform branch
 // CHECK-NEXT:  ^X(%uni.merge.x: i32, %div.merge.x: i32): // %uni.merge.x divergent, %div.merge.x divergent
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

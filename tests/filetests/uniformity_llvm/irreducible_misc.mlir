@@ -29,21 +29,21 @@ kernel.func @cycle_inner_ipd {
   %two = arith.constant 2 : i32
   %ten = arith.constant 10 : i32
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  %uni.cond1 = arith.cmpi slt, %a, %two : i1
-  %uni.cond2 = arith.cmpi slt, %a, %ten : i1
-  cf.cond_br %uni.cond, [^E1, ^E2]
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  %uni.cond1 = arith.cmpi slt, %a, %two : i32
+  %uni.cond2 = arith.cmpi slt, %a, %ten : i32
+  cf.cond_br %uni.cond, ^E1, ^E2
 ^E1:
-  cf.br [^E2]
+  cf.br ^E2
 ^E2:
-  cf.cond_br %uni.cond1, [^B(%b), ^A]
+  cf.cond_br %uni.cond1, ^B(%b : i32), ^A
 ^A:
-  cf.cond_br %div.cond, [^B(%zero), ^E1]
+  cf.cond_br %div.cond, ^B(%zero : i32), ^E1
 ^B(%div.merge: i32):
-  cf.br [^C]
+  cf.br ^C
 ^C:
-  cf.cond_br %uni.cond2, [^X, ^E1]
+  cf.cond_br %uni.cond2, ^X, ^E1
 ^X:
   kernel.return
 }
@@ -61,21 +61,21 @@ kernel.func @cycle_inner_ipd {
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %ten = arith.constant 10 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %uni.cond1 = arith.cmpi slt, %a, %two : i1 // uniform
-// CHECK-NEXT:  %uni.cond2 = arith.cmpi slt, %a, %ten : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^E1, ^E2] // uniform branch
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %uni.cond1 = arith.cmpi slt, %a, %two : i32 // uniform
+// CHECK-NEXT:  %uni.cond2 = arith.cmpi slt, %a, %ten : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^E1, ^E2 // uniform branch
 // CHECK-NEXT:  ^E1: // join of the divergent branch in ^A
-// CHECK-NEXT:  cf.br [^E2]
+// CHECK-NEXT:  cf.br ^E2
 // CHECK-NEXT:  ^E2:
-// CHECK-NEXT:  cf.cond_br %uni.cond1, [^B(%b), ^A] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond1, ^B(%b : i32), ^A // uniform branch
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.cond_br %div.cond, [^B(%zero), ^E1] // divergent branch; joins: ^E1 ^B; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div.cond, ^B(%zero : i32), ^E1 // divergent branch; joins: ^E1 ^B; divergent exits: ^X
 // CHECK-NEXT:  ^B(%div.merge: i32): // %div.merge divergent; join of the divergent branch in ^A
-// CHECK-NEXT:  cf.br [^C]
+// CHECK-NEXT:  cf.br ^C
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %uni.cond2, [^X, ^E1] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond2, ^X, ^E1 // uniform branch
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^A
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -87,26 +87,26 @@ kernel.func @unstructured_loop {
   %two = arith.constant 2 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %entry_cond = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %entry_cond, [^loop_entry_2(%zero), ^loop_entry_1(%zero)]
+  %entry_cond = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %entry_cond, ^loop_entry_2(%zero : i32), ^loop_entry_1(%zero : i32)
 ^loop_entry_1(%i1: i32):
   %j1 = arith.addi %i1, %one : i32
-  cf.br [^loop_body(%j1)]
+  cf.br ^loop_body(%j1 : i32)
 ^loop_entry_2(%i2: i32):
   %j2 = arith.addi %i2, %two : i32
-  cf.br [^loop_body(%j2)]
+  cf.br ^loop_body(%j2 : i32)
 ^loop_body(%i3: i32):
-  cf.br [^loop_latch]
+  cf.br ^loop_latch
 ^loop_latch:
   %div = arith.divsi %tid, %i3 : i32
-  %is1 = arith.cmpi eq, %div, %one : i1
-  cf.cond_br %is1, [^loop_latch.2, ^loop_entry_1(%i3)]
+  %is1 = arith.cmpi eq, %div, %one : i32
+  cf.cond_br %is1, ^loop_latch.2, ^loop_entry_1(%i3 : i32)
 ^loop_latch.2:
-  %is2 = arith.cmpi eq, %div, %two : i1
-  cf.cond_br %is2, [^branch, ^loop_entry_2(%i3)]
+  %is2 = arith.cmpi eq, %div, %two : i32
+  cf.cond_br %is2, ^branch, ^loop_entry_2(%i3 : i32)
 ^branch:
-  %cmp = arith.cmpi eq, %i3, %five : i1
-  cf.cond_br %cmp, [^else, ^then]
+  %cmp = arith.cmpi eq, %i3, %five : i32
+  cf.cond_br %cmp, ^else, ^then
 ^then:
   kernel.return
 ^else:
@@ -123,7 +123,7 @@ kernel.func @unstructured_loop {
 // SUM-NEXT:  //     depth=1: entries(^loop_entry_2 ^loop_entry_1) ^loop_body ^loop_latch ^loop_latch.2
 // SUM-NEXT:  //     depth=2: entries(^loop_body ^loop_entry_1) ^loop_latch
 // SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %i3 used outside cycle depth=1: entries(^loop_entry_2 ^loop_entry_1) ^loop_body ^loop_latch ^loop_latch.2 by: %cmp = arith.cmpi eq, %i3, %five : i1
+// SUM-NEXT:  //     %i3 used outside cycle depth=1: entries(^loop_entry_2 ^loop_entry_1) ^loop_body ^loop_latch ^loop_latch.2 by: %cmp = arith.cmpi eq, %i3, %five : i32
 // CHECK-LABEL: kernel.func @unstructured_loop {
 // CHECK-NEXT:  ^entry(%entry_cond.arg: i1): // %entry_cond.arg uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
@@ -131,26 +131,26 @@ kernel.func @unstructured_loop {
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %entry_cond = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %entry_cond, [^loop_entry_2(%zero), ^loop_entry_1(%zero)] // divergent branch; joins: ^loop_entry_2 ^loop_body ^loop_latch ^loop_latch.2 ^loop_entry_1 ^branch
+// CHECK-NEXT:  %entry_cond = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %entry_cond, ^loop_entry_2(%zero : i32), ^loop_entry_1(%zero : i32) // divergent branch; joins: ^loop_entry_2 ^loop_body ^loop_latch ^loop_latch.2 ^loop_entry_1 ^branch
 // CHECK-NEXT:  ^loop_entry_1(%i1: i32): // %i1 divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %j1 = arith.addi %i1, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop_body(%j1)]
+// CHECK-NEXT:  cf.br ^loop_body(%j1 : i32)
 // CHECK-NEXT:  ^loop_entry_2(%i2: i32): // %i2 divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %j2 = arith.addi %i2, %two : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop_body(%j2)]
+// CHECK-NEXT:  cf.br ^loop_body(%j2 : i32)
 // CHECK-NEXT:  ^loop_body(%i3: i32): // %i3 divergent; join of the divergent branch in ^loop_latch; join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^loop_latch]
+// CHECK-NEXT:  cf.br ^loop_latch
 // CHECK-NEXT:  ^loop_latch: // join of the divergent branch in ^loop_latch; join of the divergent branch in ^entry
 // CHECK-NEXT:  %div = arith.divsi %tid, %i3 : i32 // divergent
-// CHECK-NEXT:  %is1 = arith.cmpi eq, %div, %one : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %is1, [^loop_latch.2, ^loop_entry_1(%i3)] // divergent branch; joins: ^loop_body ^loop_latch; divergent exits: ^loop_latch.2
+// CHECK-NEXT:  %is1 = arith.cmpi eq, %div, %one : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %is1, ^loop_latch.2, ^loop_entry_1(%i3 : i32) // divergent branch; joins: ^loop_body ^loop_latch; divergent exits: ^loop_latch.2
 // CHECK-NEXT:  ^loop_latch.2: // divergent exit of the branch in ^loop_latch; join of the divergent branch in ^entry
-// CHECK-NEXT:  %is2 = arith.cmpi eq, %div, %two : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %is2, [^branch, ^loop_entry_2(%i3)] // divergent branch; divergent exits: ^branch
+// CHECK-NEXT:  %is2 = arith.cmpi eq, %div, %two : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %is2, ^branch, ^loop_entry_2(%i3 : i32) // divergent branch; divergent exits: ^branch
 // CHECK-NEXT:  ^branch: // divergent exit of the branch in ^loop_latch.2; join of the divergent branch in ^entry
-// CHECK-NEXT:  %cmp = arith.cmpi eq, %i3, %five : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cmp, [^else, ^then] // divergent branch
+// CHECK-NEXT:  %cmp = arith.cmpi eq, %i3, %five : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cmp, ^else, ^then // divergent branch
 // CHECK-NEXT:  ^then:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  ^else:
@@ -160,26 +160,26 @@ kernel.func @unstructured_loop {
 kernel.func @uniformity_analysis_crash {
 ^entry(%a: i32):
   %tid = kernel.workitem_id x : i32
-  %v.0 = arith.cmpi slt, %tid, %a : i1
-  %v.1 = arith.cmpi sgt, %tid, %a : i1
-  %v.2 = arith.cmpi eq, %tid, %a : i1
-  cf.cond_br %v.0, [^bb.2, ^bb.1]
+  %v.0 = arith.cmpi slt, %tid, %a : i32
+  %v.1 = arith.cmpi sgt, %tid, %a : i32
+  %v.2 = arith.cmpi eq, %tid, %a : i32
+  cf.cond_br %v.0, ^bb.2, ^bb.1
 ^bb.1:
-  cf.br [^bb.3]
+  cf.br ^bb.3
 ^bb.3:
-  cf.cond_br %v.1, [^bb.4, ^bb.5]
+  cf.cond_br %v.1, ^bb.4, ^bb.5
 ^bb.4:
-  cf.br [^bb.3]
+  cf.br ^bb.3
 ^bb.5:
-  cf.cond_br %v.2, [^bb.7, ^bb.6]
+  cf.cond_br %v.2, ^bb.7, ^bb.6
 ^bb.6:
-  cf.br [^bb.2]
+  cf.br ^bb.2
 ^bb.7:
-  cf.br [^bb.8]
+  cf.br ^bb.8
 ^bb.8:
-  cf.br [^bb.3]
+  cf.br ^bb.3
 ^bb.2:
-  cf.br [^bb.8]
+  cf.br ^bb.8
 }
 // SUM-NEXT:  // uniformity of @uniformity_analysis_crash:
 // SUM-NEXT:  //   4 divergent values, 3 divergent branches
@@ -192,28 +192,28 @@ kernel.func @uniformity_analysis_crash {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=2: entries(^bb.8 ^bb.3) ^bb.4 ^bb.5 ^bb.7
 // SUM-NEXT:  //     depth=3: entries(^bb.3) ^bb.4
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @uniformity_analysis_crash {
 // CHECK-NEXT:  ^entry(%a: i32): // %a uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %v.0 = arith.cmpi slt, %tid, %a : i1 // divergent
-// CHECK-NEXT:  %v.1 = arith.cmpi sgt, %tid, %a : i1 // divergent
-// CHECK-NEXT:  %v.2 = arith.cmpi eq, %tid, %a : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %v.0, [^bb.2, ^bb.1] // divergent branch; joins: ^bb.2
+// CHECK-NEXT:  %v.0 = arith.cmpi slt, %tid, %a : i32 // divergent
+// CHECK-NEXT:  %v.1 = arith.cmpi sgt, %tid, %a : i32 // divergent
+// CHECK-NEXT:  %v.2 = arith.cmpi eq, %tid, %a : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %v.0, ^bb.2, ^bb.1 // divergent branch; joins: ^bb.2
 // CHECK-NEXT:  ^bb.1:
-// CHECK-NEXT:  cf.br [^bb.3]
+// CHECK-NEXT:  cf.br ^bb.3
 // CHECK-NEXT:  ^bb.3: // join of the divergent branch in ^bb.5; join of the divergent branch in ^bb.3
-// CHECK-NEXT:  cf.cond_br %v.1, [^bb.4, ^bb.5] // divergent branch; joins: ^bb.3; divergent exits: ^bb.5
+// CHECK-NEXT:  cf.cond_br %v.1, ^bb.4, ^bb.5 // divergent branch; joins: ^bb.3; divergent exits: ^bb.5
 // CHECK-NEXT:  ^bb.4:
-// CHECK-NEXT:  cf.br [^bb.3]
+// CHECK-NEXT:  cf.br ^bb.3
 // CHECK-NEXT:  ^bb.5: // join of the divergent branch in ^bb.5; divergent exit of the branch in ^bb.3
-// CHECK-NEXT:  cf.cond_br %v.2, [^bb.7, ^bb.6] // divergent branch; joins: ^bb.8 ^bb.3 ^bb.5; divergent exits: ^bb.6
+// CHECK-NEXT:  cf.cond_br %v.2, ^bb.7, ^bb.6 // divergent branch; joins: ^bb.8 ^bb.3 ^bb.5; divergent exits: ^bb.6
 // CHECK-NEXT:  ^bb.6: // divergent exit of the branch in ^bb.5
-// CHECK-NEXT:  cf.br [^bb.2]
+// CHECK-NEXT:  cf.br ^bb.2
 // CHECK-NEXT:  ^bb.7:
-// CHECK-NEXT:  cf.br [^bb.8]
+// CHECK-NEXT:  cf.br ^bb.8
 // CHECK-NEXT:  ^bb.8: // join of the divergent branch in ^bb.5
-// CHECK-NEXT:  cf.br [^bb.3]
+// CHECK-NEXT:  cf.br ^bb.3
 // CHECK-NEXT:  ^bb.2: // join of the divergent branch in ^entry
-// CHECK-NEXT:  cf.br [^bb.8]
+// CHECK-NEXT:  cf.br ^bb.8
 // CHECK-NEXT:  }

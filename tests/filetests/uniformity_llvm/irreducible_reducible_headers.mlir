@@ -25,29 +25,29 @@ kernel.func @nested_irreducible {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.br [^H]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.br ^H
 ^H:
-  cf.cond_br %cond.uni, [^P(%a), ^T(%a)]
+  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32)
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
   %qq.uni = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.div, [^U, ^R]
+  cf.cond_br %cond.div, ^U, ^R
 ^R:
-  cf.cond_br %cond.uni, [^T(%qq), ^S(%a)]
+  cf.cond_br %cond.uni, ^T(%qq : i32), ^S(%a : i32)
 ^T(%tt.phi: i32):
   %tt = arith.addi %b, %one : i32
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^S(%ss.phi: i32):
   %ss = arith.addi %b, %one : i32
-  cf.br [^H]
+  cf.br ^H
 ^U:
-  cf.cond_br %cond.uni, [^exit, ^S(%qq.uni)]
+  cf.cond_br %cond.uni, ^exit, ^S(%qq.uni : i32)
 ^exit:
   %ee.div = arith.addi %qq.uni, %one : i32
   %ee = arith.addi %b, %one : i32
@@ -62,36 +62,36 @@ kernel.func @nested_irreducible {
 // SUM-NEXT:  //     depth=2: entries(^P ^T) ^Q ^R
 // SUM-NEXT:  //     depth=1: entries(^H) ^P ^Q ^U ^S ^R ^T
 // SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %qq.uni used outside cycle depth=2: entries(^P ^T) ^Q ^R by: cf.cond_br %cond.uni, [^exit, ^S(%qq.uni)]
+// SUM-NEXT:  //     %qq.uni used outside cycle depth=2: entries(^P ^T) ^Q ^R by: cf.cond_br %cond.uni, ^exit, ^S(%qq.uni : i32)
 // SUM-NEXT:  //     %qq.uni used outside cycle depth=2: entries(^P ^T) ^Q ^R by: %ee.div = arith.addi %qq.uni, %one : i32
 // SUM-NEXT:  //     %qq.uni used outside cycle depth=1: entries(^H) ^P ^Q ^U ^S ^R ^T by: %ee.div = arith.addi %qq.uni, %one : i32
 // CHECK-LABEL: kernel.func @nested_irreducible {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^H]
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^H
 // CHECK-NEXT:  ^H:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a), ^T(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a : i32), ^T(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  %qq.uni = arith.addi %pp.phi, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.div, [^U, ^R] // divergent branch; joins: ^S; divergent exits: ^U ^exit ^S
+// CHECK-NEXT:  cf.cond_br %cond.div, ^U, ^R // divergent branch; joins: ^S; divergent exits: ^U ^exit ^S
 // CHECK-NEXT:  ^R:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^T(%qq), ^S(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^T(%qq : i32), ^S(%a : i32) // uniform branch
 // CHECK-NEXT:  ^T(%tt.phi: i32): // %tt.phi uniform
 // CHECK-NEXT:  %tt = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^S(%ss.phi: i32): // %ss.phi divergent; join of the divergent branch in ^Q; divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H]
+// CHECK-NEXT:  cf.br ^H
 // CHECK-NEXT:  ^U: // divergent exit of the branch in ^Q
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^exit, ^S(%qq.uni)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^exit, ^S(%qq.uni : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ee.div = arith.addi %qq.uni, %one : i32 // divergent
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
@@ -102,25 +102,25 @@ kernel.func @header_label_1 {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.br [^H]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.br ^H
 ^H:
-  cf.cond_br %cond.uni, [^P(%a), ^T]
+  cf.cond_br %cond.uni, ^P(%a : i32), ^T
 ^P(%pp.phi: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %one : i32
   %qq.uni = arith.addi %pp.phi, %one : i32
-  cf.cond_br %cond.uni, [^H, ^exit]
+  cf.cond_br %cond.uni, ^H, ^exit
 ^R:
-  cf.br [^H]
+  cf.br ^H
 ^T:
-  cf.cond_br %cond.div, [^U, ^R]
+  cf.cond_br %cond.div, ^U, ^R
 ^U:
-  cf.br [^P(%b)]
+  cf.br ^P(%b : i32)
 ^exit:
   %ee.div = arith.addi %qq.uni, %one : i32
   %ee = arith.addi %b, %one : i32
@@ -138,25 +138,25 @@ kernel.func @header_label_1 {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^H]
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^H
 // CHECK-NEXT:  ^H: // join of the divergent branch in ^T
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^P(%a), ^T] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^P(%a : i32), ^T // uniform branch
 // CHECK-NEXT:  ^P(%pp.phi: i32): // %pp.phi uniform
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %one : i32 // uniform
 // CHECK-NEXT:  %qq.uni = arith.addi %pp.phi, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^H, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^H, ^exit // uniform branch
 // CHECK-NEXT:  ^R:
-// CHECK-NEXT:  cf.br [^H]
+// CHECK-NEXT:  cf.br ^H
 // CHECK-NEXT:  ^T:
-// CHECK-NEXT:  cf.cond_br %cond.div, [^U, ^R] // divergent branch; joins: ^H; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %cond.div, ^U, ^R // divergent branch; joins: ^H; divergent exits: ^exit
 // CHECK-NEXT:  ^U:
-// CHECK-NEXT:  cf.br [^P(%b)]
+// CHECK-NEXT:  cf.br ^P(%b : i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^T
 // CHECK-NEXT:  %ee.div = arith.addi %qq.uni, %one : i32 // divergent
 // CHECK-NEXT:  %ee = arith.addi %b, %one : i32 // uniform
@@ -167,20 +167,20 @@ kernel.func @header_label_2 {
 ^entry(%a: i32, %b: i32, %c: i32):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %cond.uni = arith.cmpi slt, %a, %zero : i1
+  %cond.uni = arith.cmpi slt, %a, %zero : i32
   %tid = kernel.workitem_id x : i32
-  %cond.div = arith.cmpi slt, %tid, %zero : i1
-  cf.br [^H1]
+  %cond.div = arith.cmpi slt, %tid, %zero : i32
+  cf.br ^H1
 ^H1:
-  cf.cond_br %cond.uni, [^H2, ^B(%a)]
+  cf.cond_br %cond.uni, ^H2, ^B(%a : i32)
 ^H2:
-  cf.cond_br %cond.div, [^C, ^B(%b)]
+  cf.cond_br %cond.div, ^C, ^B(%b : i32)
 ^B(%bb.phi: i32):
-  cf.br [^D(%a)]
+  cf.br ^D(%a : i32)
 ^C:
-  cf.br [^D(%b)]
+  cf.br ^D(%b : i32)
 ^D(%dd.phi: i32):
-  cf.cond_br %cond.uni, [^H1, ^exit]
+  cf.cond_br %cond.uni, ^H1, ^exit
 ^exit:
   %ee.1 = arith.addi %dd.phi, %one : i32
   %ee.2 = arith.addi %b, %one : i32
@@ -190,25 +190,25 @@ kernel.func @header_label_2 {
 // SUM-NEXT:  //   4 divergent values, 1 divergent branches
 // SUM-NEXT:  //   cycles:
 // SUM-NEXT:  //     depth=1: entries(^H1) ^H2 ^C ^D ^B
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @header_label_2 {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32, %c: i32): // %a uniform, %b uniform, %c uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i1 // uniform
+// CHECK-NEXT:  %cond.uni = arith.cmpi slt, %a, %zero : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^H1]
+// CHECK-NEXT:  %cond.div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^H1
 // CHECK-NEXT:  ^H1:
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^H2, ^B(%a)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^H2, ^B(%a : i32) // uniform branch
 // CHECK-NEXT:  ^H2:
-// CHECK-NEXT:  cf.cond_br %cond.div, [^C, ^B(%b)] // divergent branch; joins: ^D
+// CHECK-NEXT:  cf.cond_br %cond.div, ^C, ^B(%b : i32) // divergent branch; joins: ^D
 // CHECK-NEXT:  ^B(%bb.phi: i32): // %bb.phi uniform
-// CHECK-NEXT:  cf.br [^D(%a)]
+// CHECK-NEXT:  cf.br ^D(%a : i32)
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.br [^D(%b)]
+// CHECK-NEXT:  cf.br ^D(%b : i32)
 // CHECK-NEXT:  ^D(%dd.phi: i32): // %dd.phi divergent; join of the divergent branch in ^H2
-// CHECK-NEXT:  cf.cond_br %cond.uni, [^H1, ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %cond.uni, ^H1, ^exit // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee.1 = arith.addi %dd.phi, %one : i32 // divergent
 // CHECK-NEXT:  %ee.2 = arith.addi %b, %one : i32 // uniform

@@ -31,21 +31,21 @@ kernel.func @test {
   %minus1 = arith.constant -1 : i32
   %seven = arith.constant 7 : i32
   %zero = arith.constant 0 : i32
-  %true = arith.constant true : i1
-  %false = arith.constant false : i1
+  %true = arith.constant true
+  %false = arith.constant false
   %tid.x = kernel.workitem_id x : i32
-  %i5 = arith.cmpi eq, %tid.x, %minus1 : i1
-  cf.br [^bb1(%seven)]
+  %i5 = arith.cmpi eq, %tid.x, %minus1 : i32
+  cf.br ^bb1(%seven : i32)
 ^bb1(%lsr.iv: i32):
-  cf.cond_br %i5, [^bb2, ^bb3(%true)]
+  cf.cond_br %i5, ^bb2, ^bb3(%true : i1)
 ^bb2:
   %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32
-  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i1
-  cf.cond_br %i14, [^bb3(%false), ^bb1(%lsr.iv.next)]
+  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i32
+  cf.cond_br %i14, ^bb3(%false : i1), ^bb1(%lsr.iv.next : i32)
 ^bb3(%Guard.bb4: i1):
-  cf.cond_br %Guard.bb4, [^bb4, ^bb5]
+  cf.cond_br %Guard.bb4, ^bb4, ^bb5
 ^bb4:
-  cf.br [^bb5]
+  cf.br ^bb5
 ^bb5:
   kernel.return
 }
@@ -59,21 +59,21 @@ kernel.func @test {
 // CHECK-NEXT:  %minus1 = arith.constant -1 : i32 // uniform
 // CHECK-NEXT:  %seven = arith.constant 7 : i32 // uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %true = arith.constant true : i1 // uniform
-// CHECK-NEXT:  %false = arith.constant false : i1 // uniform
+// CHECK-NEXT:  %true = arith.constant true // uniform
+// CHECK-NEXT:  %false = arith.constant false // uniform
 // CHECK-NEXT:  %tid.x = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %i5 = arith.cmpi eq, %tid.x, %minus1 : i1 // divergent
-// CHECK-NEXT:  cf.br [^bb1(%seven)]
+// CHECK-NEXT:  %i5 = arith.cmpi eq, %tid.x, %minus1 : i32 // divergent
+// CHECK-NEXT:  cf.br ^bb1(%seven : i32)
 // CHECK-NEXT:  ^bb1(%lsr.iv: i32): // %lsr.iv uniform
-// CHECK-NEXT:  cf.cond_br %i5, [^bb2, ^bb3(%true)] // divergent branch; joins: ^bb3; divergent exits: ^bb3
+// CHECK-NEXT:  cf.cond_br %i5, ^bb2, ^bb3(%true : i1) // divergent branch; joins: ^bb3; divergent exits: ^bb3
 // CHECK-NEXT:  ^bb2:
 // CHECK-NEXT:  %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32 // uniform
-// CHECK-NEXT:  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %i14, [^bb3(%false), ^bb1(%lsr.iv.next)] // uniform branch
+// CHECK-NEXT:  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %i14, ^bb3(%false : i1), ^bb1(%lsr.iv.next : i32) // uniform branch
 // CHECK-NEXT:  ^bb3(%Guard.bb4: i1): // %Guard.bb4 divergent; join of the divergent branch in ^bb1; divergent exit of the branch in ^bb1
-// CHECK-NEXT:  cf.cond_br %Guard.bb4, [^bb4, ^bb5] // divergent branch; joins: ^bb5
+// CHECK-NEXT:  cf.cond_br %Guard.bb4, ^bb4, ^bb5 // divergent branch; joins: ^bb5
 // CHECK-NEXT:  ^bb4:
-// CHECK-NEXT:  cf.br [^bb5]
+// CHECK-NEXT:  cf.br ^bb5
 // CHECK-NEXT:  ^bb5: // join of the divergent branch in ^bb3
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -82,14 +82,14 @@ kernel.func @test2 {
 ^bb0(%uni: i1):
   %minus1 = arith.constant -1 : i32
   %seven = arith.constant 7 : i32
-  %true = arith.constant true : i1
-  %false = arith.constant false : i1
+  %true = arith.constant true
+  %false = arith.constant false
   %tid.x = kernel.workitem_id x : i32
-  %i5 = arith.cmpi eq, %tid.x, %minus1 : i1
-  cf.cond_br %uni, [^bb1(%seven), ^bb2(%false)]
+  %i5 = arith.cmpi eq, %tid.x, %minus1 : i32
+  cf.cond_br %uni, ^bb1(%seven : i32), ^bb2(%false : i1)
 ^bb1(%lsr.iv: i32):
   %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32
-  cf.cond_br %i5, [^bb2(%true), ^bb1(%lsr.iv.next)]
+  cf.cond_br %i5, ^bb2(%true : i1), ^bb1(%lsr.iv.next : i32)
 ^bb2(%Guard.bb2: i1):
   kernel.return
 }
@@ -103,14 +103,14 @@ kernel.func @test2 {
 // CHECK-NEXT:  ^bb0(%uni: i1): // %uni uniform
 // CHECK-NEXT:  %minus1 = arith.constant -1 : i32 // uniform
 // CHECK-NEXT:  %seven = arith.constant 7 : i32 // uniform
-// CHECK-NEXT:  %true = arith.constant true : i1 // uniform
-// CHECK-NEXT:  %false = arith.constant false : i1 // uniform
+// CHECK-NEXT:  %true = arith.constant true // uniform
+// CHECK-NEXT:  %false = arith.constant false // uniform
 // CHECK-NEXT:  %tid.x = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %i5 = arith.cmpi eq, %tid.x, %minus1 : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^bb1(%seven), ^bb2(%false)] // uniform branch
+// CHECK-NEXT:  %i5 = arith.cmpi eq, %tid.x, %minus1 : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni, ^bb1(%seven : i32), ^bb2(%false : i1) // uniform branch
 // CHECK-NEXT:  ^bb1(%lsr.iv: i32): // %lsr.iv uniform
 // CHECK-NEXT:  %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %i5, [^bb2(%true), ^bb1(%lsr.iv.next)] // divergent branch; divergent exits: ^bb2
+// CHECK-NEXT:  cf.cond_br %i5, ^bb2(%true : i1), ^bb1(%lsr.iv.next : i32) // divergent branch; divergent exits: ^bb2
 // CHECK-NEXT:  ^bb2(%Guard.bb2: i1): // %Guard.bb2 uniform; divergent exit of the branch in ^bb1
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -120,27 +120,27 @@ kernel.func @propagate_loop_live_out {
   %minus1 = arith.constant -1 : i32
   %seven = arith.constant 7 : i32
   %zero = arith.constant 0 : i32
-  %true = arith.constant true : i1
-  %false = arith.constant false : i1
+  %true = arith.constant true
+  %false = arith.constant false
   %i4 = kernel.workitem_id x : i32
-  %i5 = arith.cmpi eq, %i4, %minus1 : i1
-  cf.br [^bb1(%seven)]
+  %i5 = arith.cmpi eq, %i4, %minus1 : i32
+  cf.br ^bb1(%seven : i32)
 ^bb1(%lsr.iv: i32):
-  cf.cond_br %i5, [^bb2, ^bb3(%zero, %true, %true)]
+  cf.cond_br %i5, ^bb2, ^bb3(%zero, %true, %true : i32, i1, i1)
 ^bb2:
   %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32
-  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i1
-  cf.br [^bb3(%lsr.iv.next, %false, %i14)]
+  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i32
+  cf.br ^bb3(%lsr.iv.next, %false, %i14 : i32, i1, i1)
 ^bb3(%i1: i32, %i2: i1, %i3: i1):
-  cf.cond_br %i3, [^bb4, ^bb1(%i1)]
+  cf.cond_br %i3, ^bb4, ^bb1(%i1 : i32)
 ^bb4:
-  cf.cond_br %i2, [^bb5, ^bb6(%true)]
+  cf.cond_br %i2, ^bb5, ^bb6(%true : i1)
 ^bb5:
-  cf.br [^bb6(%false)]
+  cf.br ^bb6(%false : i1)
 ^bb6(%guard: i1):
-  cf.cond_br %guard, [^bb7, ^bb8]
+  cf.cond_br %guard, ^bb7, ^bb8
 ^bb7:
-  cf.br [^bb8]
+  cf.br ^bb8
 ^bb8:
   kernel.return
 }
@@ -151,32 +151,32 @@ kernel.func @propagate_loop_live_out {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^bb1) ^bb2 ^bb3
 // SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %i2 used outside cycle depth=1: entries(^bb1) ^bb2 ^bb3 by: cf.cond_br %i2, [^bb5, ^bb6(%true)]
+// SUM-NEXT:  //     %i2 used outside cycle depth=1: entries(^bb1) ^bb2 ^bb3 by: cf.cond_br %i2, ^bb5, ^bb6(%true : i1)
 // CHECK-LABEL: kernel.func @propagate_loop_live_out {
 // CHECK-NEXT:  %minus1 = arith.constant -1 : i32 // uniform
 // CHECK-NEXT:  %seven = arith.constant 7 : i32 // uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %true = arith.constant true : i1 // uniform
-// CHECK-NEXT:  %false = arith.constant false : i1 // uniform
+// CHECK-NEXT:  %true = arith.constant true // uniform
+// CHECK-NEXT:  %false = arith.constant false // uniform
 // CHECK-NEXT:  %i4 = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %i5 = arith.cmpi eq, %i4, %minus1 : i1 // divergent
-// CHECK-NEXT:  cf.br [^bb1(%seven)]
+// CHECK-NEXT:  %i5 = arith.cmpi eq, %i4, %minus1 : i32 // divergent
+// CHECK-NEXT:  cf.br ^bb1(%seven : i32)
 // CHECK-NEXT:  ^bb1(%lsr.iv: i32): // %lsr.iv divergent
-// CHECK-NEXT:  cf.cond_br %i5, [^bb2, ^bb3(%zero, %true, %true)] // divergent branch; joins: ^bb3
+// CHECK-NEXT:  cf.cond_br %i5, ^bb2, ^bb3(%zero, %true, %true : i32, i1, i1) // divergent branch; joins: ^bb3
 // CHECK-NEXT:  ^bb2:
 // CHECK-NEXT:  %lsr.iv.next = arith.addi %lsr.iv, %minus1 : i32 // divergent
-// CHECK-NEXT:  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^bb3(%lsr.iv.next, %false, %i14)]
+// CHECK-NEXT:  %i14 = arith.cmpi eq, %lsr.iv.next, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^bb3(%lsr.iv.next, %false, %i14 : i32, i1, i1)
 // CHECK-NEXT:  ^bb3(%i1: i32, %i2: i1, %i3: i1): // %i1 divergent, %i2 divergent, %i3 divergent; join of the divergent branch in ^bb1
-// CHECK-NEXT:  cf.cond_br %i3, [^bb4, ^bb1(%i1)] // divergent branch; divergent exits: ^bb4
+// CHECK-NEXT:  cf.cond_br %i3, ^bb4, ^bb1(%i1 : i32) // divergent branch; divergent exits: ^bb4
 // CHECK-NEXT:  ^bb4: // divergent exit of the branch in ^bb3
-// CHECK-NEXT:  cf.cond_br %i2, [^bb5, ^bb6(%true)] // divergent branch; joins: ^bb6
+// CHECK-NEXT:  cf.cond_br %i2, ^bb5, ^bb6(%true : i1) // divergent branch; joins: ^bb6
 // CHECK-NEXT:  ^bb5:
-// CHECK-NEXT:  cf.br [^bb6(%false)]
+// CHECK-NEXT:  cf.br ^bb6(%false : i1)
 // CHECK-NEXT:  ^bb6(%guard: i1): // %guard divergent; join of the divergent branch in ^bb4
-// CHECK-NEXT:  cf.cond_br %guard, [^bb7, ^bb8] // divergent branch; joins: ^bb8
+// CHECK-NEXT:  cf.cond_br %guard, ^bb7, ^bb8 // divergent branch; joins: ^bb8
 // CHECK-NEXT:  ^bb7:
-// CHECK-NEXT:  cf.br [^bb8]
+// CHECK-NEXT:  cf.br ^bb8
 // CHECK-NEXT:  ^bb8: // join of the divergent branch in ^bb6
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -185,20 +185,20 @@ kernel.func @nested_loop_extension {
 ^entry(%u1: i1, %u2: i1, %u3: i1):
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^A(%zero)]
+  cf.br ^A(%zero : i32)
 ^A(%phi.h: i32):
-  cf.br [^B]
+  cf.br ^B
 ^B:
   %tid = kernel.workitem_id x : i32
-  %div.cond = arith.cmpi slt, %tid, %zero : i1
+  %div.cond = arith.cmpi slt, %tid, %zero : i32
   %inc = arith.addi %phi.h, %one : i32
-  cf.cond_br %div.cond, [^C, ^D]
+  cf.cond_br %div.cond, ^C, ^D
 ^C:
-  cf.cond_br %u1, [^A(%inc), ^E]
+  cf.cond_br %u1, ^A(%inc : i32), ^E
 ^D:
-  cf.cond_br %u2, [^A(%inc), ^E]
+  cf.cond_br %u2, ^A(%inc : i32), ^E
 ^E:
-  cf.cond_br %u3, [^A(%inc), ^F]
+  cf.cond_br %u3, ^A(%inc : i32), ^F
 ^F:
   kernel.return
 }
@@ -208,25 +208,25 @@ kernel.func @nested_loop_extension {
 // SUM-NEXT:  //     depth=1: entries(^A) ^B ^C ^E ^D
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^A) ^B ^C ^E ^D
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @nested_loop_extension {
 // CHECK-NEXT:  ^entry(%u1: i1, %u2: i1, %u3: i1): // %u1 uniform, %u2 uniform, %u3 uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^A(%zero)]
+// CHECK-NEXT:  cf.br ^A(%zero : i32)
 // CHECK-NEXT:  ^A(%phi.h: i32): // %phi.h divergent; join of the divergent branch in ^B
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %div.cond = arith.cmpi slt, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %inc = arith.addi %phi.h, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^C, ^D] // divergent branch; joins: ^A ^E; divergent exits: ^F
+// CHECK-NEXT:  cf.cond_br %div.cond, ^C, ^D // divergent branch; joins: ^A ^E; divergent exits: ^F
 // CHECK-NEXT:  ^C:
-// CHECK-NEXT:  cf.cond_br %u1, [^A(%inc), ^E] // uniform branch
+// CHECK-NEXT:  cf.cond_br %u1, ^A(%inc : i32), ^E // uniform branch
 // CHECK-NEXT:  ^D:
-// CHECK-NEXT:  cf.cond_br %u2, [^A(%inc), ^E] // uniform branch
+// CHECK-NEXT:  cf.cond_br %u2, ^A(%inc : i32), ^E // uniform branch
 // CHECK-NEXT:  ^E: // join of the divergent branch in ^B
-// CHECK-NEXT:  cf.cond_br %u3, [^A(%inc), ^F] // uniform branch
+// CHECK-NEXT:  cf.cond_br %u3, ^A(%inc : i32), ^F // uniform branch
 // CHECK-NEXT:  ^F: // divergent exit of the branch in ^B
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -19,14 +19,14 @@ kernel.func @self_loop_join {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %div = arith.cmpi slt, %tid, %n : i1
-  %uni = arith.cmpi slt, %n, %one : i1
-  cf.cond_br %div, [^A, ^J(%zero)]
+  %div = arith.cmpi slt, %tid, %n : i32
+  %uni = arith.cmpi slt, %n, %one : i32
+  cf.cond_br %div, ^A, ^J(%zero : i32)
 ^A:
-  cf.br [^J(%zero)]
+  cf.br ^J(%zero : i32)
 ^J(%x: i32):
   %y = arith.addi %x, %one : i32
-  cf.cond_br %uni, [^J(%x), ^exit]
+  cf.cond_br %uni, ^J(%x : i32), ^exit
 ^exit:
   kernel.return
 }
@@ -39,14 +39,14 @@ kernel.func @self_loop_join {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i1 // divergent
-// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^A, ^J(%zero)] // divergent branch; joins: ^J
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i32 // divergent
+// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %div, ^A, ^J(%zero : i32) // divergent branch; joins: ^J
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^J(%zero)]
+// CHECK-NEXT:  cf.br ^J(%zero : i32)
 // CHECK-NEXT:  ^J(%x: i32): // %x uniform; join of the divergent branch in ^entry
 // CHECK-NEXT:  %y = arith.addi %x, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^J(%x), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^J(%x : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -56,14 +56,14 @@ kernel.func @self_loop_join_changes {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %div = arith.cmpi slt, %tid, %n : i1
-  %uni = arith.cmpi slt, %n, %one : i1
-  cf.cond_br %div, [^A, ^J(%zero)]
+  %div = arith.cmpi slt, %tid, %n : i32
+  %uni = arith.cmpi slt, %n, %one : i32
+  cf.cond_br %div, ^A, ^J(%zero : i32)
 ^A:
-  cf.br [^J(%zero)]
+  cf.br ^J(%zero : i32)
 ^J(%x: i32):
   %y = arith.addi %x, %one : i32
-  cf.cond_br %uni, [^J(%y), ^exit]
+  cf.cond_br %uni, ^J(%y : i32), ^exit
 ^exit:
   kernel.return
 }
@@ -76,14 +76,14 @@ kernel.func @self_loop_join_changes {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i1 // divergent
-// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^A, ^J(%zero)] // divergent branch; joins: ^J
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i32 // divergent
+// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %div, ^A, ^J(%zero : i32) // divergent branch; joins: ^J
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^J(%zero)]
+// CHECK-NEXT:  cf.br ^J(%zero : i32)
 // CHECK-NEXT:  ^J(%x: i32): // %x divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %y = arith.addi %x, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^J(%y), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^J(%y : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -93,18 +93,18 @@ kernel.func @self_loop_exit {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %uni = arith.cmpi slt, %n, %one : i1
-  cf.br [^H(%zero)]
+  %uni = arith.cmpi slt, %n, %one : i32
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %i.next = arith.addi %i, %one : i32
-  %leave = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %leave, [^J(%zero), ^L]
+  %leave = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %leave, ^J(%zero : i32), ^L
 ^L:
-  %done = arith.cmpi sge, %i.next, %n : i1
-  cf.cond_br %done, [^J(%zero), ^H(%i.next)]
+  %done = arith.cmpi sge, %i.next, %n : i32
+  cf.cond_br %done, ^J(%zero : i32), ^H(%i.next : i32)
 ^J(%x: i32):
   %y = arith.addi %x, %one : i32
-  cf.cond_br %uni, [^J(%x), ^exit]
+  cf.cond_br %uni, ^J(%x : i32), ^exit
 ^exit:
   kernel.return
 }
@@ -115,24 +115,24 @@ kernel.func @self_loop_exit {
 // SUM-NEXT:  //     depth=1: entries(^J)
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^H) ^L
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @self_loop_exit {
 // CHECK-NEXT:  ^entry(%n: i32): // %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i1 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  %uni = arith.cmpi slt, %n, %one : i32 // uniform
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  %leave = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %leave, [^J(%zero), ^L] // divergent branch; joins: ^J; divergent exits: ^J
+// CHECK-NEXT:  %leave = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %leave, ^J(%zero : i32), ^L // divergent branch; joins: ^J; divergent exits: ^J
 // CHECK-NEXT:  ^L:
-// CHECK-NEXT:  %done = arith.cmpi sge, %i.next, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %done, [^J(%zero), ^H(%i.next)] // uniform branch
+// CHECK-NEXT:  %done = arith.cmpi sge, %i.next, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %done, ^J(%zero : i32), ^H(%i.next : i32) // uniform branch
 // CHECK-NEXT:  ^J(%x: i32): // %x uniform; join of the divergent branch in ^H; divergent exit of the branch in ^H
 // CHECK-NEXT:  %y = arith.addi %x, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^J(%x), ^exit] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^J(%x : i32), ^exit // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -38,14 +38,14 @@ kernel.func @divergent_cycle_exit_phi {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  cf.br [^loop(%zero)]
+  cf.br ^loop(%zero : i32)
 ^loop(%iv: i32):
-  %exit.cond = arith.cmpi uge, %iv, %n : i1
-  cf.cond_br %exit.cond, [^exit(%zero), ^body]
+  %exit.cond = arith.cmpi uge, %iv, %n : i32
+  cf.cond_br %exit.cond, ^exit(%zero : i32), ^body
 ^body:
-  %div.cond = arith.cmpi eq, %tid, %zero : i1
+  %div.cond = arith.cmpi eq, %tid, %zero : i32
   %iv.next = arith.addi %iv, %one : i32
-  cf.cond_br %div.cond, [^exit(%one), ^loop(%iv.next)]
+  cf.cond_br %div.cond, ^exit(%one : i32), ^loop(%iv.next : i32)
 ^exit(%acc: i32):
   kernel.return
 }
@@ -60,14 +60,14 @@ kernel.func @divergent_cycle_exit_phi {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop(%zero)]
+// CHECK-NEXT:  cf.br ^loop(%zero : i32)
 // CHECK-NEXT:  ^loop(%iv: i32): // %iv uniform
-// CHECK-NEXT:  %exit.cond = arith.cmpi uge, %iv, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %exit.cond, [^exit(%zero), ^body] // uniform branch
+// CHECK-NEXT:  %exit.cond = arith.cmpi uge, %iv, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %exit.cond, ^exit(%zero : i32), ^body // uniform branch
 // CHECK-NEXT:  ^body:
-// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %iv.next = arith.addi %iv, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^exit(%one), ^loop(%iv.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %div.cond, ^exit(%one : i32), ^loop(%iv.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit(%acc: i32): // %acc divergent; divergent exit of the branch in ^body
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -78,14 +78,14 @@ kernel.func @uniform_cycle_exit_phi {
   %one = arith.constant 1 : i32
   %seven = arith.constant 7 : i32
   %tid = kernel.workitem_id x : i32
-  cf.br [^loop(%zero)]
+  cf.br ^loop(%zero : i32)
 ^loop(%iv: i32):
-  %exit.cond = arith.cmpi uge, %iv, %n : i1
-  cf.cond_br %exit.cond, [^exit(%seven), ^body]
+  %exit.cond = arith.cmpi uge, %iv, %n : i32
+  cf.cond_br %exit.cond, ^exit(%seven : i32), ^body
 ^body:
-  %div.cond = arith.cmpi eq, %tid, %zero : i1
+  %div.cond = arith.cmpi eq, %tid, %zero : i32
   %iv.next = arith.addi %iv, %one : i32
-  cf.cond_br %div.cond, [^exit(%seven), ^loop(%iv.next)]
+  cf.cond_br %div.cond, ^exit(%seven : i32), ^loop(%iv.next : i32)
 ^exit(%acc: i32):
   kernel.return
 }
@@ -101,14 +101,14 @@ kernel.func @uniform_cycle_exit_phi {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %seven = arith.constant 7 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop(%zero)]
+// CHECK-NEXT:  cf.br ^loop(%zero : i32)
 // CHECK-NEXT:  ^loop(%iv: i32): // %iv uniform
-// CHECK-NEXT:  %exit.cond = arith.cmpi uge, %iv, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %exit.cond, [^exit(%seven), ^body] // uniform branch
+// CHECK-NEXT:  %exit.cond = arith.cmpi uge, %iv, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %exit.cond, ^exit(%seven : i32), ^body // uniform branch
 // CHECK-NEXT:  ^body:
-// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i1 // divergent
+// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  %iv.next = arith.addi %iv, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div.cond, [^exit(%seven), ^loop(%iv.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %div.cond, ^exit(%seven : i32), ^loop(%iv.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit(%acc: i32): // %acc uniform; divergent exit of the branch in ^body
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -119,20 +119,20 @@ kernel.func @nested_cycle_exit_phi {
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %tid = kernel.workitem_id x : i32
-  cf.br [^outer.header(%zero)]
+  cf.br ^outer.header(%zero : i32)
 ^outer.header(%o: i32):
-  %o.cond = arith.cmpi slt, %o, %two : i1
-  cf.cond_br %o.cond, [^inner.header(%zero), ^exit(%zero)]
+  %o.cond = arith.cmpi slt, %o, %two : i32
+  cf.cond_br %o.cond, ^inner.header(%zero : i32), ^exit(%zero : i32)
 ^inner.header(%i: i32):
-  %i.cond = arith.cmpi slt, %i, %two : i1
-  cf.cond_br %i.cond, [^inner.body, ^outer.latch]
+  %i.cond = arith.cmpi slt, %i, %two : i32
+  cf.cond_br %i.cond, ^inner.body, ^outer.latch
 ^inner.body:
   %i.next = arith.addi %i, %one : i32
-  %div.cond = arith.cmpi eq, %tid, %zero : i1
-  cf.cond_br %div.cond, [^exit(%one), ^inner.header(%i.next)]
+  %div.cond = arith.cmpi eq, %tid, %zero : i32
+  cf.cond_br %div.cond, ^exit(%one : i32), ^inner.header(%i.next : i32)
 ^outer.latch:
   %o.next = arith.addi %o, %one : i32
-  cf.br [^outer.header(%o.next)]
+  cf.br ^outer.header(%o.next : i32)
 ^exit(%acc: i32):
   kernel.return
 }
@@ -148,20 +148,20 @@ kernel.func @nested_cycle_exit_phi {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %two = arith.constant 2 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  cf.br [^outer.header(%zero)]
+// CHECK-NEXT:  cf.br ^outer.header(%zero : i32)
 // CHECK-NEXT:  ^outer.header(%o: i32): // %o uniform
-// CHECK-NEXT:  %o.cond = arith.cmpi slt, %o, %two : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %o.cond, [^inner.header(%zero), ^exit(%zero)] // uniform branch
+// CHECK-NEXT:  %o.cond = arith.cmpi slt, %o, %two : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %o.cond, ^inner.header(%zero : i32), ^exit(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^inner.header(%i: i32): // %i uniform
-// CHECK-NEXT:  %i.cond = arith.cmpi slt, %i, %two : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %i.cond, [^inner.body, ^outer.latch] // uniform branch
+// CHECK-NEXT:  %i.cond = arith.cmpi slt, %i, %two : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %i.cond, ^inner.body, ^outer.latch // uniform branch
 // CHECK-NEXT:  ^inner.body:
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^exit(%one), ^inner.header(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.cond, ^exit(%one : i32), ^inner.header(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^outer.latch:
 // CHECK-NEXT:  %o.next = arith.addi %o, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^outer.header(%o.next)]
+// CHECK-NEXT:  cf.br ^outer.header(%o.next : i32)
 // CHECK-NEXT:  ^exit(%acc: i32): // %acc divergent; divergent exit of the branch in ^inner.body
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -172,16 +172,16 @@ kernel.func @uniform_multi_exit_cycle_phi {
   %one = arith.constant 1 : i32
   %three = arith.constant 3 : i32
   %tid = kernel.workitem_id x : i32
-  cf.br [^loop]
+  cf.br ^loop
 ^loop:
-  %uni.cond = arith.cmpi slt, %n, %three : i1
-  cf.cond_br %uni.cond, [^body, ^exit.uniform(%zero)]
+  %uni.cond = arith.cmpi slt, %n, %three : i32
+  cf.cond_br %uni.cond, ^body, ^exit.uniform(%zero : i32)
 ^body:
-  %div.cond = arith.cmpi eq, %tid, %zero : i1
-  cf.cond_br %div.cond, [^exit.divergent, ^mid]
+  %div.cond = arith.cmpi eq, %tid, %zero : i32
+  cf.cond_br %div.cond, ^exit.divergent, ^mid
 ^mid:
-  %uni.cond2 = arith.cmpi sgt, %n, %one : i1
-  cf.cond_br %uni.cond2, [^exit.uniform(%one), ^loop]
+  %uni.cond2 = arith.cmpi sgt, %n, %one : i32
+  cf.cond_br %uni.cond2, ^exit.uniform(%one : i32), ^loop
 ^exit.divergent:
   kernel.return
 ^exit.uniform(%acc: i32):
@@ -199,16 +199,16 @@ kernel.func @uniform_multi_exit_cycle_phi {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %three = arith.constant 3 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop]
+// CHECK-NEXT:  cf.br ^loop
 // CHECK-NEXT:  ^loop:
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %n, %three : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^body, ^exit.uniform(%zero)] // uniform branch
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %n, %three : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^body, ^exit.uniform(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^body:
-// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.cond, [^exit.divergent, ^mid] // divergent branch; divergent exits: ^exit.divergent
+// CHECK-NEXT:  %div.cond = arith.cmpi eq, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.cond, ^exit.divergent, ^mid // divergent branch; divergent exits: ^exit.divergent
 // CHECK-NEXT:  ^mid:
-// CHECK-NEXT:  %uni.cond2 = arith.cmpi sgt, %n, %one : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond2, [^exit.uniform(%one), ^loop] // uniform branch
+// CHECK-NEXT:  %uni.cond2 = arith.cmpi sgt, %n, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %uni.cond2, ^exit.uniform(%one : i32), ^loop // uniform branch
 // CHECK-NEXT:  ^exit.divergent: // divergent exit of the branch in ^body
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  ^exit.uniform(%acc: i32): // %acc uniform
@@ -220,13 +220,13 @@ kernel.func @constant_phi_at_cycle_exit {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %tid = kernel.workitem_id x : i32
-  cf.br [^loop(%zero)]
+  cf.br ^loop(%zero : i32)
 ^loop(%ctr: i32):
-  %cond.exit = arith.cmpi slt, %ctr, %one : i1
-  cf.cond_br %cond.exit, [^body, ^exit(%zero)]
+  %cond.exit = arith.cmpi slt, %ctr, %one : i32
+  cf.cond_br %cond.exit, ^body, ^exit(%zero : i32)
 ^body:
-  %c = arith.cmpi eq, %tid, %zero : i1
-  cf.cond_br %c, [^exit(%one), ^loop(%one)]
+  %c = arith.cmpi eq, %tid, %zero : i32
+  cf.cond_br %c, ^exit(%one : i32), ^loop(%one : i32)
 ^exit(%exit.phi: i32):
   kernel.store %exit.phi, %out, %zero
   kernel.return
@@ -242,13 +242,13 @@ kernel.func @constant_phi_at_cycle_exit {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  cf.br [^loop(%zero)]
+// CHECK-NEXT:  cf.br ^loop(%zero : i32)
 // CHECK-NEXT:  ^loop(%ctr: i32): // %ctr uniform
-// CHECK-NEXT:  %cond.exit = arith.cmpi slt, %ctr, %one : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %cond.exit, [^body, ^exit(%zero)] // uniform branch
+// CHECK-NEXT:  %cond.exit = arith.cmpi slt, %ctr, %one : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %cond.exit, ^body, ^exit(%zero : i32) // uniform branch
 // CHECK-NEXT:  ^body:
-// CHECK-NEXT:  %c = arith.cmpi eq, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %c, [^exit(%one), ^loop(%one)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %c = arith.cmpi eq, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %c, ^exit(%one : i32), ^loop(%one : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit(%exit.phi: i32): // %exit.phi divergent; divergent exit of the branch in ^body
 // CHECK-NEXT:  kernel.store %exit.phi, %out, %zero
 // CHECK-NEXT:  kernel.return
@@ -260,12 +260,12 @@ kernel.func @heart_region {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %h = conv.loop %e : !conv.token
   %i.next = arith.addi %i, %one : i32
-  %stop = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %stop, [^exit, ^H(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %stop, ^exit, ^H(%i.next : i32)
 ^exit:
   %in.region = arith.addi %i.next, %n : i32
   %mask = kernel.ballot %stop, %h : i64
@@ -289,12 +289,12 @@ kernel.func @heart_region {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %h = conv.loop %e : !conv.token
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^exit, ^H(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^exit, ^H(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^H
 // CHECK-NEXT:  %in.region = arith.addi %i.next, %n : i32 // uniform
 // CHECK-NEXT:  %mask = kernel.ballot %stop, %h : i64 // uniform
@@ -315,7 +315,7 @@ kernel.func @reduce {
 }
 // SUM-NEXT:  // uniformity of @reduce:
 // SUM-NEXT:  //   1 divergent values, 0 divergent branches
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @reduce {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>): // %out uniform
 // CHECK-NEXT:  %e = conv.entry : !conv.token

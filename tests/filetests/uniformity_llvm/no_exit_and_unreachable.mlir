@@ -15,15 +15,15 @@ kernel.func @no_return_blocks {
 ^bb0(%arg: !kernel.ptr<global, f32>, %arg1: !kernel.ptr<global, f32>):
   %tmp = kernel.workitem_id x : i32
   %tmp6 = kernel.load %arg, %tmp : f32
-  %fzero = arith.constant 0.0 : f32
-  %tmp8 = arith.cmpf olt, %tmp6, %fzero : i1
-  cf.cond_br %tmp8, [^bb1, ^bb2]
+  %fzero = arith.constant 0.000000e+00 : f32
+  %tmp8 = arith.cmpf olt, %tmp6, %fzero : f32
+  cf.cond_br %tmp8, ^bb1, ^bb2
 ^bb1:
   %tmp10 = kernel.load %arg, %tmp : f32
-  cf.br [^bb2]
+  cf.br ^bb2
 ^bb2:
   %tmp11 = kernel.load %arg, %tmp : f32
-  cf.br [^bb1]
+  cf.br ^bb1
 }
 // SUM-LABEL: // uniformity of @no_return_blocks:
 // SUM-NEXT:  //   5 divergent values, 1 divergent branches
@@ -35,15 +35,15 @@ kernel.func @no_return_blocks {
 // CHECK-NEXT:  ^bb0(%arg: !kernel.ptr<global, f32>, %arg1: !kernel.ptr<global, f32>): // %arg uniform, %arg1 uniform
 // CHECK-NEXT:  %tmp = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %tmp6 = kernel.load %arg, %tmp : f32 // divergent
-// CHECK-NEXT:  %fzero = arith.constant 0.0 : f32 // uniform
-// CHECK-NEXT:  %tmp8 = arith.cmpf olt, %tmp6, %fzero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %tmp8, [^bb1, ^bb2] // divergent branch; joins: ^bb1
+// CHECK-NEXT:  %fzero = arith.constant 0.000000e+00 : f32 // uniform
+// CHECK-NEXT:  %tmp8 = arith.cmpf olt, %tmp6, %fzero : f32 // divergent
+// CHECK-NEXT:  cf.cond_br %tmp8, ^bb1, ^bb2 // divergent branch; joins: ^bb1
 // CHECK-NEXT:  ^bb1: // join of the divergent branch in ^bb0
 // CHECK-NEXT:  %tmp10 = kernel.load %arg, %tmp : f32 // divergent
-// CHECK-NEXT:  cf.br [^bb2]
+// CHECK-NEXT:  cf.br ^bb2
 // CHECK-NEXT:  ^bb2:
 // CHECK-NEXT:  %tmp11 = kernel.load %arg, %tmp : f32 // divergent
-// CHECK-NEXT:  cf.br [^bb1]
+// CHECK-NEXT:  cf.br ^bb1
 // CHECK-NEXT:  }
 
 kernel.func @unreachable_loop {
@@ -52,22 +52,22 @@ kernel.func @unreachable_loop {
 ^unreachable_loop:
   %zero = arith.constant 0 : i32
   %tmp = kernel.atomic_cmpxchg %p, %zero, %zero : i32
-  %cmp.i = arith.cmpi eq, %tmp, %zero : i1
-  cf.cond_br %cmp.i, [^unreachable_loop, ^end]
+  %cmp.i = arith.cmpi eq, %tmp, %zero : i32
+  cf.cond_br %cmp.i, ^unreachable_loop, ^end
 ^end:
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @unreachable_loop:
 // SUM-NEXT:  //   2 divergent values, 1 divergent branches
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @unreachable_loop {
 // CHECK-NEXT:  ^entry(%p: !kernel.ptr<global, i32>, %tidx: i32): // %p uniform, %tidx uniform
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  ^unreachable_loop:
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero : i32 // divergent
-// CHECK-NEXT:  %cmp.i = arith.cmpi eq, %tmp, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %cmp.i, [^unreachable_loop, ^end] // divergent branch
+// CHECK-NEXT:  %cmp.i = arith.cmpi eq, %tmp, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %cmp.i, ^unreachable_loop, ^end // divergent branch
 // CHECK-NEXT:  ^end:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

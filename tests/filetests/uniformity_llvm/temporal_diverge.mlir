@@ -21,12 +21,12 @@ kernel.func @temporal_diverge {
   %one = arith.constant 1 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32)
 ^X:
   %div.user = arith.addi %uni.inc, %five : i32
   kernel.return
@@ -45,12 +45,12 @@ kernel.func @temporal_diverge {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32) // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^H
 // CHECK-NEXT:  %div.user = arith.addi %uni.inc, %five : i32 // divergent
 // CHECK-NEXT:  kernel.return
@@ -62,17 +62,17 @@ kernel.func @temporal_diverge_inloop {
   %one = arith.constant 1 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^G]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^G
 ^G:
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32)
 ^X:
   %div.user = arith.addi %uni.inc, %five : i32
-  cf.cond_br %uni.cond, [^G, ^Y]
+  cf.cond_br %uni.cond, ^G, ^Y
 ^Y:
   %div.alsouser = arith.addi %uni.inc, %five : i32
   kernel.return
@@ -93,17 +93,17 @@ kernel.func @temporal_diverge_inloop {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^G]
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^G
 // CHECK-NEXT:  ^G:
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32) // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^H
 // CHECK-NEXT:  %div.user = arith.addi %uni.inc, %five : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^Y] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G, ^Y // uniform branch
 // CHECK-NEXT:  ^Y:
 // CHECK-NEXT:  %div.alsouser = arith.addi %uni.inc, %five : i32 // divergent
 // CHECK-NEXT:  kernel.return
@@ -115,17 +115,17 @@ kernel.func @temporal_uniform_indivloop {
   %one = arith.constant 1 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^G]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^G
 ^G:
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  cf.cond_br %uni.cond, [^X, ^H(%uni.inc)]
+  cf.cond_br %uni.cond, ^X, ^H(%uni.inc : i32)
 ^X:
   %uni.user = arith.addi %uni.inc, %five : i32
-  %div.exity = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exity, [^G, ^Y]
+  %div.exity = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exity, ^G, ^Y
 ^Y:
   %div.alsouser = arith.addi %uni.inc, %five : i32
   kernel.return
@@ -145,17 +145,17 @@ kernel.func @temporal_uniform_indivloop {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^G]
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^G
 // CHECK-NEXT:  ^G:
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X, ^H(%uni.inc)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X, ^H(%uni.inc : i32) // uniform branch
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  %uni.user = arith.addi %uni.inc, %five : i32 // uniform
-// CHECK-NEXT:  %div.exity = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exity, [^G, ^Y] // divergent branch; divergent exits: ^Y
+// CHECK-NEXT:  %div.exity = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exity, ^G, ^Y // divergent branch; divergent exits: ^Y
 // CHECK-NEXT:  ^Y: // divergent exit of the branch in ^X
 // CHECK-NEXT:  %div.alsouser = arith.addi %uni.inc, %five : i32 // divergent
 // CHECK-NEXT:  kernel.return
@@ -167,17 +167,17 @@ kernel.func @temporal_diverge_loopuser {
   %one = arith.constant 1 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^H(%zero)]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32)
 ^X:
-  cf.br [^G]
+  cf.br ^G
 ^G:
   %div.user = arith.addi %uni.inc, %five : i32
-  cf.cond_br %uni.cond, [^G, ^Y]
+  cf.cond_br %uni.cond, ^G, ^Y
 ^Y:
   kernel.return
 }
@@ -196,17 +196,17 @@ kernel.func @temporal_diverge_loopuser {
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32) // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^H
-// CHECK-NEXT:  cf.br [^G]
+// CHECK-NEXT:  cf.br ^G
 // CHECK-NEXT:  ^G:
 // CHECK-NEXT:  %div.user = arith.addi %uni.inc, %five : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^G, ^Y] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^G, ^Y // uniform branch
 // CHECK-NEXT:  ^Y:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
@@ -217,17 +217,17 @@ kernel.func @temporal_diverge_loopuser_nested {
   %one = arith.constant 1 : i32
   %five = arith.constant 5 : i32
   %tid = kernel.workitem_id x : i32
-  %uni.cond = arith.cmpi slt, %a, %zero : i1
-  cf.br [^G]
+  %uni.cond = arith.cmpi slt, %a, %zero : i32
+  cf.br ^G
 ^G:
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%uni.merge.h: i32):
   %uni.inc = arith.addi %uni.merge.h, %one : i32
-  %div.exitx = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)]
+  %div.exitx = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32)
 ^X:
   %div.user = arith.addi %uni.inc, %five : i32
-  cf.cond_br %uni.cond, [^X, ^G]
+  cf.cond_br %uni.cond, ^X, ^G
 ^Y:
   kernel.return
 }
@@ -241,24 +241,24 @@ kernel.func @temporal_diverge_loopuser_nested {
 // SUM-NEXT:  //     depth=2: entries(^H)
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %uni.inc used outside cycle depth=2: entries(^H) by: %div.user = arith.addi %uni.inc, %five : i32
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @temporal_diverge_loopuser_nested {
 // CHECK-NEXT:  ^entry(%n: i32, %a: i32, %b: i32): // %n uniform, %a uniform, %b uniform
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %five = arith.constant 5 : i32 // uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  cf.br [^G]
+// CHECK-NEXT:  %uni.cond = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  cf.br ^G
 // CHECK-NEXT:  ^G:
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%uni.merge.h: i32): // %uni.merge.h uniform
 // CHECK-NEXT:  %uni.inc = arith.addi %uni.merge.h, %one : i32 // uniform
-// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.exitx, [^X, ^H(%uni.inc)] // divergent branch; divergent exits: ^X
+// CHECK-NEXT:  %div.exitx = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.exitx, ^X, ^H(%uni.inc : i32) // divergent branch; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^H
 // CHECK-NEXT:  %div.user = arith.addi %uni.inc, %five : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni.cond, [^X, ^G] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni.cond, ^X, ^G // uniform branch
 // CHECK-NEXT:  ^Y:
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -22,15 +22,15 @@ kernel.func @divergent_exit_lane_first {
   %lane = kernel.lane_id : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %enter.div = arith.cmpi slt, %lane, %n : i1
-  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)]
+  %enter.div = arith.cmpi slt, %lane, %n : i32
+  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32)
 ^A(%i: i32):
   %r = kernel.readfirstlane %i : i32
   %i.next = arith.addi %i, %one : i32
-  %stop = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %stop, [^exit, ^B(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %stop, ^exit, ^B(%i.next : i32)
 ^B(%j: i32):
-  cf.br [^A(%j)]
+  cf.br ^A(%j : i32)
 ^exit:
   %use = arith.addi %r, %one : i32
   kernel.store %use, %out, %tid
@@ -52,15 +52,15 @@ kernel.func @divergent_exit_lane_first {
 // CHECK-NEXT:  %lane = kernel.lane_id : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %enter.div = arith.cmpi slt, %lane, %n : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)] // divergent branch; joins: ^A
+// CHECK-NEXT:  %enter.div = arith.cmpi slt, %lane, %n : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32) // divergent branch; joins: ^A
 // CHECK-NEXT:  ^A(%i: i32): // %i divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %r = kernel.readfirstlane %i : i32 // uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // divergent
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^exit, ^B(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^exit, ^B(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^B(%j: i32): // %j divergent
-// CHECK-NEXT:  cf.br [^A(%j)]
+// CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
 // CHECK-NEXT:  kernel.store %use, %out, %tid
@@ -73,15 +73,15 @@ kernel.func @divergent_exit_tid_first {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %enter.div = arith.cmpi slt, %lane, %n : i1
-  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)]
+  %enter.div = arith.cmpi slt, %lane, %n : i32
+  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32)
 ^A(%i: i32):
   %r = kernel.readfirstlane %i : i32
   %i.next = arith.addi %i, %one : i32
-  %stop = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %stop, [^exit, ^B(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %stop, ^exit, ^B(%i.next : i32)
 ^B(%j: i32):
-  cf.br [^A(%j)]
+  cf.br ^A(%j : i32)
 ^exit:
   %use = arith.addi %r, %one : i32
   kernel.store %use, %out, %tid
@@ -103,15 +103,15 @@ kernel.func @divergent_exit_tid_first {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %enter.div = arith.cmpi slt, %lane, %n : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)] // divergent branch; joins: ^A
+// CHECK-NEXT:  %enter.div = arith.cmpi slt, %lane, %n : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32) // divergent branch; joins: ^A
 // CHECK-NEXT:  ^A(%i: i32): // %i divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %r = kernel.readfirstlane %i : i32 // uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // divergent
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^exit, ^B(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^exit, ^B(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^B(%j: i32): // %j divergent
-// CHECK-NEXT:  cf.br [^A(%j)]
+// CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
 // CHECK-NEXT:  kernel.store %use, %out, %tid
@@ -123,15 +123,15 @@ kernel.func @uniform_exit {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %enter.div = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)]
+  %enter.div = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32)
 ^A(%i: i32):
   %r = kernel.readfirstlane %i : i32
   %i.next = arith.addi %i, %one : i32
-  %stop = arith.cmpi sge, %n, %one : i1
-  cf.cond_br %stop, [^exit(%r), ^B(%i.next)]
+  %stop = arith.cmpi sge, %n, %one : i32
+  cf.cond_br %stop, ^exit(%r : i32), ^B(%i.next : i32)
 ^B(%j: i32):
-  cf.br [^A(%j)]
+  cf.br ^A(%j : i32)
 ^exit(%r.out: i32):
   %use = arith.addi %r, %one : i32
   kernel.store %use, %out, %r.out
@@ -146,23 +146,23 @@ kernel.func @uniform_exit {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^A ^B)
 // SUM-NEXT:  //   temporal divergence:
-// SUM-NEXT:  //     %r used outside cycle depth=1: entries(^A ^B) by: cf.cond_br %stop, [^exit(%r), ^B(%i.next)]
+// SUM-NEXT:  //     %r used outside cycle depth=1: entries(^A ^B) by: cf.cond_br %stop, ^exit(%r : i32), ^B(%i.next : i32)
 // SUM-NEXT:  //     %r used outside cycle depth=1: entries(^A ^B) by: %use = arith.addi %r, %one : i32
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @uniform_exit {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %enter.div = arith.cmpi slt, %tid, %n : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %enter.div, [^A(%zero), ^B(%zero)] // divergent branch; joins: ^A
+// CHECK-NEXT:  %enter.div = arith.cmpi slt, %tid, %n : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %enter.div, ^A(%zero : i32), ^B(%zero : i32) // divergent branch; joins: ^A
 // CHECK-NEXT:  ^A(%i: i32): // %i divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %r = kernel.readfirstlane %i : i32 // uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // divergent
-// CHECK-NEXT:  %stop = arith.cmpi sge, %n, %one : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^exit(%r), ^B(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %stop = arith.cmpi sge, %n, %one : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^exit(%r : i32), ^B(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^B(%j: i32): // %j divergent
-// CHECK-NEXT:  cf.br [^A(%j)]
+// CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit(%r.out: i32): // %r.out divergent; divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
 // CHECK-NEXT:  kernel.store %use, %out, %r.out

@@ -21,21 +21,21 @@ kernel.func @header_p {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni, [^P(%a), ^R]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni, ^P(%a : i32), ^R
 ^P(%p: i32):
   %pp = arith.addi %b, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %a : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.s = arith.addi %s, %a : i32
@@ -51,21 +51,21 @@ kernel.func @header_p {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^P(%a), ^R] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni, ^P(%a : i32), ^R // uniform branch
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R:
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %a, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.s = arith.addi %s, %a : i32 // divergent
@@ -76,22 +76,22 @@ kernel.func @headers_r_s {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %not.uni = arith.cmpi sge, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %not.uni, [^R, ^P(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %not.uni = arith.cmpi sge, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %not.uni, ^R, ^P(%a : i32)
 ^P(%p: i32):
   %pp = arith.addi %b, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %a : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.s = arith.addi %s, %a : i32
@@ -107,27 +107,27 @@ kernel.func @headers_r_s {
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=2: entries(^S ^P) ^Q
 // SUM-NEXT:  //     depth=1: entries(^R ^P) ^S ^Q
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @headers_r_s {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %not.uni, [^R, ^P(%a)] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %not.uni, ^R, ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent
 // CHECK-NEXT:  %pp = arith.addi %b, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S; divergent exits: ^R ^exit
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S; divergent exits: ^R ^exit
 // CHECK-NEXT:  ^R: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %a, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.s = arith.addi %s, %a : i32 // divergent

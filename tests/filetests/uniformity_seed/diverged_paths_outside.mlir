@@ -17,21 +17,21 @@ kernel.func @header_p {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %div, [^P(%a), ^R]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %div, ^P(%a : i32), ^R
 ^P(%p: i32):
   %pp = arith.addi %b, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %uni, [^S(%qq), ^R]
+  cf.cond_br %uni, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %a : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.ss = arith.addi %ss, %a : i32
@@ -47,21 +47,21 @@ kernel.func @header_p {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^P(%a), ^R] // divergent branch; joins: ^P ^S ^R ^exit
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div, ^P(%a : i32), ^R // divergent branch; joins: ^P ^S ^R ^exit
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^S(%qq), ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^S(%qq : i32), ^R // uniform branch
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %ss = arith.addi %a, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.ss = arith.addi %ss, %a : i32 // divergent
@@ -72,21 +72,21 @@ kernel.func @header_r {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi sge, %tid, %zero : i1
-  cf.cond_br %div, [^R, ^P(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi sge, %tid, %zero : i32
+  cf.cond_br %div, ^R, ^P(%a : i32)
 ^P(%p: i32):
   %pp = arith.addi %b, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %uni, [^S(%qq), ^R]
+  cf.cond_br %uni, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %a : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.ss = arith.addi %ss, %a : i32
@@ -99,26 +99,26 @@ kernel.func @header_r {
 // SUM-NEXT:  //     depth=2: entries(^S ^P) ^Q
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^R ^P) ^S ^Q
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @header_r {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi sge, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^R, ^P(%a)] // divergent branch; joins: ^R ^S ^exit ^P
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi sge, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div, ^R, ^P(%a : i32) // divergent branch; joins: ^R ^S ^exit ^P
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^S(%qq), ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^S(%qq : i32), ^R // uniform branch
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %ss = arith.addi %a, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.ss = arith.addi %ss, %a : i32 // divergent

@@ -20,18 +20,18 @@ kernel.func @natural_loop {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %n.plus = arith.addi %n, %one : i32
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %i.next = arith.addi %i, %one : i32
   %bit = arith.andi %tid, %i : i32
-  %take.b = arith.cmpi eq, %bit, %zero : i1
-  cf.cond_br %take.b, [^B, ^L(%zero)]
+  %take.b = arith.cmpi eq, %bit, %zero : i32
+  cf.cond_br %take.b, ^B, ^L(%zero : i32)
 ^B:
   %b.val = arith.muli %i, %n : i32
-  cf.br [^L(%b.val)]
+  cf.br ^L(%b.val : i32)
 ^L(%x: i32):
-  %more = arith.cmpi slt, %i.next, %tid : i1
-  cf.cond_br %more, [^H(%i.next), ^exit]
+  %more = arith.cmpi slt, %i.next, %tid : i32
+  cf.cond_br %more, ^H(%i.next : i32), ^exit
 ^exit:
   %after = arith.addi %i.next, %n : i32
   %before = arith.addi %n.plus, %n : i32
@@ -46,25 +46,25 @@ kernel.func @natural_loop {
 // SUM-NEXT:  //     depth=1: entries(^H) ^B ^L
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %i.next used outside cycle depth=1: entries(^H) ^B ^L by: %after = arith.addi %i.next, %n : i32
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @natural_loop {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %n.plus = arith.addi %n, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
 // CHECK-NEXT:  %bit = arith.andi %tid, %i : i32 // divergent
-// CHECK-NEXT:  %take.b = arith.cmpi eq, %bit, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %take.b, [^B, ^L(%zero)] // divergent branch; joins: ^L
+// CHECK-NEXT:  %take.b = arith.cmpi eq, %bit, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %take.b, ^B, ^L(%zero : i32) // divergent branch; joins: ^L
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %b.val = arith.muli %i, %n : i32 // uniform
-// CHECK-NEXT:  cf.br [^L(%b.val)]
+// CHECK-NEXT:  cf.br ^L(%b.val : i32)
 // CHECK-NEXT:  ^L(%x: i32): // %x divergent; join of the divergent branch in ^H
-// CHECK-NEXT:  %more = arith.cmpi slt, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %more, [^H(%i.next), ^exit] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %more = arith.cmpi slt, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %more, ^H(%i.next : i32), ^exit // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^L
 // CHECK-NEXT:  %after = arith.addi %i.next, %n : i32 // divergent
 // CHECK-NEXT:  %before = arith.addi %n.plus, %n : i32 // uniform

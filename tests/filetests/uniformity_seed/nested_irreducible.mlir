@@ -21,22 +21,22 @@ kernel.func @headers_r_s {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div.entry = arith.cmpi slt, %tid, %zero : i1
-  %div.q = arith.cmpi sgt, %tid, %one : i1
-  cf.cond_br %div.entry, [^R, ^P(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div.entry = arith.cmpi slt, %tid, %zero : i32
+  %div.q = arith.cmpi sgt, %tid, %one : i32
+  cf.cond_br %div.entry, ^R, ^P(%a : i32)
 ^P(%p: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %div.q, [^S(%qq), ^R]
+  cf.cond_br %div.q, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %one : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.s = arith.addi %s, %a : i32
@@ -57,22 +57,22 @@ kernel.func @headers_r_s {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div.entry = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %div.q = arith.cmpi sgt, %tid, %one : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.entry, [^R, ^P(%a)] // divergent branch; joins: ^R ^S ^exit ^P
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div.entry = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %div.q = arith.cmpi sgt, %tid, %one : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.entry, ^R, ^P(%a : i32) // divergent branch; joins: ^R ^S ^exit ^P
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.q, [^S(%qq), ^R] // divergent branch; joins: ^S; divergent exits: ^R ^exit
+// CHECK-NEXT:  cf.cond_br %div.q, ^S(%qq : i32), ^R // divergent branch; joins: ^S; divergent exits: ^R ^exit
 // CHECK-NEXT:  ^R: // divergent exit of the branch in ^Q; join of the divergent branch in ^entry
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q; join of the divergent branch in ^entry
 // CHECK-NEXT:  %ss = arith.addi %a, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^Q; join of the divergent branch in ^entry
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.s = arith.addi %s, %a : i32 // divergent
@@ -84,22 +84,22 @@ kernel.func @header_p {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div.entry = arith.cmpi sge, %tid, %zero : i1
-  %div.q = arith.cmpi sgt, %tid, %one : i1
-  cf.cond_br %div.entry, [^P(%a), ^R]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div.entry = arith.cmpi sge, %tid, %zero : i32
+  %div.q = arith.cmpi sgt, %tid, %one : i32
+  cf.cond_br %div.entry, ^P(%a : i32), ^R
 ^P(%p: i32):
   %pp = arith.addi %b, %one : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %b, %a : i32
-  cf.cond_br %div.q, [^S(%qq), ^R]
+  cf.cond_br %div.q, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %b, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %a, %one : i32
-  cf.cond_br %uni, [^exit, ^P(%b)]
+  cf.cond_br %uni, ^exit, ^P(%b : i32)
 ^exit:
   %ee = arith.addi %b, %a : i32
   %ee.s = arith.addi %s, %a : i32
@@ -111,28 +111,28 @@ kernel.func @header_p {
 // SUM-NEXT:  //     depth=1: entries(^P ^R) ^Q ^S
 // SUM-NEXT:  //   cycles assumed divergent:
 // SUM-NEXT:  //     depth=1: entries(^P ^R) ^Q ^S
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @header_p {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div.entry = arith.cmpi sge, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  %div.q = arith.cmpi sgt, %tid, %one : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div.entry, [^P(%a), ^R] // divergent branch; joins: ^P ^S ^R ^exit
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div.entry = arith.cmpi sge, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  %div.q = arith.cmpi sgt, %tid, %one : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div.entry, ^P(%a : i32), ^R // divergent branch; joins: ^P ^S ^R ^exit
 // CHECK-NEXT:  ^P(%p: i32): // %p divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %pp = arith.addi %b, %one : i32 // divergent
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div.q, [^S(%qq), ^R] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %div.q, ^S(%qq : i32), ^R // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %rr = arith.muli %b, %a : i32 // divergent
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q; join of the divergent branch in ^entry
 // CHECK-NEXT:  %ss = arith.addi %a, %one : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%b)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%b : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // join of the divergent branch in ^entry
 // CHECK-NEXT:  %ee = arith.addi %b, %a : i32 // uniform
 // CHECK-NEXT:  %ee.s = arith.addi %s, %a : i32 // divergent

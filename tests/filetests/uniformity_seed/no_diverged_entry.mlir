@@ -23,21 +23,21 @@ kernel.func @r_not_an_entry {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.br [^P(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.br ^P(%a : i32)
 ^P(%p: i32):
   %pp = arith.addi %p, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %pp, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %pp, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %pp, %a : i32
-  cf.cond_br %uni, [^exit, ^P(%ss)]
+  cf.cond_br %uni, ^exit, ^P(%ss : i32)
 ^exit:
   %ee = arith.addi %ss, %a : i32
   kernel.return
@@ -50,21 +50,21 @@ kernel.func @r_not_an_entry {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.br [^P(%a)]
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.br ^P(%a : i32)
 // CHECK-NEXT:  ^P(%p: i32): // %p uniform
 // CHECK-NEXT:  %pp = arith.addi %p, %b : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R:
 // CHECK-NEXT:  %rr = arith.muli %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^P(%ss)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^P(%ss : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %ss, %a : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -74,24 +74,24 @@ kernel.func @entry_off_the_diverged_path {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni, [^P(%a), ^T]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni, ^P(%a : i32), ^T
 ^P(%p: i32):
   %pp = arith.addi %p, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %pp, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %pp, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %pp, %a : i32
-  cf.cond_br %uni, [^exit, ^T]
+  cf.cond_br %uni, ^exit, ^T
 ^T:
   %tt = arith.addi %b, %a : i32
-  cf.br [^P(%tt)]
+  cf.br ^P(%tt : i32)
 ^exit:
   %ee = arith.addi %ss, %a : i32
   kernel.return
@@ -104,24 +104,24 @@ kernel.func @entry_off_the_diverged_path {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^P(%a), ^T] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni, ^P(%a : i32), ^T // uniform branch
 // CHECK-NEXT:  ^P(%p: i32): // %p uniform
 // CHECK-NEXT:  %pp = arith.addi %p, %b : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R:
 // CHECK-NEXT:  %rr = arith.muli %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^T] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^T // uniform branch
 // CHECK-NEXT:  ^T:
 // CHECK-NEXT:  %tt = arith.addi %b, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%tt)]
+// CHECK-NEXT:  cf.br ^P(%tt : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %ss, %a : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -131,25 +131,25 @@ kernel.func @entry_off_the_diverged_path_t {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %not.uni = arith.cmpi sge, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %not.uni, [^T, ^P(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %not.uni = arith.cmpi sge, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %not.uni, ^T, ^P(%a : i32)
 ^P(%p: i32):
   %pp = arith.addi %p, %b : i32
-  cf.br [^Q]
+  cf.br ^Q
 ^Q:
   %qq = arith.addi %pp, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %pp, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %pp, %a : i32
-  cf.cond_br %uni, [^exit, ^T]
+  cf.cond_br %uni, ^exit, ^T
 ^T:
   %tt = arith.addi %b, %a : i32
-  cf.br [^P(%tt)]
+  cf.br ^P(%tt : i32)
 ^exit:
   %ee = arith.addi %ss, %a : i32
   kernel.return
@@ -162,25 +162,25 @@ kernel.func @entry_off_the_diverged_path_t {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %not.uni, [^T, ^P(%a)] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %not.uni, ^T, ^P(%a : i32) // uniform branch
 // CHECK-NEXT:  ^P(%p: i32): // %p uniform
 // CHECK-NEXT:  %pp = arith.addi %p, %b : i32 // uniform
-// CHECK-NEXT:  cf.br [^Q]
+// CHECK-NEXT:  cf.br ^Q
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S
 // CHECK-NEXT:  ^R:
 // CHECK-NEXT:  %rr = arith.muli %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^T] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^T // uniform branch
 // CHECK-NEXT:  ^T:
 // CHECK-NEXT:  %tt = arith.addi %b, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%tt)]
+// CHECK-NEXT:  cf.br ^P(%tt : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %ss, %a : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -190,24 +190,24 @@ kernel.func @header_dominates_join {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni, [^P(%a), ^T]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni, ^P(%a : i32), ^T
 ^P(%p: i32):
   %pp = arith.addi %p, %b : i32
-  cf.cond_br %uni, [^Q, ^R]
+  cf.cond_br %uni, ^Q, ^R
 ^Q:
   %qq = arith.addi %pp, %a : i32
-  cf.cond_br %div, [^S(%qq), ^R]
+  cf.cond_br %div, ^S(%qq : i32), ^R
 ^R:
   %rr = arith.muli %pp, %a : i32
-  cf.br [^S(%rr)]
+  cf.br ^S(%rr : i32)
 ^S(%s: i32):
   %ss = arith.addi %pp, %a : i32
-  cf.cond_br %uni, [^exit, ^T]
+  cf.cond_br %uni, ^exit, ^T
 ^T:
   %tt = arith.addi %b, %a : i32
-  cf.br [^P(%tt)]
+  cf.br ^P(%tt : i32)
 ^exit:
   %ee = arith.addi %ss, %a : i32
   kernel.return
@@ -216,29 +216,29 @@ kernel.func @header_dominates_join {
 // SUM-NEXT:  //   3 divergent values, 1 divergent branches
 // SUM-NEXT:  //   cycles:
 // SUM-NEXT:  //     depth=1: entries(^P ^T) ^Q ^S ^R
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @header_dominates_join {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^P(%a), ^T] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni, ^P(%a : i32), ^T // uniform branch
 // CHECK-NEXT:  ^P(%p: i32): // %p uniform
 // CHECK-NEXT:  %pp = arith.addi %p, %b : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^Q, ^R] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^Q, ^R // uniform branch
 // CHECK-NEXT:  ^Q:
 // CHECK-NEXT:  %qq = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %div, [^S(%qq), ^R] // divergent branch; joins: ^S ^R
+// CHECK-NEXT:  cf.cond_br %div, ^S(%qq : i32), ^R // divergent branch; joins: ^S ^R
 // CHECK-NEXT:  ^R: // join of the divergent branch in ^Q
 // CHECK-NEXT:  %rr = arith.muli %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^S(%rr)]
+// CHECK-NEXT:  cf.br ^S(%rr : i32)
 // CHECK-NEXT:  ^S(%s: i32): // %s divergent; join of the divergent branch in ^Q
 // CHECK-NEXT:  %ss = arith.addi %pp, %a : i32 // uniform
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^T] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^T // uniform branch
 // CHECK-NEXT:  ^T:
 // CHECK-NEXT:  %tt = arith.addi %b, %a : i32 // uniform
-// CHECK-NEXT:  cf.br [^P(%tt)]
+// CHECK-NEXT:  cf.br ^P(%tt : i32)
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %ss, %a : i32 // uniform
 // CHECK-NEXT:  kernel.return

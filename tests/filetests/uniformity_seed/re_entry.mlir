@@ -22,19 +22,19 @@ kernel.func @x_first {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %not.uni = arith.cmpi sge, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %not.uni, [^X, ^H(%a)]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %not.uni = arith.cmpi sge, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %not.uni, ^X, ^H(%a : i32)
 ^H(%h: i32):
   %hh = arith.addi %h, %b : i32
-  cf.br [^B]
+  cf.br ^B
 ^B:
   %bb = arith.addi %hh, %b : i32
-  cf.cond_br %div, [^H(%bb), ^X]
+  cf.cond_br %div, ^H(%bb : i32), ^X
 ^X:
   %xx = arith.muli %a, %b : i32
-  cf.cond_br %uni, [^exit, ^H(%xx)]
+  cf.cond_br %uni, ^exit, ^H(%xx : i32)
 ^exit:
   %ee = arith.addi %a, %b : i32
   kernel.return
@@ -52,19 +52,19 @@ kernel.func @x_first {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %not.uni, [^X, ^H(%a)] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %not.uni = arith.cmpi sge, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %not.uni, ^X, ^H(%a : i32) // uniform branch
 // CHECK-NEXT:  ^H(%h: i32): // %h divergent; join of the divergent branch in ^B
 // CHECK-NEXT:  %hh = arith.addi %h, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %bb = arith.addi %hh, %b : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^H(%bb), ^X] // divergent branch; joins: ^H; divergent exits: ^X
+// CHECK-NEXT:  cf.cond_br %div, ^H(%bb : i32), ^X // divergent branch; joins: ^H; divergent exits: ^X
 // CHECK-NEXT:  ^X: // divergent exit of the branch in ^B
 // CHECK-NEXT:  %xx = arith.muli %a, %b : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^H(%xx)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^H(%xx : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %ee = arith.addi %a, %b : i32 // uniform
 // CHECK-NEXT:  kernel.return
@@ -74,18 +74,18 @@ kernel.func @h_first {
 ^entry(%a: i32, %b: i32):
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
-  %uni = arith.cmpi slt, %a, %zero : i1
-  %div = arith.cmpi slt, %tid, %zero : i1
-  cf.cond_br %uni, [^H(%a), ^X]
+  %uni = arith.cmpi slt, %a, %zero : i32
+  %div = arith.cmpi slt, %tid, %zero : i32
+  cf.cond_br %uni, ^H(%a : i32), ^X
 ^H(%h: i32):
   %hh = arith.addi %h, %b : i32
-  cf.br [^B]
+  cf.br ^B
 ^B:
   %bb = arith.addi %hh, %b : i32
-  cf.cond_br %div, [^H(%bb), ^X]
+  cf.cond_br %div, ^H(%bb : i32), ^X
 ^X:
   %xx = arith.muli %a, %b : i32
-  cf.cond_br %uni, [^exit, ^H(%xx)]
+  cf.cond_br %uni, ^exit, ^H(%xx : i32)
 ^exit:
   %ee = arith.addi %a, %b : i32
   kernel.return
@@ -98,23 +98,23 @@ kernel.func @h_first {
 // SUM-NEXT:  //     depth=1: entries(^H ^X) ^B
 // SUM-NEXT:  //   cycles with divergent exit:
 // SUM-NEXT:  //     depth=1: entries(^H ^X) ^B
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @h_first {
 // CHECK-NEXT:  ^entry(%a: i32, %b: i32): // %a uniform, %b uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i1 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^H(%a), ^X] // uniform branch
+// CHECK-NEXT:  %uni = arith.cmpi slt, %a, %zero : i32 // uniform
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %uni, ^H(%a : i32), ^X // uniform branch
 // CHECK-NEXT:  ^H(%h: i32): // %h divergent; join of the divergent branch in ^B
 // CHECK-NEXT:  %hh = arith.addi %h, %b : i32 // divergent
-// CHECK-NEXT:  cf.br [^B]
+// CHECK-NEXT:  cf.br ^B
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %bb = arith.addi %hh, %b : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^H(%bb), ^X] // divergent branch; joins: ^H; divergent exits: ^exit
+// CHECK-NEXT:  cf.cond_br %div, ^H(%bb : i32), ^X // divergent branch; joins: ^H; divergent exits: ^exit
 // CHECK-NEXT:  ^X:
 // CHECK-NEXT:  %xx = arith.muli %a, %b : i32 // divergent
-// CHECK-NEXT:  cf.cond_br %uni, [^exit, ^H(%xx)] // uniform branch
+// CHECK-NEXT:  cf.cond_br %uni, ^exit, ^H(%xx : i32) // uniform branch
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^B
 // CHECK-NEXT:  %ee = arith.addi %a, %b : i32 // uniform
 // CHECK-NEXT:  kernel.return

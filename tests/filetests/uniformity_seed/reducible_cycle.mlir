@@ -25,21 +25,21 @@ kernel.func @branch_and_join_inside {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %i.next = arith.addi %i, %one : i32
   %odd = arith.andi %tid, %one : i32
-  %div = arith.cmpi eq, %odd, %zero : i1
-  cf.cond_br %div, [^A, ^B]
+  %div = arith.cmpi eq, %odd, %zero : i32
+  cf.cond_br %div, ^A, ^B
 ^A:
   %a.val = arith.addi %i, %n : i32
-  cf.br [^J(%a.val)]
+  cf.br ^J(%a.val : i32)
 ^B:
   %b.val = arith.muli %i, %n : i32
-  cf.br [^J(%b.val)]
+  cf.br ^J(%b.val : i32)
 ^J(%x: i32):
-  %done = arith.cmpi sge, %i.next, %n : i1
-  cf.cond_br %done, [^exit, ^H(%i.next)]
+  %done = arith.cmpi sge, %i.next, %n : i32
+  cf.cond_br %done, ^exit, ^H(%i.next : i32)
 ^exit:
   %use = arith.addi %i.next, %n : i32
   kernel.store %x, %out, %tid
@@ -54,21 +54,21 @@ kernel.func @branch_and_join_inside {
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
 // CHECK-NEXT:  %odd = arith.andi %tid, %one : i32 // divergent
-// CHECK-NEXT:  %div = arith.cmpi eq, %odd, %zero : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^A, ^B] // divergent branch; joins: ^J
+// CHECK-NEXT:  %div = arith.cmpi eq, %odd, %zero : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div, ^A, ^B // divergent branch; joins: ^J
 // CHECK-NEXT:  ^A:
 // CHECK-NEXT:  %a.val = arith.addi %i, %n : i32 // uniform
-// CHECK-NEXT:  cf.br [^J(%a.val)]
+// CHECK-NEXT:  cf.br ^J(%a.val : i32)
 // CHECK-NEXT:  ^B:
 // CHECK-NEXT:  %b.val = arith.muli %i, %n : i32 // uniform
-// CHECK-NEXT:  cf.br [^J(%b.val)]
+// CHECK-NEXT:  cf.br ^J(%b.val : i32)
 // CHECK-NEXT:  ^J(%x: i32): // %x divergent; join of the divergent branch in ^H
-// CHECK-NEXT:  %done = arith.cmpi sge, %i.next, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %done, [^exit, ^H(%i.next)] // uniform branch
+// CHECK-NEXT:  %done = arith.cmpi sge, %i.next, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %done, ^exit, ^H(%i.next : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %use = arith.addi %i.next, %n : i32 // uniform
 // CHECK-NEXT:  kernel.store %x, %out, %tid
@@ -80,17 +80,17 @@ kernel.func @diverged_paths_from_outside {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %div = arith.cmpi slt, %tid, %n : i1
-  cf.cond_br %div, [^A, ^B]
+  %div = arith.cmpi slt, %tid, %n : i32
+  cf.cond_br %div, ^A, ^B
 ^A:
-  cf.br [^H(%zero, %zero)]
+  cf.br ^H(%zero, %zero : i32, i32)
 ^B:
-  cf.br [^H(%zero, %one)]
+  cf.br ^H(%zero, %one : i32, i32)
 ^H(%i: i32, %from: i32):
   %i.next = arith.addi %i, %one : i32
   %k = arith.muli %n, %n : i32
-  %done = arith.cmpi sge, %k, %n : i1
-  cf.cond_br %done, [^exit, ^H(%i.next, %from)]
+  %done = arith.cmpi sge, %k, %n : i32
+  cf.cond_br %done, ^exit, ^H(%i.next, %from : i32, i32)
 ^exit:
   %use = arith.addi %k, %n : i32
   kernel.store %from, %out, %tid
@@ -100,23 +100,23 @@ kernel.func @diverged_paths_from_outside {
 // SUM-NEXT:  //   5 divergent values, 1 divergent branches
 // SUM-NEXT:  //   cycles:
 // SUM-NEXT:  //     depth=1: entries(^H)
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @diverged_paths_from_outside {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %div, [^A, ^B] // divergent branch; joins: ^H
+// CHECK-NEXT:  %div = arith.cmpi slt, %tid, %n : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %div, ^A, ^B // divergent branch; joins: ^H
 // CHECK-NEXT:  ^A:
-// CHECK-NEXT:  cf.br [^H(%zero, %zero)]
+// CHECK-NEXT:  cf.br ^H(%zero, %zero : i32, i32)
 // CHECK-NEXT:  ^B:
-// CHECK-NEXT:  cf.br [^H(%zero, %one)]
+// CHECK-NEXT:  cf.br ^H(%zero, %one : i32, i32)
 // CHECK-NEXT:  ^H(%i: i32, %from: i32): // %i divergent, %from divergent; join of the divergent branch in ^entry
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // divergent
 // CHECK-NEXT:  %k = arith.muli %n, %n : i32 // uniform
-// CHECK-NEXT:  %done = arith.cmpi sge, %k, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %done, [^exit, ^H(%i.next, %from)] // uniform branch
+// CHECK-NEXT:  %done = arith.cmpi sge, %k, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %done, ^exit, ^H(%i.next, %from : i32, i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %use = arith.addi %k, %n : i32 // uniform
 // CHECK-NEXT:  kernel.store %from, %out, %tid

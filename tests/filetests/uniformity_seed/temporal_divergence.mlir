@@ -24,13 +24,13 @@ kernel.func @divergent_exit {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %before = arith.addi %n, %one : i32
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %i.next = arith.addi %i, %one : i32
-  cf.br [^L]
+  cf.br ^L
 ^L:
-  %stop = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %stop, [^exit(%i.next), ^H(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %stop, ^exit(%i.next : i32), ^H(%i.next : i32)
 ^exit(%last: i32):
   %use = arith.muli %i.next, %n : i32
   %use.before = arith.muli %before, %n : i32
@@ -51,13 +51,13 @@ kernel.func @divergent_exit {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %before = arith.addi %n, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^L]
+// CHECK-NEXT:  cf.br ^L
 // CHECK-NEXT:  ^L:
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^exit(%i.next), ^H(%i.next)] // divergent branch; divergent exits: ^exit
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^exit(%i.next : i32), ^H(%i.next : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit(%last: i32): // %last divergent; divergent exit of the branch in ^L
 // CHECK-NEXT:  %use = arith.muli %i.next, %n : i32 // divergent
 // CHECK-NEXT:  %use.before = arith.muli %before, %n : i32 // uniform
@@ -71,13 +71,13 @@ kernel.func @uniform_exit {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %before = arith.addi %n, %one : i32
-  cf.br [^H(%zero)]
+  cf.br ^H(%zero : i32)
 ^H(%i: i32):
   %i.next = arith.addi %i, %one : i32
-  cf.br [^L]
+  cf.br ^L
 ^L:
-  %stop = arith.cmpi sge, %i.next, %n : i1
-  cf.cond_br %stop, [^exit(%i.next), ^H(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %n : i32
+  cf.cond_br %stop, ^exit(%i.next : i32), ^H(%i.next : i32)
 ^exit(%last: i32):
   %use = arith.muli %i.next, %n : i32
   %use.before = arith.muli %before, %n : i32
@@ -94,13 +94,13 @@ kernel.func @uniform_exit {
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
 // CHECK-NEXT:  %before = arith.addi %n, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^H(%zero)]
+// CHECK-NEXT:  cf.br ^H(%zero : i32)
 // CHECK-NEXT:  ^H(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^L]
+// CHECK-NEXT:  cf.br ^L
 // CHECK-NEXT:  ^L:
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %stop, [^exit(%i.next), ^H(%i.next)] // uniform branch
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %stop, ^exit(%i.next : i32), ^H(%i.next : i32) // uniform branch
 // CHECK-NEXT:  ^exit(%last: i32): // %last uniform
 // CHECK-NEXT:  %use = arith.muli %i.next, %n : i32 // uniform
 // CHECK-NEXT:  %use.before = arith.muli %before, %n : i32 // uniform
@@ -113,19 +113,19 @@ kernel.func @nested_inner_exit {
   %tid = kernel.workitem_id x : i32
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  cf.br [^outer(%zero)]
+  cf.br ^outer(%zero : i32)
 ^outer(%o: i32):
   %o.next = arith.addi %o, %one : i32
-  cf.br [^inner(%zero)]
+  cf.br ^inner(%zero : i32)
 ^inner(%i: i32):
   %i.next = arith.addi %i, %one : i32
-  %stop = arith.cmpi sge, %i.next, %tid : i1
-  cf.cond_br %stop, [^latch, ^inner(%i.next)]
+  %stop = arith.cmpi sge, %i.next, %tid : i32
+  cf.cond_br %stop, ^latch, ^inner(%i.next : i32)
 ^latch:
   %use.inner = arith.addi %i.next, %o : i32
   %use.outer = arith.addi %o.next, %o : i32
-  %done = arith.cmpi sge, %o.next, %n : i1
-  cf.cond_br %done, [^exit, ^outer(%o.next)]
+  %done = arith.cmpi sge, %o.next, %n : i32
+  cf.cond_br %done, ^exit, ^outer(%o.next : i32)
 ^exit:
   kernel.store %use.outer, %out, %zero
   kernel.return
@@ -139,25 +139,25 @@ kernel.func @nested_inner_exit {
 // SUM-NEXT:  //     depth=2: entries(^inner)
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %i.next used outside cycle depth=2: entries(^inner) by: %use.inner = arith.addi %i.next, %o : i32
-// SUM-NEXT:  builtin.module {
+// SUM-NEXT:  module {
 // CHECK-LABEL: kernel.func @nested_inner_exit {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i32>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %tid = kernel.workitem_id x : i32 // divergent
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  cf.br [^outer(%zero)]
+// CHECK-NEXT:  cf.br ^outer(%zero : i32)
 // CHECK-NEXT:  ^outer(%o: i32): // %o uniform
 // CHECK-NEXT:  %o.next = arith.addi %o, %one : i32 // uniform
-// CHECK-NEXT:  cf.br [^inner(%zero)]
+// CHECK-NEXT:  cf.br ^inner(%zero : i32)
 // CHECK-NEXT:  ^inner(%i: i32): // %i uniform
 // CHECK-NEXT:  %i.next = arith.addi %i, %one : i32 // uniform
-// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i1 // divergent
-// CHECK-NEXT:  cf.cond_br %stop, [^latch, ^inner(%i.next)] // divergent branch; divergent exits: ^latch
+// CHECK-NEXT:  %stop = arith.cmpi sge, %i.next, %tid : i32 // divergent
+// CHECK-NEXT:  cf.cond_br %stop, ^latch, ^inner(%i.next : i32) // divergent branch; divergent exits: ^latch
 // CHECK-NEXT:  ^latch: // divergent exit of the branch in ^inner
 // CHECK-NEXT:  %use.inner = arith.addi %i.next, %o : i32 // divergent
 // CHECK-NEXT:  %use.outer = arith.addi %o.next, %o : i32 // uniform
-// CHECK-NEXT:  %done = arith.cmpi sge, %o.next, %n : i1 // uniform
-// CHECK-NEXT:  cf.cond_br %done, [^exit, ^outer(%o.next)] // uniform branch
+// CHECK-NEXT:  %done = arith.cmpi sge, %o.next, %n : i32 // uniform
+// CHECK-NEXT:  cf.cond_br %done, ^exit, ^outer(%o.next : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  kernel.store %use.outer, %out, %zero
 // CHECK-NEXT:  kernel.return

@@ -1,6 +1,6 @@
 kernel.func @k {
 ^entry(%c: i1):
-  cf.cond_br %c, [^a, ^b]
+  cf.cond_br %c, ^a, ^b
 ^a:
   %x = arith.constant 1 : i32 loc("dom.k":3:7)
   kernel.return

@@ -1,6 +1,6 @@
 kernel.func @k {
 ^entry(%a: i32):
-  cf.br [^next] loc("s.k":1:1)
+  cf.br ^next loc("s.k":1:1)
 ^next(%x: i32):
   kernel.return
 }

@@ -1,7 +1,7 @@
 kernel.func @k {
 ^entry(%c: i1):
   %e = conv.entry : !conv.token
-  cf.cond_br %c, [^a(%e), ^b] loc("tok.k":1:1)
+  cf.cond_br %c, ^a(%e : !conv.token), ^b loc("tok.k":1:1)
 ^a(%t: !conv.token):
   kernel.return
 ^b:
