@@ -1,4 +1,5 @@
-//! The printer for both forms.
+//! The printer for every form: custom (upstream ops in MLIR's syntax, kc's ops in kc's), generic,
+//! and a mix of the two (`Generic::Kc`).
 
 use super::{Annot, Generic, PrintOptions};
 use crate::attrs::{is_bare_ident, quote, Attr};

@@ -577,6 +577,9 @@ fn never_panics_on_mangled_input() {
         generic(&structured()),
         custom(&structured()),
         generic(&diamond()),
+        mixed(&structured()),
+        UPSTREAM_OPS.to_string(),
+        FROM_MLIR_OPT.to_string(),
     ];
     for t in &texts {
         let bytes = t.as_bytes();
@@ -588,7 +591,7 @@ fn never_panics_on_mangled_input() {
         }
         // Deletions and substitutions with a cheap deterministic PRNG.
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let alphabet = b"%^@!\"(){}[]<>,:=-0123456789ax.\n /";
+        let alphabet = b"%^@!#\"(){}[]<>,:=-0123456789ax.\n /";
         let iters = std::env::var("KC_FUZZ_ITERS").map_or(3000, |s| s.parse().unwrap());
         for _ in 0..iters {
             x ^= x << 13;
@@ -613,6 +616,10 @@ fn never_panics_on_mangled_input() {
                     let g = generic(&ir);
                     let again = parse(&c, "t").unwrap_or_else(|e| panic!("{e}\n{c}"));
                     assert_eq!(custom(&again), c);
+                    assert_eq!(generic(&again), g);
+                    let m = mixed(&ir);
+                    let again = parse(&m, "t").unwrap_or_else(|e| panic!("{e}\n{m}"));
+                    assert_eq!(mixed(&again), m);
                     assert_eq!(generic(&again), g);
                     let again = parse(&g, "t").unwrap_or_else(|e| panic!("{e}\n{g}"));
                     assert_eq!(generic(&again), g);
