@@ -2,16 +2,16 @@
 //!
 //! One table (`ops!` below) declares, per op: its MLIR name, its traits, how many operands,
 //! results, regions and successors it has, and which attribute (if any) the custom text form
-//! prints as a bare keyword right after the op name (`arith.cmpi slt, ...`,
-//! `kernel.workitem_id x`). The verifier checks ops against this table; per-op type rules live
+//! prints as a bare keyword right after the op name (`kernel.workitem_id x`,
+//! `arith.cmpi slt, ...`; the upstream ops' custom syntax is MLIR's, `text::print::Upstream`). The verifier checks ops against this table; per-op type rules live
 //! in `verify.rs`. Four dialects:
 //!
 //! - `kernel`: the kernel-level dialect. Kernels (`kernel.func`), thread ids, memory, atomics,
 //!   cross-lane ops, barrier, and structured control flow (`kernel.if`, `kernel.loop` with
 //!   `kernel.break` / `kernel.continue` / `kernel.yield`) over mutable variables
 //!   (`kernel.var` / `kernel.get` / `kernel.set`). `kernel.return` ends a kernel from any depth.
-//! - `arith`: MLIR's `arith` subset (signless integers, f32), same names and attributes, so the
-//!   generic form is verified by upstream `mlir-opt`.
+//! - `arith`: MLIR's `arith` subset (signless integers, f32), same names, attributes and custom
+//!   syntax, so upstream `mlir-opt` reads and verifies them.
 //! - `cf`: MLIR's `cf.br` / `cf.cond_br` with block arguments instead of phis.
 //! - `conv`: convergence tokens (`conv.entry`, `conv.anchor`, `conv.loop`), LLVM's controlled
 //!   convergence. Convergent kernel ops take an optional trailing `!conv.token` operand.
@@ -123,7 +123,8 @@ pub enum Keyword {
     Ident(&'static str, &'static [&'static str]),
     /// A symbol attribute: `kernel.func @name`.
     Symbol(&'static str),
-    /// A typed literal printed without its type (the result type gives it): `arith.constant 4`.
+    /// A typed literal printed without its type (the result type gives it):
+    /// `kernel.shared_alloc 256`.
     Literal(&'static str),
 }
 
