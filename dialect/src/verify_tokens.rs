@@ -927,7 +927,8 @@ kernel.func @k {
             m[0].starts_with("convergence region of %b is not well-nested"),
             "{m:?}"
         );
-        let swapped = src.replace("[^l, ^r]", "[^r, ^l]");
+        let swapped = src.replace("%c, ^l, ^r", "%c, ^r, ^l");
+        assert_ne!(swapped, src);
         assert_eq!(messages(&swapped), m);
     }
 }
