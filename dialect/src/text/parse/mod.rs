@@ -94,7 +94,8 @@ struct Use {
     offset: usize,
 }
 
-/// An operand reference with the type the text gives it (generic form only).
+/// An operand reference with the type the text gives it, if it gives one (the generic form
+/// and MLIR's custom syntax do, kc's custom syntax does not).
 type TypedUse = (Use, Option<Type>);
 
 /// What an op's text gave before its regions, by form.
