@@ -56,6 +56,9 @@ pub enum Stage {
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
     Llvm,
+    /// Upstream MLIR (`gpu.module`/`gpu.func` with `arith`, `cf`, `memref`) translated from
+    /// the optimized CF IR, for MLIR's own pipelines (`mlir-opt-22` verifies it).
+    MlirGpu,
     /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
     UniformityJson,
     /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
@@ -237,6 +240,20 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     }
     if opts.stage == Stage::Reducible {
         return reducible(ir, input, opts, runner);
+    }
+    if opts.stage == Stage::MlirGpu {
+        return runner
+            .time("emit-mlir-gpu", || {
+                crate::mlir_gpu::emit_mlir_gpu(&ir, opts.locations)
+            })
+            .map_err(|e| {
+                let what = if input.is_ir {
+                    "error"
+                } else {
+                    "internal compiler error"
+                };
+                Failure::Diagnostics(format!("{what}: emit-mlir-gpu: {e}\n"))
+            });
     }
     if matches!(
         opts.stage,

@@ -139,6 +139,12 @@ pub fn assemble_gfx942(mc: &Path, listing: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// MLIR 22's `mlir-opt` (`$KC_MLIR_OPT`, `mlir-opt-22`, `/usr/lib/llvm-22/bin/mlir-opt`), or
+/// why not found.
+pub fn locate_mlir_opt() -> Result<PathBuf, String> {
+    MLIR_OPT.locate()
+}
+
 /// LLVM 22's `opt` (`$KC_OPT`, `opt-22`, `/usr/lib/llvm-22/bin/opt`), or why not found.
 pub fn locate_opt() -> Result<PathBuf, String> {
     OPT.locate()
