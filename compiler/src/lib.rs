@@ -14,6 +14,8 @@ pub mod driver;
 pub mod lexer;
 pub mod lower;
 pub mod mlir_gpu;
+#[cfg(feature = "mlir")]
+pub mod mlir_import;
 pub mod output;
 pub mod parse;
 pub mod pass_manager;

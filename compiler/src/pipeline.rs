@@ -187,6 +187,8 @@ pub fn looks_like_ir(text: &str) -> bool {
         || t.starts_with("builtin.module")
         || t.starts_with("module")
         || t.starts_with("kernel.func")
+        || t.starts_with("gpu.module")
+        || t.starts_with("func.func")
 }
 
 /// Runs the pipeline up to `opts.stage` (or the `--passes` list) and returns the text to
@@ -708,6 +710,9 @@ fn render(file: &SourceFile, diags: &[Diagnostic], opts: &Options) -> Failure {
 }
 
 fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
+    if let Some(at) = upstream_mlir(&file.text) {
+        return import_upstream(file, opts, at);
+    }
     text::parse(&file.text, &file.name).map_err(|e| {
         let start = e.offset.min(file.text.len());
         let end = next_char_boundary(&file.text, start);
@@ -718,6 +723,79 @@ fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
             opts,
         )
     })
+}
+
+/// The byte offset of the first `gpu.module`, `gpu.func` or `func.func` outside comments: such
+/// a module is upstream MLIR (kc's own IR has none of these ops), read by
+/// [`crate::mlir_import`] rather than kc's parser.
+pub fn upstream_mlir(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.find("//").map_or(line, |c| &line[..c]);
+        for word in ["gpu.module", "gpu.func", "func.func"] {
+            let mut from = 0;
+            while let Some(i) = code[from..].find(word) {
+                let at = from + i;
+                let before = code[..at].chars().next_back();
+                let after = code[at + word.len()..].chars().next();
+                let ident = |c: Option<char>| {
+                    c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                };
+                if !ident(before) && !ident(after) {
+                    return Some(offset + at);
+                }
+                from = at + word.len();
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Upstream MLIR input: MLIR parses, verifies and lowers it (`mlir` feature); its errors and
+/// kc's refusals are diagnostics at their line and column.
+#[cfg(feature = "mlir")]
+fn import_upstream(file: &SourceFile, opts: &Options, _at: usize) -> Result<Ir, Failure> {
+    crate::mlir_import::import(&file.text, &file.name).map_err(|e| {
+        if e.line == 0 {
+            return Failure::Diagnostics(format!("{}: error: {}\n", file.name, e.message));
+        }
+        let start = line_col_offset(&file.text, e.line, e.col);
+        let end = next_char_boundary(&file.text, start);
+        let span = ast::Span::new(file.id, start, end);
+        render(file, &[Diagnostic::error(e.message, span, "here")], opts)
+    })
+}
+
+#[cfg(not(feature = "mlir"))]
+fn import_upstream(file: &SourceFile, opts: &Options, at: usize) -> Result<Ir, Failure> {
+    let end = next_char_boundary(&file.text, at);
+    let span = ast::Span::new(file.id, at, end);
+    let message = "this is upstream MLIR (gpu.module / func.func): kc reads it through MLIR \
+                   itself, which needs a kc built with the `mlir` cargo feature"
+        .to_string();
+    Err(render(
+        file,
+        &[Diagnostic::error(message, span, "here")],
+        opts,
+    ))
+}
+
+/// The byte offset of 1-based `line` and `col` (in characters) in `text`, clamped to its end.
+#[cfg(feature = "mlir")]
+fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
+    let mut offset = 0;
+    for (n, l) in text.split_inclusive('\n').enumerate() {
+        if n + 1 == line as usize {
+            let c = l
+                .char_indices()
+                .nth(col.saturating_sub(1) as usize)
+                .map_or(l.len(), |(i, _)| i);
+            return offset + c;
+        }
+        offset += l.len();
+    }
+    text.len()
 }
 
 fn next_char_boundary(text: &str, at: usize) -> usize {
@@ -981,4 +1059,20 @@ fn ir_context(ir: &Ir, op: Op, opts: &Options) -> String {
         lines.push_str(&format!("  {mark}{first}\n"));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::upstream_mlir;
+
+    #[test]
+    fn upstream_mlir_is_recognised_by_its_ops() {
+        assert_eq!(upstream_mlir("module {\n  gpu.module @m {\n"), Some(11));
+        assert_eq!(upstream_mlir("func.func @k() attributes {gpu.kernel} {"), Some(0));
+        assert_eq!(upstream_mlir("\"gpu.module\"() ({"), Some(1));
+        // Comments, kc's own IR and longer names are not.
+        assert_eq!(upstream_mlir("// gpu.module\nkernel.func @k {"), None);
+        assert_eq!(upstream_mlir("builtin.module {\n  kernel.func @gpu {"), None);
+        assert_eq!(upstream_mlir("%x = mygpu.module_thing"), None);
+    }
 }

@@ -187,6 +187,8 @@ impl Tools {
             "llc" => self.llc.is_ok(),
             "clang" => self.clang.is_ok(),
             "kc" => self.kc.is_some(),
+            // `kc` built with kc-compiler's `mlir` feature (MLIR through melior).
+            "mlir" => self.kc.is_some() && cfg!(feature = "mlir"),
             other => which(other).is_some(),
         }
     }
@@ -260,6 +262,9 @@ impl Layout {
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(&self.workspace)
             .args(["build", "-q", "-p", "kc-compiler", "--bin", "kc"]);
+        if cfg!(feature = "mlir") {
+            cmd.args(["--features", "kc-compiler/mlir"]);
+        }
         // `target/debug` holds both the `dev` and the `test` profile.
         if self.profile != "debug" {
             cmd.args(["--profile", &self.profile]);

@@ -12,6 +12,13 @@
 //! - `kernel.return`: the lanes are done for the rest of the kernel.
 //! - Cross-lane ops work per wave (64 consecutive linear local ids) over its active lanes;
 //!   `kernel.barrier` requires every lane of the workgroup that has not returned.
+//!
+//! CF-form IR with cross-lane ops ([`run_cf`]) runs on a reconvergence stack: a
+//! `cf.cond_br` that sends the active lanes both ways runs the true side, then the false
+//! side, each until it reaches the branch block's immediate post-dominator, where the lanes
+//! wait for each other and continue together (a branch whose post-dominator is the one the
+//! lanes already wait at adds no level, so a loop with a divergent exit does not grow the
+//! stack). Block arguments are a parallel copy per lane.
 
 use super::InterpError;
 use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
@@ -187,7 +194,213 @@ pub(super) fn run(
     Ok(())
 }
 
+/// Runs every workgroup of a CF-form launch in lockstep; see the module docs.
+pub(super) fn run_cf(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+) -> Result<(), InterpError> {
+    use crate::analysis::cfg::RegionCfg;
+    use crate::analysis::dominance::DomTree;
+    let block = run.launch.block;
+    let n = (block[0] * block[1] * block[2]) as usize;
+    let mut vals = vec![0u64; run.prep.nslots * n];
+    for &(slot, v) in params {
+        if slot != NO_SLOT {
+            vals[slot as usize * n..(slot as usize + 1) * n].fill(v);
+        }
+    }
+    let ir = run.prep.ir;
+    let body = ir.ops[run.prep.func].regions[0];
+    let cfg = RegionCfg::compute(ir, body);
+    let pdom = DomTree::post_dominators(&cfg);
+    // The reconvergence block of each block's branch (`None`: the lanes meet only at exit).
+    let ipdom: cranelift_entity::SecondaryMap<Block, Option<Block>> = {
+        let mut m = cranelift_entity::SecondaryMap::new();
+        for (i, &b) in cfg.blocks.iter().enumerate() {
+            m[b] = pdom
+                .idom(i as u32)
+                .and_then(|d| cfg.blocks.get(d as usize).copied());
+        }
+        m
+    };
+    let grid = run.launch.grid;
+    let entry = ir.entry_block(body).expect("a kernel region has a block");
+    let mut s = Simt {
+        run,
+        mem,
+        n,
+        vals,
+        items: Vec::with_capacity(n),
+        group: [0; 3],
+        returned: Mask::default(),
+        all: Mask::first(n),
+        loops: Vec::new(),
+        trace,
+    };
+    for group in workgroups(grid) {
+        s.group = group;
+        s.items = (0..n as u32)
+            .map(|l| Item {
+                group,
+                local: local_id(block, l),
+                linear: l,
+            })
+            .collect();
+        s.returned = Mask::default();
+        s.mem.reset_shared();
+        s.run.steps = 0;
+        s.cf(entry, &ipdom)?;
+    }
+    Ok(())
+}
+
+/// A level of the reconvergence stack: lanes `m` run from block `pc` until they reach `rpc`.
+struct Level {
+    pc: Block,
+    m: Mask,
+    rpc: Option<Block>,
+}
+
 impl<'p> Simt<'_, 'p, '_, '_> {
+    /// One workgroup of CF-form IR on the reconvergence stack.
+    fn cf(
+        &mut self,
+        entry: Block,
+        ipdom: &cranelift_entity::SecondaryMap<Block, Option<Block>>,
+    ) -> Result<(), InterpError> {
+        let ir = self.run.prep.ir;
+        let mut stack = vec![Level {
+            pc: entry,
+            m: self.all,
+            rpc: None,
+        }];
+        while let Some(top) = stack.last() {
+            let (b, rpc) = (top.pc, top.rpc);
+            let m = top.m.and_not(self.returned);
+            if Some(b) == rpc || m.is_empty() {
+                // Arrived where the level below waits (or nothing left to run).
+                stack.pop();
+                continue;
+            }
+            let mut taken = None;
+            for op in ir.block_ops(b) {
+                self.step(op, &m)?;
+                let code = ir.opcode(op);
+                match code {
+                    Opcode::Return => {
+                        self.returned = self.returned.or(m);
+                        taken = Some([Mask::default(), Mask::default()]);
+                    }
+                    Opcode::Br => {
+                        self.pass_args(op, 0, &m);
+                        taken = Some([m, Mask::default()]);
+                    }
+                    Opcode::CondBr => {
+                        let cond = self.run.prep.info[op].args[0];
+                        let mut t = Mask::default();
+                        for w in 0..WORDS {
+                            let mut bits = m.0[w];
+                            while bits != 0 {
+                                let i = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                if self.val(cond, w * 64 + i) & 1 != 0 {
+                                    t.0[w] |= 1 << i;
+                                }
+                            }
+                        }
+                        let f = m.and_not(t);
+                        self.pass_args(op, 0, &t);
+                        self.pass_args(op, 1, &f);
+                        taken = Some([t, f]);
+                    }
+                    Opcode::Barrier => self.barrier(op, &m)?,
+                    Opcode::Ballot
+                    | Opcode::ReadFirstLane
+                    | Opcode::ReadLane
+                    | Opcode::Shuffle
+                    | Opcode::Reduce => self.cross_lane(op, code, &m)?,
+                    Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
+                    _ => self.lanes(op, code, &m)?,
+                }
+                if taken.is_some() {
+                    break;
+                }
+            }
+            let top = stack.last_mut().expect("the running level");
+            let Some([t, f]) = taken else {
+                // Verified CF blocks end in a terminator; falling off one ends the lanes.
+                self.returned = self.returned.or(m);
+                continue;
+            };
+            let succs = &ir.ops[ir.terminator(b).expect("a terminator")].succs;
+            let sides: Vec<(Block, Mask)> = [t, f]
+                .into_iter()
+                .enumerate()
+                .filter(|(_, lanes)| !lanes.is_empty())
+                .map(|(i, lanes)| (succs[i].block, lanes))
+                .collect();
+            match sides.as_slice() {
+                [] => {
+                    stack.pop();
+                }
+                [(next, _)] => top.pc = *next,
+                _ => {
+                    // Divergence: both sides run to the reconvergence point, true side first.
+                    let r = ipdom[b];
+                    let join = if r == rpc || r.is_none() {
+                        stack.pop();
+                        rpc
+                    } else {
+                        top.pc = r.expect("checked");
+                        r
+                    };
+                    for &(next, lanes) in sides.iter().rev() {
+                        if Some(next) != join {
+                            stack.push(Level {
+                                pc: next,
+                                m: lanes,
+                                rpc: join,
+                            });
+                        }
+                    }
+                    // Lanes that went straight to the join wait there in the level below,
+                    // which already holds them, unless the join was the popped level's:
+                    // then the level below is the one waiting at it.
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes successor `succ`'s arguments of branch `op` into its block's arguments, for the
+    /// lanes of `m` (each lane reads all its arguments before writing any).
+    fn pass_args(&mut self, op: Op, succ: usize, m: &Mask) {
+        let prep = self.run.prep;
+        let s = &prep.ir.ops[op].succs[succ];
+        let params = &prep.ir.blocks[s.block].args;
+        if params.is_empty() || m.is_empty() {
+            return;
+        }
+        let mut copy = Vec::with_capacity(params.len());
+        for w in 0..WORDS {
+            let mut bits = m.0[w];
+            while bits != 0 {
+                let lane = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                copy.clear();
+                copy.extend(s.args.iter().map(|&v| self.val(prep.slot[v], lane)));
+                for (&p, &v) in params.iter().zip(copy.iter()) {
+                    let slot = prep.slot[p];
+                    if slot != NO_SLOT {
+                        self.vals[slot as usize * self.n + lane] = v;
+                    }
+                }
+            }
+        }
+    }
+
     fn err(&self, op: Op, lane: usize, message: String) -> InterpError {
         InterpError {
             loc: self.run.prep.ir.ops[op].loc,
