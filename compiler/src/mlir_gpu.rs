@@ -262,6 +262,18 @@ impl<'a> Kernel<'a> {
         Ok((m, r))
     }
 
+    /// The memref and `index` of the element pointer `p` points at (its offset, or a zero
+    /// named after `base`).
+    fn element_of(&mut self, p: Value, base: &str, loc: Loc) -> Result<(String, String), String> {
+        let (m, off) = self.ptr_of(p)?;
+        if let Some(o) = off {
+            return Ok((m, o));
+        }
+        let z = self.fresh(&format!("{base}.idx"));
+        self.line(&format!("%{z} = arith.constant 0 : index"), loc);
+        Ok((m, z))
+    }
+
     /// Defines kc result `v` of type `i32` from an `index` query `query` (`gpu.thread_id x`).
     fn index_query(&mut self, v: Value, query: &str, loc: Loc) {
         let name = self.name(v).to_string();
@@ -731,15 +743,7 @@ impl<'a> Kernel<'a> {
                     _ => return Err(format!("`kernel.atomic {kind}` on {e} is not supported")),
                 };
                 let (vn, rn) = (self.scalar_of(v)?, self.scalar_of(r)?);
-                let (m, off) = self.ptr_of(p)?;
-                let a = match off {
-                    Some(o) => o,
-                    None => {
-                        let z = self.fresh(&format!("{}.idx", &rn[1..]));
-                        self.line(&format!("%{z} = arith.constant 0 : index"), loc);
-                        z
-                    }
-                };
+                let (m, a) = self.element_of(p, &rn[1..], loc)?;
                 let mt = memref(sp, e);
                 let t = scalar(e);
                 self.line(
@@ -759,15 +763,7 @@ impl<'a> Kernel<'a> {
                     ));
                 }
                 let (cn, nn, rn) = (self.scalar_of(c)?, self.scalar_of(n)?, self.scalar_of(r)?);
-                let (m, off) = self.ptr_of(p)?;
-                let a = match off {
-                    Some(o) => o,
-                    None => {
-                        let z = self.fresh(&format!("{}.idx", &rn[1..]));
-                        self.line(&format!("%{z} = arith.constant 0 : index"), loc);
-                        z
-                    }
-                };
+                let (m, a) = self.element_of(p, &rn[1..], loc)?;
                 let cur = self.fresh(&format!("{}.current", &rn[1..]));
                 let eq = self.fresh(&format!("{}.equal", &rn[1..]));
                 let new = self.fresh(&format!("{}.new", &rn[1..]));

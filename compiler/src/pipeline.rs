@@ -175,6 +175,17 @@ pub enum Failure {
     Usage(String),
 }
 
+/// A translation (`emit-llvm`, `emit-mlir-gpu`) that refused: checked source always
+/// translates, so only hand-written IR can be unsupported; otherwise it is kc's bug.
+fn translation_failure(input: &Input, pass: &str, e: &str) -> Failure {
+    let what = if input.is_ir {
+        "error"
+    } else {
+        "internal compiler error"
+    };
+    Failure::Diagnostics(format!("{what}: {pass}: {e}\n"))
+}
+
 /// Heuristic for stdin: IR starts with an op (`"name"(`, `builtin.module`, `module`,
 /// `kernel.func`); source starts with `kernel` or a comment.
 pub fn looks_like_ir(text: &str) -> bool {
@@ -248,14 +259,7 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
             .time("emit-mlir-gpu", || {
                 crate::mlir_gpu::emit_mlir_gpu(&ir, opts.locations)
             })
-            .map_err(|e| {
-                let what = if input.is_ir {
-                    "error"
-                } else {
-                    "internal compiler error"
-                };
-                Failure::Diagnostics(format!("{what}: emit-mlir-gpu: {e}\n"))
-            });
+            .map_err(|e| translation_failure(input, "emit-mlir-gpu", &e));
     }
     if matches!(
         opts.stage,
@@ -272,15 +276,7 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     if opts.stage == Stage::Llvm {
         return runner
             .time("emit-llvm", || kc_dialect::target::emit_llvm(&ir))
-            .map_err(|e| {
-                // Checked source always translates; only hand-written IR can be unsupported.
-                let what = if input.is_ir {
-                    "error"
-                } else {
-                    "internal compiler error"
-                };
-                Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
-            });
+            .map_err(|e| translation_failure(input, "emit-llvm", &e));
     }
     // Stage::Mir, Stage::Asm: the gfx942 backend.
     let m = backend_passes(ir, runner)?;
@@ -1068,11 +1064,17 @@ mod tests {
     #[test]
     fn upstream_mlir_is_recognised_by_its_ops() {
         assert_eq!(upstream_mlir("module {\n  gpu.module @m {\n"), Some(11));
-        assert_eq!(upstream_mlir("func.func @k() attributes {gpu.kernel} {"), Some(0));
+        assert_eq!(
+            upstream_mlir("func.func @k() attributes {gpu.kernel} {"),
+            Some(0)
+        );
         assert_eq!(upstream_mlir("\"gpu.module\"() ({"), Some(1));
         // Comments, kc's own IR and longer names are not.
         assert_eq!(upstream_mlir("// gpu.module\nkernel.func @k {"), None);
-        assert_eq!(upstream_mlir("builtin.module {\n  kernel.func @gpu {"), None);
+        assert_eq!(
+            upstream_mlir("builtin.module {\n  kernel.func @gpu {"),
+            None
+        );
         assert_eq!(upstream_mlir("%x = mygpu.module_thing"), None);
     }
 }

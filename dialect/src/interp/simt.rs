@@ -25,6 +25,7 @@ use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
 use crate::entities::{Block, Op};
 use crate::location::Loc;
 use crate::registry::Opcode;
+use cranelift_entity::SecondaryMap;
 use std::io::Write;
 
 /// Words of a mask: one per wave of the largest workgroup.
@@ -148,6 +149,42 @@ pub(super) fn run(
     params: &[(u32, u64)],
     trace: Option<&mut dyn Write>,
 ) -> Result<(), InterpError> {
+    each_workgroup(run, mem, params, trace, |s, entry| {
+        s.block(entry, s.all).map(|_| ())
+    })
+}
+
+/// Runs every workgroup of a CF-form launch in lockstep; see the module docs.
+pub(super) fn run_cf(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+) -> Result<(), InterpError> {
+    use crate::analysis::cfg::RegionCfg;
+    use crate::analysis::dominance::DomTree;
+    let ir = run.prep.ir;
+    let cfg = RegionCfg::compute(ir, ir.ops[run.prep.func].regions[0]);
+    let pdom = DomTree::post_dominators(&cfg);
+    // The reconvergence block of each block's branch (`None`: the lanes meet only at exit).
+    let mut ipdom = SecondaryMap::new();
+    for (i, &b) in cfg.blocks.iter().enumerate() {
+        ipdom[b] = pdom
+            .idom(i as u32)
+            .and_then(|d| cfg.blocks.get(d as usize).copied());
+    }
+    each_workgroup(run, mem, params, trace, |s, entry| s.cf(entry, &ipdom))
+}
+
+/// Sets up the lanes' values and runs `body` (from the kernel's entry block) once per
+/// workgroup, in launch order, with fresh shared memory and step count.
+fn each_workgroup(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+    mut body: impl FnMut(&mut Simt, Block) -> Result<(), InterpError>,
+) -> Result<(), InterpError> {
     let block = run.launch.block;
     let n = (block[0] * block[1] * block[2]) as usize;
     let mut vals = vec![0u64; run.prep.nslots * n];
@@ -158,11 +195,11 @@ pub(super) fn run(
     }
     let grid = run.launch.grid;
     let func = run.prep.func;
-    let body = run.prep.ir.ops[func].regions[0];
+    let region = run.prep.ir.ops[func].regions[0];
     let entry = run
         .prep
         .ir
-        .entry_block(body)
+        .entry_block(region)
         .expect("a kernel region has a block");
     let mut s = Simt {
         run,
@@ -189,69 +226,7 @@ pub(super) fn run(
         s.mem.reset_shared();
         // The step limit is per workgroup: a large grid is no deadlock.
         s.run.steps = 0;
-        s.block(entry, s.all)?;
-    }
-    Ok(())
-}
-
-/// Runs every workgroup of a CF-form launch in lockstep; see the module docs.
-pub(super) fn run_cf(
-    run: &mut Run,
-    mem: &mut Mem,
-    params: &[(u32, u64)],
-    trace: Option<&mut dyn Write>,
-) -> Result<(), InterpError> {
-    use crate::analysis::cfg::RegionCfg;
-    use crate::analysis::dominance::DomTree;
-    let block = run.launch.block;
-    let n = (block[0] * block[1] * block[2]) as usize;
-    let mut vals = vec![0u64; run.prep.nslots * n];
-    for &(slot, v) in params {
-        if slot != NO_SLOT {
-            vals[slot as usize * n..(slot as usize + 1) * n].fill(v);
-        }
-    }
-    let ir = run.prep.ir;
-    let body = ir.ops[run.prep.func].regions[0];
-    let cfg = RegionCfg::compute(ir, body);
-    let pdom = DomTree::post_dominators(&cfg);
-    // The reconvergence block of each block's branch (`None`: the lanes meet only at exit).
-    let ipdom: cranelift_entity::SecondaryMap<Block, Option<Block>> = {
-        let mut m = cranelift_entity::SecondaryMap::new();
-        for (i, &b) in cfg.blocks.iter().enumerate() {
-            m[b] = pdom
-                .idom(i as u32)
-                .and_then(|d| cfg.blocks.get(d as usize).copied());
-        }
-        m
-    };
-    let grid = run.launch.grid;
-    let entry = ir.entry_block(body).expect("a kernel region has a block");
-    let mut s = Simt {
-        run,
-        mem,
-        n,
-        vals,
-        items: Vec::with_capacity(n),
-        group: [0; 3],
-        returned: Mask::default(),
-        all: Mask::first(n),
-        loops: Vec::new(),
-        trace,
-    };
-    for group in workgroups(grid) {
-        s.group = group;
-        s.items = (0..n as u32)
-            .map(|l| Item {
-                group,
-                local: local_id(block, l),
-                linear: l,
-            })
-            .collect();
-        s.returned = Mask::default();
-        s.mem.reset_shared();
-        s.run.steps = 0;
-        s.cf(entry, &ipdom)?;
+        body(&mut s, entry)?;
     }
     Ok(())
 }
@@ -268,7 +243,7 @@ impl<'p> Simt<'_, 'p, '_, '_> {
     fn cf(
         &mut self,
         entry: Block,
-        ipdom: &cranelift_entity::SecondaryMap<Block, Option<Block>>,
+        ipdom: &SecondaryMap<Block, Option<Block>>,
     ) -> Result<(), InterpError> {
         let ir = self.run.prep.ir;
         let mut stack = vec![Level {
