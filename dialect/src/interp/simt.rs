@@ -15,8 +15,9 @@
 //!
 //! CF-form IR with cross-lane ops ([`run_cf`]) runs on a reconvergence stack: a
 //! `cf.cond_br` that sends the active lanes both ways runs the true side, then the false
-//! side, each until it reaches the branch block's immediate post-dominator, where the lanes
-//! wait for each other and continue together (a branch whose post-dominator is the one the
+//! side, each until it reaches the branch block's immediate post-dominator (ignoring the
+//! paths that return: those lanes leave), where the lanes wait for each other and continue
+//! together (a branch whose post-dominator is the one the
 //! lanes already wait at adds no level, so a loop with a divergent exit does not grow the
 //! stack). Block arguments are a parallel copy per lane.
 
@@ -162,18 +163,18 @@ pub(super) fn run_cf(
     trace: Option<&mut dyn Write>,
 ) -> Result<(), InterpError> {
     use crate::analysis::cfg::RegionCfg;
-    use crate::analysis::dominance::DomTree;
+    use crate::analysis::cycles::CycleInfo;
     let ir = run.prep.ir;
     let cfg = RegionCfg::compute(ir, ir.ops[run.prep.func].regions[0]);
-    let pdom = DomTree::post_dominators(&cfg);
-    // The reconvergence block of each block's branch (`None`: the lanes meet only at exit).
-    let mut ipdom = SecondaryMap::new();
-    for (i, &b) in cfg.blocks.iter().enumerate() {
-        ipdom[b] = pdom
-            .idom(i as u32)
-            .and_then(|d| cfg.blocks.get(d as usize).copied());
+    let order = CycleInfo::compute(&cfg).contiguous_order(&cfg);
+    let mut position = SecondaryMap::with_default(u32::MAX);
+    let blocks: Vec<Block> = order.iter().map(|&n| cfg.blocks[n as usize]).collect();
+    for (i, &b) in blocks.iter().enumerate() {
+        position[b] = i as u32;
     }
-    each_workgroup(run, mem, params, trace, |s, entry| s.cf(entry, &ipdom))
+    each_workgroup(run, mem, params, trace, |s, entry| {
+        s.cf(entry, &blocks, &position)
+    })
 }
 
 /// Sets up the lanes' values and runs `body` (from the kernel's entry block) once per
@@ -231,33 +232,33 @@ fn each_workgroup(
     Ok(())
 }
 
-/// A level of the reconvergence stack: lanes `m` run from block `pc` until they reach `rpc`.
-struct Level {
-    pc: Block,
-    m: Mask,
-    rpc: Option<Block>,
-}
-
 impl<'p> Simt<'_, 'p, '_, '_> {
-    /// One workgroup of CF-form IR on the reconvergence stack.
+    /// One workgroup of CF-form IR: the block that comes first in `blocks` (the order of
+    /// [`CycleInfo::contiguous_order`]) among those lanes wait at runs next, with all of
+    /// them; `position` is each block's index in `blocks`.
+    ///
+    /// [`CycleInfo::contiguous_order`]: crate::analysis::cycles::CycleInfo::contiguous_order
     fn cf(
         &mut self,
         entry: Block,
-        ipdom: &SecondaryMap<Block, Option<Block>>,
+        blocks: &[Block],
+        position: &SecondaryMap<Block, u32>,
     ) -> Result<(), InterpError> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
         let ir = self.run.prep.ir;
-        let mut stack = vec![Level {
-            pc: entry,
-            m: self.all,
-            rpc: None,
-        }];
-        while let Some(top) = stack.last() {
-            let (b, rpc) = (top.pc, top.rpc);
-            let m = top.m.and_not(self.returned);
-            if Some(b) == rpc || m.is_empty() {
-                // Arrived where the level below waits (or nothing left to run).
-                stack.pop();
+        // Lanes waiting at each block, and the positions of the blocks with waiting lanes.
+        let mut waiting: SecondaryMap<Block, Mask> = SecondaryMap::new();
+        let mut next: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+        waiting[entry] = self.all;
+        next.push(Reverse(position[entry]));
+        while let Some(Reverse(p)) = next.pop() {
+            let Some(&b) = blocks.get(p as usize) else {
                 continue;
+            };
+            let m = std::mem::take(&mut waiting[b]).and_not(self.returned);
+            if m.is_empty() {
+                continue; // a stale entry, or lanes that all returned
             }
             let mut taken = None;
             for op in ir.block_ops(b) {
@@ -303,47 +304,21 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                     break;
                 }
             }
-            let top = stack.last_mut().expect("the running level");
-            let Some([t, f]) = taken else {
+            let Some(lanes) = taken else {
                 // Verified CF blocks end in a terminator; falling off one ends the lanes.
                 self.returned = self.returned.or(m);
                 continue;
             };
             let succs = &ir.ops[ir.terminator(b).expect("a terminator")].succs;
-            let sides: Vec<(Block, Mask)> = [t, f]
-                .into_iter()
-                .enumerate()
-                .filter(|(_, lanes)| !lanes.is_empty())
-                .map(|(i, lanes)| (succs[i].block, lanes))
-                .collect();
-            match sides.as_slice() {
-                [] => {
-                    stack.pop();
+            for (s, lanes) in succs.iter().zip(lanes) {
+                if lanes.is_empty() {
+                    continue;
                 }
-                [(next, _)] => top.pc = *next,
-                _ => {
-                    // Divergence: both sides run to the reconvergence point, true side first.
-                    let r = ipdom[b];
-                    let join = if r == rpc || r.is_none() {
-                        stack.pop();
-                        rpc
-                    } else {
-                        top.pc = r.expect("checked");
-                        r
-                    };
-                    for &(next, lanes) in sides.iter().rev() {
-                        if Some(next) != join {
-                            stack.push(Level {
-                                pc: next,
-                                m: lanes,
-                                rpc: join,
-                            });
-                        }
-                    }
-                    // Lanes that went straight to the join wait there in the level below,
-                    // which already holds them, unless the join was the popped level's:
-                    // then the level below is the one waiting at it.
+                let target = &mut waiting[s.block];
+                if target.is_empty() {
+                    next.push(Reverse(position[s.block]));
                 }
+                *target = target.or(lanes);
             }
         }
         Ok(())
