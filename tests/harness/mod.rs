@@ -12,6 +12,7 @@
 //! | `%s` / `%S`  | the test file / its directory                            |
 //! | `%t` / `%T`  | a per-test temp path / its directory (`target/filetests-tmp/`) |
 //! | `%examples`  | the repo's `examples/` directory                         |
+//! | `%mlir-defs` | `dialect/mlir/`: kc's dialects for MLIR (IRDL, ODS, C++) |
 //! | `%mlir-opt`, `%llvm-mc`, `%opt`, `%llc`, `%clang` | the LLVM 22 tool |
 //! | `%%`         | `%`                                                      |
 //!

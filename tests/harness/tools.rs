@@ -311,6 +311,7 @@ impl Substitutions<'_> {
             "t" => path(self.tmp),
             "T" => path(self.tmp.parent().unwrap_or(Path::new("/"))),
             "examples" => path(&self.layout.workspace.join("examples")),
+            "mlir-defs" => path(&self.layout.workspace.join("dialect").join("mlir")),
             "mlir-opt" => tool(&self.tools.mlir_opt),
             "llvm-mc" => tool(&self.tools.llvm_mc),
             "opt" => tool(&self.tools.opt),
@@ -326,6 +327,7 @@ impl Substitutions<'_> {
     pub fn apply(&self, command: &str) -> Result<String, String> {
         const NAMES: &[&str] = &[
             "FileCheck",
+            "mlir-defs",
             "mlir-opt",
             "examples",
             "llvm-mc",
