@@ -11,7 +11,7 @@
 //   KernelTypes.{h,cpp}.inc    -gen-typedef-decls/-defs -typedefs-dialect=kernel
 //   ConvOps.{h,cpp}.inc        -gen-op-decls/-defs -op-include-regex='^conv\.'
 //   KernelOps.{h,cpp}.inc      -gen-op-decls/-defs -op-include-regex='^kernel\.'
-// tests/harness/mlir_plugin.rs and compiler/build.rs run exactly these.
+// build_support.rs (for the test harness and compiler/build.rs) runs exactly these.
 //
 //===----------------------------------------------------------------------===//
 

@@ -23,7 +23,7 @@
 //! rules `verify.rs` checks in code) is in [`signature`], one exhaustive match, so a new op
 //! does not compile until it is described here.
 
-use super::{Arity, Keyword, OpSpec, Opcode, Traits};
+use super::{Keyword, OpSpec, Opcode, Traits};
 use std::fmt::Write as _;
 
 /// The regeneration command, printed by the drift test.
@@ -152,6 +152,7 @@ fn mnemonic(spec: &OpSpec) -> &'static str {
 /// generator writes must agree with the registry's counts.
 #[cfg(test)]
 fn check(spec: &OpSpec, sig: &Signature) -> Result<(), String> {
+    use super::Arity;
     let n = sig.operands.len() as u8;
     let operands = if sig.optional_token {
         Arity::AtLeast(n)
