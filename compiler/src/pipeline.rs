@@ -111,12 +111,19 @@ pub struct Options {
     pub one_shot: bool,
     /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
     pub simt_deadlock: SimtDeadlock,
+    /// `--verify-with-mlir`: MLIR's verifier (the `mlir` feature's `kc_mlir::verify`, passed in
+    /// by the `kc` binary so only it links MLIR) on the generic form after every IR pass and
+    /// after reading IR.
+    pub mlir_verifier: Option<MlirVerifier>,
     /// Which warnings are reported, and which are errors (`-W...`, `-w`); none for library
     /// callers ([`Options::new`]), every one for the `kc` command by default.
     pub warnings: warnings::Policy,
 }
 
 pub use crate::spin_loops::SimtDeadlock;
+
+/// Verifies IR in MLIR's generic form; `Err` holds the diagnostics (`file:line:col: ...`).
+pub type MlirVerifier = fn(&str) -> Result<(), String>;
 
 /// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
 /// `KC_VERIFY_EACH` set (to anything but `0`; the test harness sets it).
@@ -152,6 +159,7 @@ impl Options {
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
             warnings: warnings::Policy::silent(),
+            mlir_verifier: None,
         }
     }
 
@@ -303,6 +311,7 @@ fn run_passes(
     }
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
+    verify_with_mlir(&ir, opts, "parse-ir")?;
     check_ir(&ir, &file, opts)?;
     check_tokens(&ir, &file, opts, &[])?;
     for pass in passes {
@@ -621,6 +630,7 @@ fn front(
             ));
         }
         let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
+        verify_with_mlir(&ir, opts, "parse-ir")?;
         check_ir(&ir, file, opts)?;
         check_tokens(&ir, file, opts, &[])?;
         ir
@@ -707,7 +717,8 @@ fn next_char_boundary(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
 }
 
-/// Dumps the IR after `pass` when the options ask for it.
+/// Dumps the IR after `pass` when the options ask for it, and hands it to MLIR's verifier
+/// with `--verify-with-mlir`.
 pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
     if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
         let dump = format!(
@@ -716,7 +727,28 @@ pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(),
         );
         crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
     }
-    Ok(())
+    verify_with_mlir(ir, opts, pass)
+}
+
+/// `--verify-with-mlir`: MLIR parses and verifies the generic form of the IR after `pass`
+/// (with locations, so its diagnostics point into the source); its errors fail the run.
+fn verify_with_mlir(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
+    let Some(verify) = opts.mlir_verifier else {
+        return Ok(());
+    };
+    let generic = text::print(
+        ir,
+        &PrintOptions {
+            generic: true,
+            locations: true,
+            ..PrintOptions::default()
+        },
+    );
+    verify(&generic).map_err(|msg| {
+        Failure::Diagnostics(format!(
+            "error: MLIR's verifier rejects the IR after `{pass}`:\n{msg}\n"
+        ))
+    })
 }
 
 /// Verifies the IR after `passes` (run in this order since it last verified; not empty); a

@@ -186,6 +186,8 @@ impl Tools {
             "clang" => self.clang.is_ok(),
             "kc" => self.kc.is_some(),
             "mlir-plugin" => self.mlir_plugin.is_ok(),
+            // kc links MLIR (`--verify-with-mlir`): kc-tests' `mlir` feature.
+            "kc-mlir" => cfg!(feature = "mlir"),
             other => which(other).is_some(),
         }
     }
@@ -259,6 +261,11 @@ impl Layout {
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(&self.workspace)
             .args(["build", "-q", "-p", "kc-compiler", "--bin", "kc"]);
+        // The same features as this test binary's build, so cargo does not rebuild kc
+        // without them.
+        if cfg!(feature = "mlir") {
+            cmd.args(["--features", "kc-compiler/mlir"]);
+        }
         // `target/debug` holds both the `dev` and the `test` profile.
         if self.profile != "debug" {
             cmd.args(["--profile", &self.profile]);
