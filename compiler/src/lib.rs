@@ -14,8 +14,6 @@ pub mod driver;
 pub mod lexer;
 pub mod lower;
 pub mod mlir_gpu;
-#[cfg(feature = "mlir")]
-pub mod mlir_import;
 pub mod output;
 pub mod parse;
 pub mod pass_manager;

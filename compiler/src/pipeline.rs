@@ -114,12 +114,19 @@ pub struct Options {
     pub one_shot: bool,
     /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
     pub simt_deadlock: SimtDeadlock,
+    /// `--verify-with-mlir`: MLIR's verifier (the `mlir` feature's `kc_mlir::verify`, passed in
+    /// by the `kc` binary so only it links MLIR) on the generic form after every IR pass and
+    /// after reading IR.
+    pub mlir_verifier: Option<MlirVerifier>,
     /// Which warnings are reported, and which are errors (`-W...`, `-w`); none for library
     /// callers ([`Options::new`]), every one for the `kc` command by default.
     pub warnings: warnings::Policy,
 }
 
 pub use crate::spin_loops::SimtDeadlock;
+
+/// Verifies IR in MLIR's generic form; `Err` holds the diagnostics (`file:line:col: ...`).
+pub type MlirVerifier = fn(&str) -> Result<(), String>;
 
 /// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
 /// `KC_VERIFY_EACH` set (to anything but `0`; the test harness sets it).
@@ -155,6 +162,7 @@ impl Options {
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
             warnings: warnings::Policy::silent(),
+            mlir_verifier: None,
         }
     }
 
@@ -318,6 +326,7 @@ fn run_passes(
     }
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
+    verify_with_mlir(&ir, opts, "parse-ir")?;
     check_ir(&ir, &file, opts)?;
     check_tokens(&ir, &file, opts, &[])?;
     for pass in passes {
@@ -636,6 +645,7 @@ fn front(
             ));
         }
         let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
+        verify_with_mlir(&ir, opts, "parse-ir")?;
         check_ir(&ir, file, opts)?;
         check_tokens(&ir, file, opts, &[])?;
         ir
@@ -748,57 +758,52 @@ pub fn upstream_mlir(text: &str) -> Option<usize> {
     None
 }
 
-/// Upstream MLIR input: MLIR parses, verifies and lowers it (`mlir` feature); its errors and
-/// kc's refusals are diagnostics at their line and column.
-#[cfg(feature = "mlir")]
-fn import_upstream(file: &SourceFile, opts: &Options, _at: usize) -> Result<Ir, Failure> {
-    crate::mlir_import::import(&file.text, &file.name).map_err(|e| {
+/// Reads upstream MLIR into kc IR (`kc_mlir::import`): `Err` at a line and column of the
+/// text (line 0: unlocated).
+pub type MlirImporter = fn(text: &str, file: &str) -> Result<Ir, text::TextError>;
+
+static MLIR_IMPORTER: std::sync::OnceLock<MlirImporter> = std::sync::OnceLock::new();
+
+/// Makes upstream MLIR input readable in this process: the `kc` binary built with the `mlir`
+/// feature registers `kc_mlir::import` at start (only it links MLIR, so the library and
+/// the test binaries stay free of it).
+pub fn register_mlir_importer(import: MlirImporter) {
+    let _ = MLIR_IMPORTER.set(import);
+}
+
+/// Upstream MLIR input: MLIR parses, verifies and lowers it (the registered importer); its
+/// errors and kc's refusals are diagnostics at their line and column. Without an importer
+/// (kc built without the `mlir` feature) it is an error at the first upstream op.
+fn import_upstream(file: &SourceFile, opts: &Options, at: usize) -> Result<Ir, Failure> {
+    let Some(import) = MLIR_IMPORTER.get() else {
+        let end = next_char_boundary(&file.text, at);
+        let span = ast::Span::new(file.id, at, end);
+        let message = "this is upstream MLIR (gpu.module / func.func): kc reads it through MLIR \
+                       itself, which needs a kc built with the `mlir` cargo feature"
+            .to_string();
+        return Err(render(
+            file,
+            &[Diagnostic::error(message, span, "here")],
+            opts,
+        ));
+    };
+    import(&file.text, &file.name).map_err(|e| {
         if e.line == 0 {
             return Failure::Diagnostics(format!("{}: error: {}\n", file.name, e.message));
         }
-        let start = line_col_offset(&file.text, e.line, e.col);
+        let start = e.offset.min(file.text.len());
         let end = next_char_boundary(&file.text, start);
         let span = ast::Span::new(file.id, start, end);
         render(file, &[Diagnostic::error(e.message, span, "here")], opts)
     })
 }
 
-#[cfg(not(feature = "mlir"))]
-fn import_upstream(file: &SourceFile, opts: &Options, at: usize) -> Result<Ir, Failure> {
-    let end = next_char_boundary(&file.text, at);
-    let span = ast::Span::new(file.id, at, end);
-    let message = "this is upstream MLIR (gpu.module / func.func): kc reads it through MLIR \
-                   itself, which needs a kc built with the `mlir` cargo feature"
-        .to_string();
-    Err(render(
-        file,
-        &[Diagnostic::error(message, span, "here")],
-        opts,
-    ))
-}
-
-/// The byte offset of 1-based `line` and `col` (in characters) in `text`, clamped to its end.
-#[cfg(feature = "mlir")]
-fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
-    let mut offset = 0;
-    for (n, l) in text.split_inclusive('\n').enumerate() {
-        if n + 1 == line as usize {
-            let c = l
-                .char_indices()
-                .nth(col.saturating_sub(1) as usize)
-                .map_or(l.len(), |(i, _)| i);
-            return offset + c;
-        }
-        offset += l.len();
-    }
-    text.len()
-}
-
 fn next_char_boundary(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
 }
 
-/// Dumps the IR after `pass` when the options ask for it.
+/// Dumps the IR after `pass` when the options ask for it, and hands it to MLIR's verifier
+/// with `--verify-with-mlir`.
 pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
     if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
         let dump = format!(
@@ -807,7 +812,28 @@ pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(),
         );
         crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
     }
-    Ok(())
+    verify_with_mlir(ir, opts, pass)
+}
+
+/// `--verify-with-mlir`: MLIR parses and verifies the generic form of the IR after `pass`
+/// (with locations, so its diagnostics point into the source); its errors fail the run.
+fn verify_with_mlir(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
+    let Some(verify) = opts.mlir_verifier else {
+        return Ok(());
+    };
+    let generic = text::print(
+        ir,
+        &PrintOptions {
+            generic: true,
+            locations: true,
+            ..PrintOptions::default()
+        },
+    );
+    verify(&generic).map_err(|msg| {
+        Failure::Diagnostics(format!(
+            "error: MLIR's verifier rejects the IR after `{pass}`:\n{msg}\n"
+        ))
+    })
 }
 
 /// Verifies the IR after `passes` (run in this order since it last verified; not empty); a

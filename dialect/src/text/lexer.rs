@@ -16,6 +16,8 @@ pub enum Tok {
     At,
     /// `!kernel.ptr`
     Bang,
+    /// `#arith.overflow`: an attribute `mlir-opt` prints
+    Hash,
     /// `"..."`
     Str,
     /// `12`, `-3`, `0x7FC00000`
@@ -111,15 +113,19 @@ pub fn lex(text: &str) -> Result<Vec<Token>, TextError> {
                 }
                 Tok::At
             }
-            b'!' => {
+            b'!' | b'#' => {
                 i += 1;
                 while i < b.len() && is_ident_char(b[i]) {
                     i += 1;
                 }
                 if i == start + 1 {
-                    return err(start, "expected a type name after `!`".into());
+                    return err(start, format!("expected a name after `{}`", c as char));
                 }
-                Tok::Bang
+                if c == b'!' {
+                    Tok::Bang
+                } else {
+                    Tok::Hash
+                }
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 while i < b.len() && is_ident_char(b[i]) {

@@ -694,7 +694,14 @@ impl Parser<'_> {
                 }
             };
         }
-        for (n, a) in attrs {
+        for (n, mut a) in attrs {
+            // An i1 constant's value prints as `true` / `false` (kc and MLIR alike): the
+            // integer of type i1, as the custom form reads it.
+            if let (Attr::Bool(b), Opcode::Constant, [Type::I1]) =
+                (&a, self.ir.ops[op].opcode, result_tys.as_slice())
+            {
+                a = Attr::Int(*b as i64, Type::I1);
+            }
             self.ir.set_attr(op, &n, a);
         }
         let mut flat = uses.into_iter().zip(operand_tys.into_iter().map(Some));
@@ -972,6 +979,13 @@ impl Parser<'_> {
                 self.bump();
                 let a = if self.peek() == Tok::Equal {
                     self.bump();
+                    if self.default_arith_flags()? {
+                        // What kc's ops mean anyway: nothing to keep.
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                        continue;
+                    }
                     self.parse_attr()?
                 } else {
                     Attr::Unit
@@ -984,6 +998,27 @@ impl Parser<'_> {
         }
         self.expect(Tok::RBrace, "`}`")?;
         Ok(out)
+    }
+
+    /// `#arith.overflow<none>` / `#arith.fastmath<none>`: the default flags `mlir-opt` prints
+    /// on arith ops as properties (no wrap flags, no fast-math), which is what kc's ops mean;
+    /// eaten, and `true` returned. Other flags are an error: kc does not model them.
+    fn default_arith_flags(&mut self) -> PResult<bool> {
+        let t = self.tok();
+        if t.kind != Tok::Hash {
+            return Ok(false);
+        }
+        if !matches!(self.slice(t), "#arith.overflow" | "#arith.fastmath") {
+            return Err(self.unexpected("an attribute"));
+        }
+        self.bump();
+        self.expect(Tok::Lt, "`<`")?;
+        if !self.is_ident("none") {
+            return Err(self.unexpected("`none` (kc does not model wrap or fast-math flags)"));
+        }
+        self.bump();
+        self.expect(Tok::Gt, "`>`")?;
+        Ok(true)
     }
 
     fn parse_attr(&mut self) -> PResult<Attr> {

@@ -1,7 +1,7 @@
 // examples/mlir/histogram.mlir: a func.func kernel with memref.atomic_rmw in the default address
 // space: a 16-bin histogram. The simulator and the reference engine both give the values
 // computed independently (in Python) below.
-// REQUIRES: mlir
+// REQUIRES: kc-mlir
 // RUN: %kc run %examples/mlir/histogram.mlir | FileCheck %s
 // RUN: %kc run %examples/mlir/histogram.mlir --engine ref | FileCheck %s
 // CHECK-DAG: "hist": {"type": "i32", "data": [10, 15, 15, 10, 15, 16, 31, 22, 21, 11, 17, 10, 20, 5, 22, 16]}

@@ -1,5 +1,5 @@
 // MLIR's own parse and verifier errors are kc diagnostics at their line and column.
-// REQUIRES: mlir
+// REQUIRES: kc-mlir
 // RUN: not %kc %s -S 2>&1 | FileCheck %s
 // CHECK: error: use of value '%v' expects different type than prior uses: 'f32' vs 'i32'
 // CHECK-NEXT: parse_error.mlir:11:23

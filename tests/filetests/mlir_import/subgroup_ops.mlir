@@ -1,7 +1,7 @@
 // examples/mlir/subgroup_ops.mlir: subgroup_reduce, subgroup_broadcast and rocdl.ballot in a
 // divergent scf.if. The simulator and the reference engine both give the values computed
 // independently (in Python) below.
-// REQUIRES: mlir
+// REQUIRES: kc-mlir
 // RUN: %kc run %examples/mlir/subgroup_ops.mlir | FileCheck %s
 // RUN: %kc run %examples/mlir/subgroup_ops.mlir --engine ref | FileCheck %s
 // CHECK-DAG: "out": {"type": "i32", "data": [100, 0, 100, 100, 0, 100, 100, 0, 100, 100, 0, 0, 100, 0, 0, 100, 0, 0, 100, 0, 0, 100, 100, 0, 100, 100, 0, 100, 100, 0, 100, 100, 0, 0, 100, 0, 0, 100, 0, 0, 100, 100, 0, 100, 100, 0, 100, 100, 0, 100, 100, 0, 0, 100, 0, 0, 100, 0, 0, 100, 0, 0, 100, 100, 0, 180, 180, 0, 180, 180, 0, 0, 180, 0, 0, 180, 0, 0, 180, 0, 0, 180, 180, 0, 180, 180, 0, 180, 180, 0, 180, 180, 0, 0, 180, 0, 0, 180, 0, 0, 180, 180, 0, 180, 180, 0, 180, 180, 0, 180, 180, 0, 0, 180, 0, 0, 180, 0, 0, 180, 0, 0, 180, 180, 0, 180, 180, 0]}

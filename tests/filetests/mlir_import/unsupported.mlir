@@ -1,5 +1,5 @@
 // An op kc cannot represent is a diagnostic naming the op, at its line and column.
-// REQUIRES: mlir
+// REQUIRES: kc-mlir
 // RUN: not %kc %s -S 2>&1 | FileCheck %s
 // CHECK: error: unsupported op 'memref.dim'
 // CHECK-NEXT: unsupported.mlir:11:12

@@ -11,9 +11,11 @@
 //! `memref.generic_atomic_rmw` that `--emit=mlir-gpu` writes.
 //!
 //! **Output**: kc CF IR (`kernel.func` per kernel, `cf` control flow, no convergence tokens)
-//! that the verifier accepts, or an [`ImportError`] at the location of the first problem: an
-//! MLIR parse or verifier error (MLIR's own message), or an op, type or attribute kc cannot
-//! represent, named with its location.
+//! that the verifier accepts, or a [`TextError`] at the location of the first problem (line 0
+//! when MLIR gives none): an MLIR parse or verifier error (MLIR's own message), or an op,
+//! type or attribute kc cannot represent, named with its location. The `kc` binary hands
+//! [`import`] to the pipeline (`pipeline::register_mlir_importer`), which calls it for input
+//! that holds `gpu.module`, `gpu.func` or `func.func`.
 //!
 //! MLIR parses and verifies the module, and its own `convert-scf-to-cf` lowers `scf` to `cf`
 //! (so kc never sees `scf`). The translation then walks the MLIR blocks in reverse post-order
@@ -32,6 +34,7 @@ use kc_dialect::attrs::Attr;
 use kc_dialect::entities::{Block, Op, Value};
 use kc_dialect::location::Loc;
 use kc_dialect::registry::Opcode;
+use kc_dialect::text::TextError;
 use kc_dialect::types::{AddrSpace, Scalar, Type};
 use kc_dialect::Ir;
 use melior::dialect::DialectRegistry;
@@ -48,7 +51,7 @@ use std::rc::Rc;
 
 /// Why a module cannot be imported, at `line:col` of the input (0: no location).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportError {
+struct ImportError {
     pub message: String,
     pub line: u32,
     pub col: u32,
@@ -102,7 +105,36 @@ fn error_at(loc: Location, message: String) -> ImportError {
 
 /// Parses `text` with MLIR, lowers `scf` to `cf` there, and translates every kernel to kc
 /// IR; see the module docs. `file` names the input in the IR's locations.
-pub fn import(text: &str, file: &str) -> Res<Ir> {
+pub fn import(text: &str, file: &str) -> Result<Ir, TextError> {
+    run(text, file).map_err(|e| TextError {
+        offset: line_col_offset(text, e.line, e.col),
+        line: e.line,
+        col: e.col,
+        message: e.message,
+    })
+}
+
+/// The byte offset of 1-based `line` and `col` (in characters) in `text`, clamped to its
+/// end; 0 for line 0 (no location).
+fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
+    if line == 0 {
+        return 0;
+    }
+    let mut offset = 0;
+    for (n, l) in text.split_inclusive('\n').enumerate() {
+        if n + 1 == line as usize {
+            let c = l
+                .char_indices()
+                .nth(col.saturating_sub(1) as usize)
+                .map_or(l.len(), |(i, _)| i);
+            return offset + c;
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+fn run(text: &str, file: &str) -> Res<Ir> {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
     let context = Context::new();
