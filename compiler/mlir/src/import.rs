@@ -43,7 +43,6 @@ use melior::ir::operation::OperationLike;
 use melior::ir::ValueLike;
 use melior::ir::{BlockRef, Location, Module, OperationRef, RegionLike};
 use melior::pass::{self, PassManager};
-use melior::utility::register_all_dialects;
 use melior::Context;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -58,6 +57,29 @@ struct ImportError {
 }
 
 type Res<T> = Result<T, ImportError>;
+
+/// The dialects an imported module may use (and those they load): only these are linked
+/// into `kc`, not all of MLIR's.
+#[allow(unsafe_code)]
+fn upstream_registry() -> DialectRegistry {
+    let registry = DialectRegistry::new();
+    // SAFETY: the handles are MLIR's static dialect handles and the registry is live.
+    unsafe {
+        for handle in [
+            mlir_sys::mlirGetDialectHandle__arith__(),
+            mlir_sys::mlirGetDialectHandle__cf__(),
+            mlir_sys::mlirGetDialectHandle__func__(),
+            mlir_sys::mlirGetDialectHandle__gpu__(),
+            mlir_sys::mlirGetDialectHandle__memref__(),
+            mlir_sys::mlirGetDialectHandle__scf__(),
+            mlir_sys::mlirGetDialectHandle__rocdl__(),
+            mlir_sys::mlirGetDialectHandle__llvm__(),
+        ] {
+            mlir_sys::mlirDialectHandleInsertDialect(handle, registry.to_raw());
+        }
+    }
+    registry
+}
 
 /// The file, line and column of an MLIR location (the first file location inside names,
 /// call sites and fused locations), if it has one. MLIR calls the parsed buffer `-`.
@@ -135,10 +157,8 @@ fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
 }
 
 fn run(text: &str, file: &str) -> Res<Ir> {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
+    let context = Context::new_with_threading(false);
+    context.append_dialect_registry(&upstream_registry());
     context.load_all_available_dialects();
     let diagnostics: Rc<RefCell<Vec<ImportError>>> = Rc::default();
     let sink = diagnostics.clone();
