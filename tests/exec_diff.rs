@@ -20,7 +20,7 @@
 //! (write each failing kernel as `DIR/kN.k` with its `DIR/kN.args.json`, grid and block
 //! included, so `kc run DIR/kN.k --engine ref|sim` reproduces it).
 
-use kc_compiler::pipeline::{Failure, Input};
+use kc_compiler::pipeline::{self, Failure, Input, Options, Stage};
 use kc_compiler::run::{self, Engine, Request};
 use kc_tests::gen::source::{self, Kernel, ParamKind, Ty};
 use kc_tests::gen::Rng;
@@ -166,6 +166,41 @@ fn main() -> ExitCode {
             }
             if failures.len() > failed_before {
                 break;
+            }
+        }
+        // The reference engine on the kernel's CF IR, before and after the optimizer (in
+        // lockstep on the reconvergence stack when the kernel has cross-lane ops, else one
+        // work-item at a time): the same buffers as on the structured IR.
+        if failures.len() == failed_before {
+            for stage in [Stage::CfIr, Stage::Opt] {
+                let cf = match pipeline::run(&input, &Options::new(stage)) {
+                    Ok(cf) => cf,
+                    Err(e) => {
+                        failures.push(format!(
+                            "{describe}: --emit={stage:?} failed: {e:?}\n{text}"
+                        ));
+                        break;
+                    }
+                };
+                let cf_input = Input {
+                    name: format!("k{i}.mlir"),
+                    text: cf,
+                    is_ir: true,
+                };
+                match run::execute(&cf_input, &request(Engine::Ref, 0)) {
+                    Ok(out) if buffers(&out) == buffers(&reference) => {}
+                    Ok(out) => failures.push(format!(
+                        "{describe}: the reference on the {stage:?} IR differs\n--- ref\n{}\n--- ref on {stage:?}\n{}\n{text}",
+                        buffers(&reference),
+                        buffers(&out)
+                    )),
+                    Err(Failure::Diagnostics(d) | Failure::Usage(d)) => failures.push(format!(
+                        "{describe}: the reference run of the {stage:?} IR failed: {d}\n{text}"
+                    )),
+                }
+                if failures.len() > failed_before {
+                    break;
+                }
             }
         }
         if let (Some(dir), true) = (&keep, failures.len() > failed_before) {

@@ -109,6 +109,13 @@ struct Cli {
     #[arg(long)]
     verify_each: bool,
 
+    /// After reading IR and after every IR pass (every point --print-ir-after-all prints),
+    /// parse the IR's generic form with MLIR, kc's dialects registered from their ODS
+    /// definitions, and run MLIR's verifier; an MLIR error fails the run with the pass and
+    /// MLIR's message. Needs kc built with the `mlir` feature (LLVM/MLIR 22).
+    #[arg(long)]
+    verify_with_mlir: bool,
+
     /// Treat the input as this language regardless of its extension.
     #[arg(short = 'x', value_enum, value_name = "LANG")]
     lang: Option<LangArg>,
@@ -153,6 +160,12 @@ pub(crate) enum LangArg {
 
 /// Runs kc with the process arguments; returns the exit code.
 pub fn main() -> i32 {
+    main_with(None)
+}
+
+/// [`main`], with MLIR's verifier for `--verify-with-mlir` when kc is built with it (the `kc`
+/// binary's `mlir` feature; `None`: the option is a usage error).
+pub fn main_with(mlir: Option<pipeline::MlirVerifier>) -> i32 {
     // `kc run ...` has its own flags (`run.rs`); `kc ./run` compiles a file named `run`.
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "run") {
@@ -162,10 +175,17 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => return output::clap(&e),
     };
-    run(cli)
+    run(cli, mlir)
 }
 
-fn run(cli: Cli) -> i32 {
+fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
+    if cli.verify_with_mlir && mlir.is_none() {
+        return output::error(
+            "--verify-with-mlir: this kc was built without the `mlir` feature \
+             (cargo build --features kc-compiler/mlir, with LLVM/MLIR 22 installed)",
+            2,
+        );
+    }
     if cli.list_passes {
         return match output::stdout(&pass_manager::list()) {
             Ok(()) => 0,
@@ -270,6 +290,7 @@ fn run(cli: Cli) -> i32 {
         one_shot: true,
         simt_deadlock: cli.simt_deadlock,
         warnings: policy,
+        mlir_verifier: mlir.filter(|_| cli.verify_with_mlir),
     };
     let input = Input {
         name,
@@ -409,4 +430,17 @@ fn assemble(listing: &str, path: &str) -> Result<(), String> {
         if first.is_empty() { "" } else { ":\n" },
         first.join("\n")
     ))
+}
+
+#[cfg(test)]
+mod mlir_option_tests {
+    use super::*;
+
+    /// Without MLIR's verifier (kc built without the `mlir` feature) the option is a usage
+    /// error, before any input is read.
+    #[test]
+    fn verify_with_mlir_needs_the_feature() {
+        let cli = Cli::try_parse_from(["kc", "missing.k", "--verify-with-mlir"]).unwrap();
+        assert_eq!(run(cli, None), 2);
+    }
 }

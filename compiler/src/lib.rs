@@ -13,6 +13,7 @@ pub mod diag;
 pub mod driver;
 pub mod lexer;
 pub mod lower;
+pub mod mlir_gpu;
 pub mod output;
 pub mod parse;
 pub mod pass_manager;

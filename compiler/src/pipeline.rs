@@ -56,6 +56,9 @@ pub enum Stage {
     Uniformity,
     /// LLVM IR for amdgcn-amd-amdhsa (gfx942), translated from cf-ir; kc's value names kept.
     Llvm,
+    /// Upstream MLIR (`gpu.module`/`gpu.func` with `arith`, `cf`, `memref`) translated from
+    /// the optimized CF IR, for MLIR's own pipelines (`mlir-opt-22` verifies it).
+    MlirGpu,
     /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
     UniformityJson,
     /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
@@ -111,12 +114,19 @@ pub struct Options {
     pub one_shot: bool,
     /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
     pub simt_deadlock: SimtDeadlock,
+    /// `--verify-with-mlir`: MLIR's verifier (the `mlir` feature's `kc_mlir::verify`, passed in
+    /// by the `kc` binary so only it links MLIR) on the generic form after every IR pass and
+    /// after reading IR.
+    pub mlir_verifier: Option<MlirVerifier>,
     /// Which warnings are reported, and which are errors (`-W...`, `-w`); none for library
     /// callers ([`Options::new`]), every one for the `kc` command by default.
     pub warnings: warnings::Policy,
 }
 
 pub use crate::spin_loops::SimtDeadlock;
+
+/// Verifies IR in MLIR's generic form; `Err` holds the diagnostics (`file:line:col: ...`).
+pub type MlirVerifier = fn(&str) -> Result<(), String>;
 
 /// Whether the IR verifier runs after every IR pass by default: in debug builds, or with
 /// `KC_VERIFY_EACH` set (to anything but `0`; the test harness sets it).
@@ -152,6 +162,7 @@ impl Options {
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
             warnings: warnings::Policy::silent(),
+            mlir_verifier: None,
         }
     }
 
@@ -172,6 +183,17 @@ pub enum Failure {
     Usage(String),
 }
 
+/// A translation (`emit-llvm`, `emit-mlir-gpu`) that refused: checked source always
+/// translates, so only hand-written IR can be unsupported; otherwise it is kc's bug.
+fn translation_failure(input: &Input, pass: &str, e: &str) -> Failure {
+    let what = if input.is_ir {
+        "error"
+    } else {
+        "internal compiler error"
+    };
+    Failure::Diagnostics(format!("{what}: {pass}: {e}\n"))
+}
+
 /// Heuristic for stdin: IR starts with an op (`"name"(`, `builtin.module`, `module`,
 /// `kernel.func`); source starts with `kernel` or a comment.
 pub fn looks_like_ir(text: &str) -> bool {
@@ -184,6 +206,8 @@ pub fn looks_like_ir(text: &str) -> bool {
         || t.starts_with("builtin.module")
         || t.starts_with("module")
         || t.starts_with("kernel.func")
+        || t.starts_with("gpu.module")
+        || t.starts_with("func.func")
 }
 
 /// Runs the pipeline up to `opts.stage` (or the `--passes` list) and returns the text to
@@ -238,6 +262,13 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     if opts.stage == Stage::Reducible {
         return reducible(ir, input, opts, runner);
     }
+    if opts.stage == Stage::MlirGpu {
+        return runner
+            .time("emit-mlir-gpu", || {
+                crate::mlir_gpu::emit_mlir_gpu(&ir, opts.locations)
+            })
+            .map_err(|e| translation_failure(input, "emit-mlir-gpu", &e));
+    }
     if matches!(
         opts.stage,
         Stage::Uniformity | Stage::UniformityJson | Stage::Dot | Stage::Explain
@@ -253,15 +284,7 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     if opts.stage == Stage::Llvm {
         return runner
             .time("emit-llvm", || kc_dialect::target::emit_llvm(&ir))
-            .map_err(|e| {
-                // Checked source always translates; only hand-written IR can be unsupported.
-                let what = if input.is_ir {
-                    "error"
-                } else {
-                    "internal compiler error"
-                };
-                Failure::Diagnostics(format!("{what}: emit-llvm: {e}\n"))
-            });
+            .map_err(|e| translation_failure(input, "emit-llvm", &e));
     }
     // Stage::Mir, Stage::Asm: the gfx942 backend.
     let m = backend_passes(ir, runner)?;
@@ -303,6 +326,7 @@ fn run_passes(
     }
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
+    verify_with_mlir(&ir, opts, "parse-ir")?;
     check_ir(&ir, &file, opts)?;
     check_tokens(&ir, &file, opts, &[])?;
     for pass in passes {
@@ -621,6 +645,7 @@ fn front(
             ));
         }
         let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
+        verify_with_mlir(&ir, opts, "parse-ir")?;
         check_ir(&ir, file, opts)?;
         check_tokens(&ir, file, opts, &[])?;
         ir
@@ -691,6 +716,9 @@ fn render(file: &SourceFile, diags: &[Diagnostic], opts: &Options) -> Failure {
 }
 
 fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
+    if let Some(at) = upstream_mlir(&file.text) {
+        return import_upstream(file, opts, at);
+    }
     text::parse(&file.text, &file.name).map_err(|e| {
         let start = e.offset.min(file.text.len());
         let end = next_char_boundary(&file.text, start);
@@ -703,11 +731,79 @@ fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
     })
 }
 
+/// The byte offset of the first `gpu.module`, `gpu.func` or `func.func` outside comments: such
+/// a module is upstream MLIR (kc's own IR has none of these ops), read by
+/// [`crate::mlir_import`] rather than kc's parser.
+pub fn upstream_mlir(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.find("//").map_or(line, |c| &line[..c]);
+        for word in ["gpu.module", "gpu.func", "func.func"] {
+            let mut from = 0;
+            while let Some(i) = code[from..].find(word) {
+                let at = from + i;
+                let before = code[..at].chars().next_back();
+                let after = code[at + word.len()..].chars().next();
+                let ident = |c: Option<char>| {
+                    c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                };
+                if !ident(before) && !ident(after) {
+                    return Some(offset + at);
+                }
+                from = at + word.len();
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Reads upstream MLIR into kc IR (`kc_mlir::import`): `Err` at a line and column of the
+/// text (line 0: unlocated).
+pub type MlirImporter = fn(text: &str, file: &str) -> Result<Ir, text::TextError>;
+
+static MLIR_IMPORTER: std::sync::OnceLock<MlirImporter> = std::sync::OnceLock::new();
+
+/// Makes upstream MLIR input readable in this process: the `kc` binary built with the `mlir`
+/// feature registers `kc_mlir::import` at start (only it links MLIR, so the library and
+/// the test binaries stay free of it).
+pub fn register_mlir_importer(import: MlirImporter) {
+    let _ = MLIR_IMPORTER.set(import);
+}
+
+/// Upstream MLIR input: MLIR parses, verifies and lowers it (the registered importer); its
+/// errors and kc's refusals are diagnostics at their line and column. Without an importer
+/// (kc built without the `mlir` feature) it is an error at the first upstream op.
+fn import_upstream(file: &SourceFile, opts: &Options, at: usize) -> Result<Ir, Failure> {
+    let Some(import) = MLIR_IMPORTER.get() else {
+        let end = next_char_boundary(&file.text, at);
+        let span = ast::Span::new(file.id, at, end);
+        let message = "this is upstream MLIR (gpu.module / func.func): kc reads it through MLIR \
+                       itself, which needs a kc built with the `mlir` cargo feature"
+            .to_string();
+        return Err(render(
+            file,
+            &[Diagnostic::error(message, span, "here")],
+            opts,
+        ));
+    };
+    import(&file.text, &file.name).map_err(|e| {
+        if e.line == 0 {
+            return Failure::Diagnostics(format!("{}: error: {}\n", file.name, e.message));
+        }
+        let start = e.offset.min(file.text.len());
+        let end = next_char_boundary(&file.text, start);
+        let span = ast::Span::new(file.id, start, end);
+        render(file, &[Diagnostic::error(e.message, span, "here")], opts)
+    })
+}
+
 fn next_char_boundary(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
 }
 
-/// Dumps the IR after `pass` when the options ask for it.
+/// Dumps the IR after `pass` when the options ask for it, and hands it to MLIR's verifier
+/// with `--verify-with-mlir`.
 pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
     if opts.print_ir_after_all || opts.print_ir_after.iter().any(|p| p == pass) {
         let dump = format!(
@@ -716,7 +812,29 @@ pub(crate) fn dump_after_pass(ir: &Ir, opts: &Options, pass: &str) -> Result<(),
         );
         crate::output::stderr(&dump).map_err(|e| Failure::Usage(e.to_string()))?;
     }
-    Ok(())
+    verify_with_mlir(ir, opts, pass)
+}
+
+/// `--verify-with-mlir`: MLIR parses and verifies the IR after `pass` in the form MLIR reads
+/// (kc's own ops generic, `arith` and `cf` in MLIR's custom syntax; with locations, so its
+/// diagnostics point into the source); its errors fail the run.
+fn verify_with_mlir(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> {
+    let Some(verify) = opts.mlir_verifier else {
+        return Ok(());
+    };
+    let generic = text::print(
+        ir,
+        &PrintOptions {
+            generic: text::Generic::Kc,
+            locations: true,
+            ..PrintOptions::default()
+        },
+    );
+    verify(&generic).map_err(|msg| {
+        Failure::Diagnostics(format!(
+            "error: MLIR's verifier rejects the IR after `{pass}`:\n{msg}\n"
+        ))
+    })
 }
 
 /// Verifies the IR after `passes` (run in this order since it last verified; not empty); a
@@ -964,4 +1082,26 @@ fn ir_context(ir: &Ir, op: Op, opts: &Options) -> String {
         lines.push_str(&format!("  {mark}{first}\n"));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::upstream_mlir;
+
+    #[test]
+    fn upstream_mlir_is_recognised_by_its_ops() {
+        assert_eq!(upstream_mlir("module {\n  gpu.module @m {\n"), Some(11));
+        assert_eq!(
+            upstream_mlir("func.func @k() attributes {gpu.kernel} {"),
+            Some(0)
+        );
+        assert_eq!(upstream_mlir("\"gpu.module\"() ({"), Some(1));
+        // Comments, kc's own IR and longer names are not.
+        assert_eq!(upstream_mlir("// gpu.module\nkernel.func @k {"), None);
+        assert_eq!(
+            upstream_mlir("builtin.module {\n  kernel.func @gpu {"),
+            None
+        );
+        assert_eq!(upstream_mlir("%x = mygpu.module_thing"), None);
+    }
 }

@@ -353,6 +353,11 @@ pub fn engine_ref(job: &mut Job) -> Result<EngineCounts, EngineError> {
     } else {
         (job.ir, job.func)
     };
+    if job.schedule == Schedule::Threads {
+        if let Some(e) = interp::thread_by_thread_error(ir, func) {
+            return Err(EngineError::Run(e));
+        }
+    }
     let r = if job.trace {
         let mut sink = output::StderrSink::new();
         let r = interp::run_traced(

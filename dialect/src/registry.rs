@@ -18,6 +18,8 @@
 
 use std::fmt;
 
+pub mod mlir_defs;
+
 /// Op traits, a small bit set.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Traits(u32);

@@ -12,6 +12,8 @@
 //! | `%s` / `%S`  | the test file / its directory                            |
 //! | `%t` / `%T`  | a per-test temp path / its directory (`target/filetests-tmp/`) |
 //! | `%examples`  | the repo's `examples/` directory                         |
+//! | `%mlir-defs` | `dialect/mlir/`: kc's dialects for MLIR (IRDL, ODS, C++) |
+//! | `%mlir-plugin` | the `mlir-opt` plugin of kc's dialects, built from `dialect/mlir/` into `target/mlir-plugin/` |
 //! | `%mlir-opt`, `%llvm-mc`, `%opt`, `%llc`, `%clang` | the LLVM 22 tool |
 //! | `%%`         | `%`                                                      |
 //!
@@ -32,7 +34,7 @@ mod tools;
 
 pub use directives::{parse as parse_directives, Directives, RunLine};
 pub use runner::{Outcome, TestFile};
-pub use tools::{assemble_gfx942, locate_llvm_mc, locate_opt, Layout, Tools};
+pub use tools::{assemble_gfx942, locate_llvm_mc, locate_mlir_opt, locate_opt, Layout, Tools};
 
 use std::env;
 use std::fs;
@@ -202,6 +204,18 @@ pub fn main() -> ExitCode {
         match layout.build_kc(verbose) {
             Ok(kc) => tools.kc = Some(kc),
             Err(e) => return harness_error(&e),
+        }
+    }
+
+    let uses_plugin = tests.iter().any(|t| {
+        fs::read_to_string(&t.path)
+            .is_ok_and(|s| s.contains("%mlir-plugin") || s.contains("REQUIRES: mlir-plugin"))
+    });
+    if uses_plugin {
+        // A failed build fails the tests that need the plugin, with this message.
+        tools.mlir_plugin = layout.build_mlir_plugin(verbose);
+        if let Err(e) = &tools.mlir_plugin {
+            eprintln!("filetests: cannot build the MLIR plugin: {e}");
         }
     }
 

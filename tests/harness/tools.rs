@@ -139,6 +139,12 @@ pub fn assemble_gfx942(mc: &Path, listing: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// MLIR 22's `mlir-opt` (`$KC_MLIR_OPT`, `mlir-opt-22`, `/usr/lib/llvm-22/bin/mlir-opt`), or
+/// why not found.
+pub fn locate_mlir_opt() -> Result<PathBuf, String> {
+    MLIR_OPT.locate()
+}
+
 /// LLVM 22's `opt` (`$KC_OPT`, `opt-22`, `/usr/lib/llvm-22/bin/opt`), or why not found.
 pub fn locate_opt() -> Result<PathBuf, String> {
     OPT.locate()
@@ -155,6 +161,9 @@ pub struct Tools {
     pub clang: Result<PathBuf, String>,
     /// The `kc` binary: `None` when no selected test uses `%kc`.
     pub kc: Option<PathBuf>,
+    /// The `mlir-opt` plugin of kc's dialects (built from `dialect/mlir/` when a selected
+    /// test uses `%mlir-plugin`), or why not.
+    pub mlir_plugin: Result<PathBuf, String>,
 }
 
 impl Tools {
@@ -168,6 +177,7 @@ impl Tools {
             llc: LLC.locate(),
             clang: CLANG.locate(),
             kc: None,
+            mlir_plugin: Err("no selected test uses %mlir-plugin".into()),
         })
     }
 
@@ -181,6 +191,10 @@ impl Tools {
             "llc" => self.llc.is_ok(),
             "clang" => self.clang.is_ok(),
             "kc" => self.kc.is_some(),
+            "mlir-plugin" => self.mlir_plugin.is_ok(),
+            // kc links MLIR (`--verify-with-mlir`, upstream MLIR input): kc-tests' `mlir`
+            // feature.
+            "kc-mlir" => cfg!(feature = "mlir"),
             other => which(other).is_some(),
         }
     }
@@ -254,6 +268,11 @@ impl Layout {
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(&self.workspace)
             .args(["build", "-q", "-p", "kc-compiler", "--bin", "kc"]);
+        // The same features as this test binary's build, so cargo does not rebuild kc
+        // without them.
+        if cfg!(feature = "mlir") {
+            cmd.args(["--features", "kc-compiler/mlir"]);
+        }
         // `target/debug` holds both the `dev` and the `test` profile.
         if self.profile != "debug" {
             cmd.args(["--profile", &self.profile]);
@@ -276,7 +295,24 @@ impl Layout {
         }
         Ok(kc)
     }
+
+    /// Builds the `mlir-opt` plugin of kc's dialects (mlir-tblgen-22 and clang++ from the LLVM
+    /// 22 prefix, on the committed `dialect/mlir/` definitions) into `<target>/mlir-plugin/`,
+    /// a no-op when it is newer than its inputs.
+    pub fn build_mlir_plugin(&self, verbose: bool) -> Result<PathBuf, String> {
+        let prefix = mlir_build::llvm_prefix();
+        let defs = self.workspace.join("dialect").join("mlir");
+        let out = self.target_dir.join("mlir-plugin");
+        if verbose {
+            println!("harness: building the MLIR plugin in {}", out.display());
+        }
+        mlir_build::build_plugin(&prefix, &defs, &out)
+    }
 }
+
+#[path = "../../dialect/mlir/build_support.rs"]
+mod build_support;
+use build_support::mlir_build;
 
 /// Quotes `s` for bash (single quotes).
 pub fn shell_quote(s: &str) -> String {
@@ -311,7 +347,9 @@ impl Substitutions<'_> {
             "t" => path(self.tmp),
             "T" => path(self.tmp.parent().unwrap_or(Path::new("/"))),
             "examples" => path(&self.layout.workspace.join("examples")),
+            "mlir-defs" => path(&self.layout.workspace.join("dialect").join("mlir")),
             "mlir-opt" => tool(&self.tools.mlir_opt),
+            "mlir-plugin" => tool(&self.tools.mlir_plugin),
             "llvm-mc" => tool(&self.tools.llvm_mc),
             "opt" => tool(&self.tools.opt),
             "llc" => tool(&self.tools.llc),
@@ -326,7 +364,9 @@ impl Substitutions<'_> {
     pub fn apply(&self, command: &str) -> Result<String, String> {
         const NAMES: &[&str] = &[
             "FileCheck",
+            "mlir-defs",
             "mlir-opt",
+            "mlir-plugin",
             "examples",
             "llvm-mc",
             "clang",
@@ -378,6 +418,7 @@ mod tests {
             llc: Ok("/bin/llc-22".into()),
             clang: Ok("/bin/clang-22".into()),
             kc: Some("/t/debug/kc".into()),
+            mlir_plugin: Ok("/ws/target/mlir-plugin/libkc_mlir_plugin.so".into()),
         };
         let layout = Layout {
             workspace: "/ws".into(),

@@ -15,6 +15,7 @@
 //! no cycle.
 
 use super::cfg::RegionCfg;
+use std::collections::HashMap;
 
 /// Index of a cycle in [`CycleInfo`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -158,6 +159,115 @@ impl CycleInfo {
             cur = self.cycle(c).parent;
         }
         None
+    }
+
+    /// The reachable blocks in an order in which every forward edge (a CFG edge that does not
+    /// enter an entry of a cycle containing its source) goes from an earlier block to a later
+    /// one, and the blocks of each cycle are contiguous, starting with its entries: a loop's
+    /// body comes after its header and before the blocks its exits lead to. Ties follow the
+    /// reverse post-order. Each nesting level is sorted on its own (Kahn's algorithm over its
+    /// blocks and child cycles), so the cost is the number of edges times the cycle depth;
+    /// nothing recurses.
+    pub fn contiguous_order(&self, cfg: &RegionCfg) -> Vec<u32> {
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+        enum Node {
+            Block(u32),
+            Cycle(CycleId),
+        }
+        let rpo = cfg.reverse_postorder();
+        // The node that stands for block `x` at the level of cycle `level`: `x` itself, or the
+        // child of `level` that contains it.
+        let lift = |level: Option<CycleId>, x: u32| -> Option<Node> {
+            let mut cur = self.innermost(x);
+            if cur == level {
+                return Some(Node::Block(x));
+            }
+            while let Some(c) = cur {
+                let parent = self.cycle(c).parent;
+                if parent == level {
+                    return Some(Node::Cycle(c));
+                }
+                cur = parent;
+            }
+            None // outside `level`
+        };
+        let key = |n: Node| match n {
+            Node::Block(b) => rpo[b as usize],
+            Node::Cycle(c) => rpo[self.cycle(c).header() as usize],
+        };
+        // One level: its nodes in a topological order of its forward edges.
+        let sort_level = |level: Option<CycleId>| -> Vec<Node> {
+            let blocks: Vec<u32> = match level {
+                Some(c) => self.block_slice(c).to_vec(),
+                None => (0..cfg.len() as u32)
+                    .filter(|&b| rpo[b as usize] != u32::MAX)
+                    .collect(),
+            };
+            let mut nodes: Vec<Node> = Vec::new();
+            let mut index: HashMap<Node, usize> = HashMap::new();
+            for &b in &blocks {
+                if let Some(n) = lift(level, b) {
+                    index.entry(n).or_insert_with(|| {
+                        nodes.push(n);
+                        nodes.len() - 1
+                    });
+                }
+            }
+            let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+            let mut indeg = vec![0u32; nodes.len()];
+            for &b in &blocks {
+                let Some(from) = lift(level, b).map(|n| index[&n]) else {
+                    continue;
+                };
+                for &s in &cfg.succs[b as usize] {
+                    let back = level.is_some_and(|c| self.cycle(c).entries.contains(&s));
+                    if back || rpo[s as usize] == u32::MAX {
+                        continue;
+                    }
+                    let Some(to) = lift(level, s).map(|n| index[&n]) else {
+                        continue; // leaves the level
+                    };
+                    if to != from {
+                        succs[from].push(to);
+                        indeg[to] += 1;
+                    }
+                }
+            }
+            let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<(u32, usize)>> = (0
+                ..nodes.len())
+                .filter(|&i| indeg[i] == 0)
+                .map(|i| std::cmp::Reverse((key(nodes[i]), i)))
+                .collect();
+            let mut out = Vec::with_capacity(nodes.len());
+            let mut placed = vec![false; nodes.len()];
+            while let Some(std::cmp::Reverse((_, i))) = ready.pop() {
+                out.push(nodes[i]);
+                placed[i] = true;
+                for &t in &succs[i] {
+                    indeg[t] -= 1;
+                    if indeg[t] == 0 {
+                        ready.push(std::cmp::Reverse((key(nodes[t]), t)));
+                    }
+                }
+            }
+            // Irreducible leftovers (no order satisfies every edge): reverse post-order.
+            let mut rest: Vec<usize> = (0..nodes.len()).filter(|&i| !placed[i]).collect();
+            rest.sort_by_key(|&i| key(nodes[i]));
+            out.extend(rest.into_iter().map(|i| nodes[i]));
+            out
+        };
+        let mut order = Vec::with_capacity(cfg.len());
+        let mut stack: Vec<std::vec::IntoIter<Node>> = vec![sort_level(None).into_iter()];
+        while let Some(level) = stack.last_mut() {
+            match level.next() {
+                Some(Node::Block(b)) => order.push(b),
+                Some(Node::Cycle(c)) => stack.push(sort_level(Some(c)).into_iter()),
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+        order
     }
 
     /// LLVM's `print<cycles>` format: `depth=1: entries(B A) C D`, nested cycles indented.

@@ -14,8 +14,11 @@
 //!   wave: 64 consecutive lanes by linear local id `x + y*bx + z*bx*by`. A `barrier` needs
 //!   every lane of the workgroup that has not returned. See `simt.rs`.
 //! - **CF-form IR** ([`Ir::is_cf_kernel`]) runs thread by thread, each work-item to
-//!   completion in linear order; cross-lane ops and barriers are rejected before anything
-//!   runs. See `thread.rs`.
+//!   completion in linear order (`thread.rs`), unless it has cross-lane ops or barriers: then
+//!   whole workgroups run in lockstep, and lanes that a branch sends apart wait for each other
+//!   at the branch's immediate post-dominator (the classic reconvergence stack; for the
+//!   structured CFGs of `.k` sources and of `scf`, the reconvergence of structured IR), see
+//!   `simt.rs`.
 //! - Arithmetic is LANGUAGE.md's (see `eval.rs`). What LANGUAGE.md leaves undefined is an
 //!   error here rather than a value: out-of-bounds accesses, integer division or remainder by
 //!   zero, `MIN / -1`, reading an inactive or nonexistent lane with `shuffle`/`readlane`, a
@@ -174,6 +177,9 @@ pub enum Mode {
     Lockstep,
     /// CF-form IR: one work-item at a time.
     ThreadByThread,
+    /// CF-form IR with cross-lane ops or barriers: whole workgroups in lockstep, lanes that
+    /// branch apart reconverging at the branch's immediate post-dominator.
+    LockstepCf,
 }
 
 /// How [`run`] would execute `func`, or why it cannot.
@@ -214,16 +220,30 @@ pub fn mode(ir: &Ir, func: Op) -> Result<Mode, InterpError> {
             bad = Some(o);
         }
     });
-    match bad {
-        None => Ok(Mode::ThreadByThread),
-        Some(o) => Err(InterpError::new(
+    Ok(match bad {
+        None => Mode::ThreadByThread,
+        Some(_) => Mode::LockstepCf,
+    })
+}
+
+/// The first cross-lane op or barrier of `func`, which one work-item alone cannot evaluate:
+/// the error of a thread-by-thread schedule asked for a kernel that has one.
+pub fn thread_by_thread_error(ir: &Ir, func: Op) -> Option<InterpError> {
+    let mut bad = None;
+    ir.walk(func, &mut |o| {
+        if bad.is_none() && is_cross_lane(ir.opcode(o)) {
+            bad = Some(o);
+        }
+    });
+    bad.map(|o| {
+        InterpError::new(
             ir.ops[o].loc,
             format!(
-                "thread-by-thread execution cannot evaluate cross-lane op `{}`; run the structured IR",
+                "thread-by-thread execution cannot evaluate cross-lane op `{}`",
                 ir.spec(o).name
             ),
-        )),
-    }
+        )
+    })
 }
 
 /// Ops that need the other lanes of the wave or workgroup.
@@ -285,6 +305,7 @@ pub fn run_traced(
     match mode {
         Mode::Lockstep => simt::run(&mut run, &mut memory, &params, trace)?,
         Mode::ThreadByThread => thread::run(&mut run, &mut memory, &params)?,
+        Mode::LockstepCf => simt::run_cf(&mut run, &mut memory, &params, trace)?,
     }
     Ok(run.counts)
 }

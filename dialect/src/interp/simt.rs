@@ -12,12 +12,21 @@
 //! - `kernel.return`: the lanes are done for the rest of the kernel.
 //! - Cross-lane ops work per wave (64 consecutive linear local ids) over its active lanes;
 //!   `kernel.barrier` requires every lane of the workgroup that has not returned.
+//!
+//! CF-form IR with cross-lane ops ([`run_cf`]) runs on a reconvergence stack: a
+//! `cf.cond_br` that sends the active lanes both ways runs the true side, then the false
+//! side, each until it reaches the branch block's immediate post-dominator (ignoring the
+//! paths that return: those lanes leave), where the lanes wait for each other and continue
+//! together (a branch whose post-dominator is the one the
+//! lanes already wait at adds no level, so a loop with a divergent exit does not grow the
+//! stack). Block arguments are a parallel copy per lane.
 
 use super::InterpError;
 use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
 use crate::entities::{Block, Op};
 use crate::location::Loc;
 use crate::registry::Opcode;
+use cranelift_entity::SecondaryMap;
 use std::io::Write;
 
 /// Words of a mask: one per wave of the largest workgroup.
@@ -141,6 +150,42 @@ pub(super) fn run(
     params: &[(u32, u64)],
     trace: Option<&mut dyn Write>,
 ) -> Result<(), InterpError> {
+    each_workgroup(run, mem, params, trace, |s, entry| {
+        s.block(entry, s.all).map(|_| ())
+    })
+}
+
+/// Runs every workgroup of a CF-form launch in lockstep; see the module docs.
+pub(super) fn run_cf(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+) -> Result<(), InterpError> {
+    use crate::analysis::cfg::RegionCfg;
+    use crate::analysis::cycles::CycleInfo;
+    let ir = run.prep.ir;
+    let cfg = RegionCfg::compute(ir, ir.ops[run.prep.func].regions[0]);
+    let order = CycleInfo::compute(&cfg).contiguous_order(&cfg);
+    let mut position = SecondaryMap::with_default(u32::MAX);
+    let blocks: Vec<Block> = order.iter().map(|&n| cfg.blocks[n as usize]).collect();
+    for (i, &b) in blocks.iter().enumerate() {
+        position[b] = i as u32;
+    }
+    each_workgroup(run, mem, params, trace, |s, entry| {
+        s.cf(entry, &blocks, &position)
+    })
+}
+
+/// Sets up the lanes' values and runs `body` (from the kernel's entry block) once per
+/// workgroup, in launch order, with fresh shared memory and step count.
+fn each_workgroup(
+    run: &mut Run,
+    mem: &mut Mem,
+    params: &[(u32, u64)],
+    trace: Option<&mut dyn Write>,
+    mut body: impl FnMut(&mut Simt, Block) -> Result<(), InterpError>,
+) -> Result<(), InterpError> {
     let block = run.launch.block;
     let n = (block[0] * block[1] * block[2]) as usize;
     let mut vals = vec![0u64; run.prep.nslots * n];
@@ -151,11 +196,11 @@ pub(super) fn run(
     }
     let grid = run.launch.grid;
     let func = run.prep.func;
-    let body = run.prep.ir.ops[func].regions[0];
+    let region = run.prep.ir.ops[func].regions[0];
     let entry = run
         .prep
         .ir
-        .entry_block(body)
+        .entry_block(region)
         .expect("a kernel region has a block");
     let mut s = Simt {
         run,
@@ -182,12 +227,130 @@ pub(super) fn run(
         s.mem.reset_shared();
         // The step limit is per workgroup: a large grid is no deadlock.
         s.run.steps = 0;
-        s.block(entry, s.all)?;
+        body(&mut s, entry)?;
     }
     Ok(())
 }
 
 impl<'p> Simt<'_, 'p, '_, '_> {
+    /// One workgroup of CF-form IR: the block that comes first in `blocks` (the order of
+    /// [`CycleInfo::contiguous_order`]) among those lanes wait at runs next, with all of
+    /// them; `position` is each block's index in `blocks`.
+    ///
+    /// [`CycleInfo::contiguous_order`]: crate::analysis::cycles::CycleInfo::contiguous_order
+    fn cf(
+        &mut self,
+        entry: Block,
+        blocks: &[Block],
+        position: &SecondaryMap<Block, u32>,
+    ) -> Result<(), InterpError> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let ir = self.run.prep.ir;
+        // Lanes waiting at each block, and the positions of the blocks with waiting lanes.
+        let mut waiting: SecondaryMap<Block, Mask> = SecondaryMap::new();
+        let mut next: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+        waiting[entry] = self.all;
+        next.push(Reverse(position[entry]));
+        while let Some(Reverse(p)) = next.pop() {
+            let Some(&b) = blocks.get(p as usize) else {
+                continue;
+            };
+            let m = std::mem::take(&mut waiting[b]).and_not(self.returned);
+            if m.is_empty() {
+                continue; // a stale entry, or lanes that all returned
+            }
+            let mut taken = None;
+            for op in ir.block_ops(b) {
+                self.step(op, &m)?;
+                let code = ir.opcode(op);
+                match code {
+                    Opcode::Return => {
+                        self.returned = self.returned.or(m);
+                        taken = Some([Mask::default(), Mask::default()]);
+                    }
+                    Opcode::Br => {
+                        self.pass_args(op, 0, &m);
+                        taken = Some([m, Mask::default()]);
+                    }
+                    Opcode::CondBr => {
+                        let cond = self.run.prep.info[op].args[0];
+                        let mut t = Mask::default();
+                        for w in 0..WORDS {
+                            let mut bits = m.0[w];
+                            while bits != 0 {
+                                let i = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                if self.val(cond, w * 64 + i) & 1 != 0 {
+                                    t.0[w] |= 1 << i;
+                                }
+                            }
+                        }
+                        let f = m.and_not(t);
+                        self.pass_args(op, 0, &t);
+                        self.pass_args(op, 1, &f);
+                        taken = Some([t, f]);
+                    }
+                    Opcode::Barrier => self.barrier(op, &m)?,
+                    Opcode::Ballot
+                    | Opcode::ReadFirstLane
+                    | Opcode::ReadLane
+                    | Opcode::Shuffle
+                    | Opcode::Reduce => self.cross_lane(op, code, &m)?,
+                    Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
+                    _ => self.lanes(op, code, &m)?,
+                }
+                if taken.is_some() {
+                    break;
+                }
+            }
+            let Some(lanes) = taken else {
+                // Verified CF blocks end in a terminator; falling off one ends the lanes.
+                self.returned = self.returned.or(m);
+                continue;
+            };
+            let succs = &ir.ops[ir.terminator(b).expect("a terminator")].succs;
+            for (s, lanes) in succs.iter().zip(lanes) {
+                if lanes.is_empty() {
+                    continue;
+                }
+                let target = &mut waiting[s.block];
+                if target.is_empty() {
+                    next.push(Reverse(position[s.block]));
+                }
+                *target = target.or(lanes);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes successor `succ`'s arguments of branch `op` into its block's arguments, for the
+    /// lanes of `m` (each lane reads all its arguments before writing any).
+    fn pass_args(&mut self, op: Op, succ: usize, m: &Mask) {
+        let prep = self.run.prep;
+        let s = &prep.ir.ops[op].succs[succ];
+        let params = &prep.ir.blocks[s.block].args;
+        if params.is_empty() || m.is_empty() {
+            return;
+        }
+        let mut copy = Vec::with_capacity(params.len());
+        for w in 0..WORDS {
+            let mut bits = m.0[w];
+            while bits != 0 {
+                let lane = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                copy.clear();
+                copy.extend(s.args.iter().map(|&v| self.val(prep.slot[v], lane)));
+                for (&p, &v) in params.iter().zip(copy.iter()) {
+                    let slot = prep.slot[p];
+                    if slot != NO_SLOT {
+                        self.vals[slot as usize * self.n + lane] = v;
+                    }
+                }
+            }
+        }
+    }
+
     fn err(&self, op: Op, lane: usize, message: String) -> InterpError {
         InterpError {
             loc: self.run.prep.ir.ops[op].loc,

@@ -1184,23 +1184,43 @@ fn cf_form_block_arguments_are_a_parallel_copy() {
 }
 
 #[test]
-fn cf_form_with_cross_lane_ops_is_rejected() {
+fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
+    // Lanes 0..9 take the branch and ballot there; everyone reconverges at the join (the
+    // branch's immediate post-dominator) and after a loop whose exit is divergent.
     let src = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i64>):
+          %lane = kernel.lane_id : i32
+          %ten = arith.constant 10 : i32
+          %four = arith.constant 4 : i32
           %t = arith.constant 1 : i1
-          cf.br ^next
-        ^next:
-          %b = kernel.ballot %t : i64 loc(\"t.k\":2:3)
           %z = arith.constant 0 : i32
-          kernel.store %b, %out, %z
+          %one = arith.constant 1 : i32
+          %two = arith.constant 2 : i32
+          %c = arith.cmpi slt, %lane, %ten : i32
+          cf.cond_br %c, ^then, ^join
+        ^then:
+          %b1 = kernel.ballot %t : i64
+          kernel.store %b1, %out, %z
+          cf.br ^join
+        ^join:
+          %b2 = kernel.ballot %t : i64
+          kernel.store %b2, %out, %one
+          cf.br ^head(%z : i32)
+        ^head(%i: i32):
+          %m = arith.remui %lane, %four : i32
+          %go = arith.cmpi slt, %i, %m : i32
+          %i2 = arith.addi %i, %one : i32
+          cf.cond_br %go, ^head(%i2 : i32), ^exit
+        ^exit:
+          %b3 = kernel.ballot %t : i64
+          kernel.store %b3, %out, %two
           kernel.return
         }";
-    let e = exec(src, launch(1, 64), vec![buf(Scalar::I64, 1)], &[]).unwrap_err();
-    assert_eq!(
-        e.message,
-        "thread-by-thread execution cannot evaluate cross-lane op `kernel.ballot`; run the structured IR"
-    );
-    assert_eq!((e.loc.line, e.loc.col), (2, 3));
+    let ir = crate::text::parse(src, "t.mlir").unwrap();
+    let k = ir.kernels()[0];
+    assert_eq!(mode(&ir, k), Ok(Mode::LockstepCf));
+    let (m, _) = exec(src, launch(1, 64), vec![buf(Scalar::I64, 3)], &[]).unwrap();
+    assert_eq!(m.buffers[0].data, vec![0x3ff, u64::MAX, u64::MAX]);
 }
 
 #[test]

@@ -16,7 +16,8 @@ pub enum Tok {
     At,
     /// `!kernel.ptr`
     Bang,
-    /// `#loc3`: an alias `mlir-opt` defines for a location
+    /// `#loc3`: an alias `mlir-opt` defines for a location; `#arith.overflow`: an attribute
+    /// it prints
     Hash,
     /// `"..."`
     Str,

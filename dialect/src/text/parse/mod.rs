@@ -785,7 +785,14 @@ impl Parser<'_> {
                 }
             };
         }
-        for (n, a) in attrs {
+        for (n, mut a) in attrs {
+            // An i1 constant's value prints as `true` / `false` (kc and MLIR alike): the
+            // integer of type i1, as the custom form reads it.
+            if let (Attr::Bool(b), Opcode::Constant, [Type::I1]) =
+                (&a, self.ir.ops[op].opcode, result_tys.as_slice())
+            {
+                a = Attr::Int(*b as i64, Type::I1);
+            }
             self.ir.set_attr(op, &n, a);
         }
         let mut flat = uses.into_iter().zip(operand_tys.into_iter().map(Some));

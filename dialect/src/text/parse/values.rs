@@ -92,6 +92,13 @@ impl Parser<'_> {
                 self.bump();
                 let a = if self.peek() == Tok::Equal {
                     self.bump();
+                    if self.default_arith_flags()? {
+                        // What kc's ops mean anyway: nothing to keep.
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                        continue;
+                    }
                     self.parse_attr()?
                 } else {
                     Attr::Unit
@@ -104,6 +111,24 @@ impl Parser<'_> {
         }
         self.expect(Tok::RBrace, "`}`")?;
         Ok(out)
+    }
+
+    /// `#arith.overflow<none>` / `#arith.fastmath<none>`: the default flags `mlir-opt` prints
+    /// on arith ops as properties (no wrap flags, no fast-math), which is what kc's ops mean;
+    /// eaten, and `true` returned. Other flags are an error: kc does not model them.
+    fn default_arith_flags(&mut self) -> PResult<bool> {
+        let t = self.tok();
+        if t.kind != Tok::Hash || !matches!(self.slice(t), "#arith.overflow" | "#arith.fastmath") {
+            return Ok(false);
+        }
+        self.bump();
+        self.expect(Tok::Lt, "`<`")?;
+        if !self.is_ident("none") {
+            return Err(self.unexpected("`none` (kc does not model wrap or fast-math flags)"));
+        }
+        self.bump();
+        self.expect(Tok::Gt, "`>`")?;
+        Ok(true)
     }
 
     pub(super) fn parse_attr(&mut self) -> PResult<Attr> {
