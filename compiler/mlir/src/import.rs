@@ -38,8 +38,10 @@ use kc_dialect::text::TextError;
 use kc_dialect::types::{AddrSpace, Scalar, Type};
 use kc_dialect::Ir;
 use melior::dialect::DialectRegistry;
+use melior::ir::attribute::TypeAttribute;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::FunctionType;
 use melior::ir::ValueLike;
 use melior::ir::{BlockRef, Location, Module, OperationRef, RegionLike};
 use melior::pass::{self, PassManager};
@@ -488,19 +490,25 @@ impl<'i> Kernel<'i> {
         let entry = body
             .first_block()
             .ok_or_else(|| error_at(func.location(), "a kernel without a body".into()))?;
-        let attribution = |attr: &str| -> usize {
-            func.attribute(attr)
-                .ok()
-                .and_then(|a| attr_int(&a.to_string()))
-                .unwrap_or(0) as usize
-        };
-        if attribution("private_attributions") > 0 {
+        // The entry block's arguments are the parameters (as many as the function type
+        // has inputs), then the workgroup attributions, then the private ones.
+        let params = func
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+            .map_or(entry.argument_count(), |f| f.input_count());
+        let workgroup = func
+            .attribute("workgroup_attributions")
+            .ok()
+            .and_then(|a| attr_int(&a.to_string()))
+            .unwrap_or(0) as usize;
+        if params + workgroup < entry.argument_count() {
             return Err(error_at(
                 func.location(),
                 "private attributions (memory in address space 5) are not supported".into(),
             ));
         }
-        let workgroup = attribution("workgroup_attributions");
         // Blocks: every MLIR block gets a kc block with its arguments, in layout order.
         let mut mblocks = Vec::new();
         let mut next = Some(entry);
@@ -508,7 +516,6 @@ impl<'i> Kernel<'i> {
             next = b.next_in_region();
             mblocks.push(b);
         }
-        let params = entry.argument_count() - workgroup.min(entry.argument_count());
         let mut shared = Vec::new();
         for (n, &b) in mblocks.iter().enumerate() {
             let kb = self.ir.create_block();
