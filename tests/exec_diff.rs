@@ -87,6 +87,20 @@ fn buffers(json: &str) -> String {
     json[start..end].to_string()
 }
 
+/// `None` when `got` has the reference run's buffers, else what differs (`what` names the
+/// run).
+fn mismatch(reference: &str, got: Result<String, Failure>, what: &str) -> Option<String> {
+    match got {
+        Ok(out) if buffers(&out) == buffers(reference) => None,
+        Ok(out) => Some(format!(
+            "buffers differ on {what}\n--- ref\n{}\n--- {what}\n{}",
+            buffers(reference),
+            buffers(&out)
+        )),
+        Err(Failure::Diagnostics(d) | Failure::Usage(d)) => Some(format!("{what} failed: {d}")),
+    }
+}
+
 fn main() -> ExitCode {
     let seed = env_u64("KC_EXEC_SEED", 0x6b63_0005);
     let count = env_u64("KC_EXEC_COUNT", 200) as usize;
@@ -153,52 +167,28 @@ fn main() -> ExitCode {
         let failed_before = failures.len();
         // The simulator runs the listing of the unoptimized and of the optimized kernel.
         for opt in [0u8, 2] {
-            match run::execute(&input, &request(Engine::Sim, opt)) {
-                Ok(out) if buffers(&out) == buffers(&reference) => {}
-                Ok(out) => failures.push(format!(
-                    "{describe}: buffers differ at -O{opt}\n--- ref\n{}\n--- sim -O{opt}\n{}\n{text}",
-                    buffers(&reference),
-                    buffers(&out)
-                )),
-                Err(Failure::Diagnostics(d) | Failure::Usage(d)) => failures.push(format!(
-                    "{describe}: the simulator run at -O{opt} failed: {d}\n{text}"
-                )),
-            }
-            if failures.len() > failed_before {
+            let got = run::execute(&input, &request(Engine::Sim, opt));
+            if let Some(m) = mismatch(&reference, got, &format!("the simulator at -O{opt}")) {
+                failures.push(format!("{describe}: {m}\n{text}"));
                 break;
             }
         }
         // The reference engine on the kernel's CF IR, before and after the optimizer (in
-        // lockstep on the reconvergence stack when the kernel has cross-lane ops, else one
-        // work-item at a time): the same buffers as on the structured IR.
+        // lockstep over the cycle-contiguous block order when the kernel has cross-lane ops,
+        // else one work-item at a time): the same buffers as on the structured IR.
         if failures.len() == failed_before {
             for stage in [Stage::CfIr, Stage::Opt] {
-                let cf = match pipeline::run(&input, &Options::new(stage)) {
-                    Ok(cf) => cf,
-                    Err(e) => {
-                        failures.push(format!(
-                            "{describe}: --emit={stage:?} failed: {e:?}\n{text}"
-                        ));
-                        break;
-                    }
-                };
-                let cf_input = Input {
-                    name: format!("k{i}.mlir"),
-                    text: cf,
-                    is_ir: true,
-                };
-                match run::execute(&cf_input, &request(Engine::Ref, 0)) {
-                    Ok(out) if buffers(&out) == buffers(&reference) => {}
-                    Ok(out) => failures.push(format!(
-                        "{describe}: the reference on the {stage:?} IR differs\n--- ref\n{}\n--- ref on {stage:?}\n{}\n{text}",
-                        buffers(&reference),
-                        buffers(&out)
-                    )),
-                    Err(Failure::Diagnostics(d) | Failure::Usage(d)) => failures.push(format!(
-                        "{describe}: the reference run of the {stage:?} IR failed: {d}\n{text}"
-                    )),
-                }
-                if failures.len() > failed_before {
+                let got = pipeline::run(&input, &Options::new(stage)).and_then(|cf| {
+                    let cf_input = Input {
+                        name: format!("k{i}.mlir"),
+                        text: cf,
+                        is_ir: true,
+                    };
+                    run::execute(&cf_input, &request(Engine::Ref, 0))
+                });
+                let what = format!("the reference on the {stage:?} IR");
+                if let Some(m) = mismatch(&reference, got, &what) {
+                    failures.push(format!("{describe}: {m}\n{text}"));
                     break;
                 }
             }

@@ -47,6 +47,7 @@ use kc_dialect::analysis::cfg::RegionCfg;
 use kc_dialect::attrs::Attr;
 use kc_dialect::entities::{Block, Op, Value};
 use kc_dialect::location::Loc;
+use kc_dialect::mlir_float::format_f32;
 use kc_dialect::registry::{Opcode, CMPF_PREDICATES, CMPI_PREDICATES};
 use kc_dialect::text;
 use kc_dialect::types::{AddrSpace, Scalar, Type};
@@ -116,21 +117,6 @@ fn space(a: AddrSpace) -> u32 {
 /// The dynamic memref type of a kc pointer to `elem` in `a`.
 fn memref(a: AddrSpace, elem: Scalar) -> String {
     format!("memref<?x{}, {}>", scalar(elem), space(a))
-}
-
-/// An `f32` as an MLIR float literal: decimal when it reads back exactly, else its bits.
-fn float_literal(v: f32) -> String {
-    if v.is_finite() {
-        let mut s = format!("{v:e}");
-        if !s.contains('.') {
-            let e = s.find('e').unwrap_or(s.len());
-            s.insert_str(e, ".0");
-        }
-        if s.parse::<f64>().is_ok_and(|d| d as f32 == v) {
-            return s;
-        }
-    }
-    format!("0x{:08X}", v.to_bits())
 }
 
 impl<'a> Kernel<'a> {
@@ -548,7 +534,7 @@ impl<'a> Kernel<'a> {
                     (Some(Attr::Bool(b)), Scalar::I1) => b.to_string(),
                     (Some(Attr::Int(v, _)), Scalar::I1) => (*v != 0).to_string(),
                     (Some(Attr::Int(v, _)), s) if s != Scalar::F32 => format!("{v} : {s}"),
-                    (Some(Attr::Float(f)), Scalar::F32) => format!("{} : f32", float_literal(*f)),
+                    (Some(Attr::Float(f)), Scalar::F32) => format!("{} : f32", format_f32(*f)),
                     (a, s) => return Err(format!("constant {a:?} of type {s}")),
                 };
                 self.line(&format!("{rn} = arith.constant {lit}"), loc);

@@ -62,25 +62,18 @@ type Res<T> = Result<T, ImportError>;
 
 /// The dialects an imported module may use (and those they load): only these are linked
 /// into `kc`, not all of MLIR's.
-#[allow(unsafe_code)]
-fn upstream_registry() -> DialectRegistry {
-    let registry = DialectRegistry::new();
-    // SAFETY: the handles are MLIR's static dialect handles and the registry is live.
-    unsafe {
-        for handle in [
-            mlir_sys::mlirGetDialectHandle__arith__(),
-            mlir_sys::mlirGetDialectHandle__cf__(),
-            mlir_sys::mlirGetDialectHandle__func__(),
-            mlir_sys::mlirGetDialectHandle__gpu__(),
-            mlir_sys::mlirGetDialectHandle__memref__(),
-            mlir_sys::mlirGetDialectHandle__scf__(),
-            mlir_sys::mlirGetDialectHandle__rocdl__(),
-            mlir_sys::mlirGetDialectHandle__llvm__(),
-        ] {
-            mlir_sys::mlirDialectHandleInsertDialect(handle, registry.to_raw());
-        }
-    }
-    registry
+fn import_registry() -> DialectRegistry {
+    use mlir_sys::*;
+    crate::upstream_registry(&[
+        mlirGetDialectHandle__arith__,
+        mlirGetDialectHandle__cf__,
+        mlirGetDialectHandle__func__,
+        mlirGetDialectHandle__gpu__,
+        mlirGetDialectHandle__memref__,
+        mlirGetDialectHandle__scf__,
+        mlirGetDialectHandle__rocdl__,
+        mlirGetDialectHandle__llvm__,
+    ])
 }
 
 /// The file, line and column of an MLIR location (the first file location inside names,
@@ -160,7 +153,7 @@ fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
 
 fn run(text: &str, file: &str) -> Res<Ir> {
     let context = Context::new_with_threading(false);
-    context.append_dialect_registry(&upstream_registry());
+    context.append_dialect_registry(&import_registry());
     context.load_all_available_dialects();
     let diagnostics: Rc<RefCell<Vec<ImportError>>> = Rc::default();
     let sink = diagnostics.clone();

@@ -28,20 +28,31 @@ mod ffi {
     }
 }
 
-/// A registry of builtin (always there), arith, cf, kernel and conv.
+/// A handle getter of an upstream dialect (`mlir_sys::mlirGetDialectHandle__arith__`, ...).
+pub(crate) type DialectGetter = unsafe extern "C" fn() -> mlir_sys::MlirDialectHandle;
+
+/// A registry of builtin (always there) and the upstream dialects of `getters`.
+#[allow(unsafe_code)]
+pub(crate) fn upstream_registry(getters: &[DialectGetter]) -> DialectRegistry {
+    let registry = DialectRegistry::new();
+    // SAFETY: the getters return MLIR's static dialect handles and the registry is live.
+    unsafe {
+        for getter in getters {
+            mlir_sys::mlirDialectHandleInsertDialect(getter(), registry.to_raw());
+        }
+    }
+    registry
+}
+
+/// A registry of builtin, arith, cf, kernel and conv.
 #[allow(unsafe_code)]
 fn registry() -> DialectRegistry {
-    let registry = DialectRegistry::new();
-    // SAFETY: the handles are MLIR's static dialect handles and the registry is live.
-    unsafe {
-        for handle in [
-            mlir_sys::mlirGetDialectHandle__arith__(),
-            mlir_sys::mlirGetDialectHandle__cf__(),
-        ] {
-            mlir_sys::mlirDialectHandleInsertDialect(handle, registry.to_raw());
-        }
-        ffi::kcRegisterDialects(registry.to_raw());
-    }
+    let registry = upstream_registry(&[
+        mlir_sys::mlirGetDialectHandle__arith__,
+        mlir_sys::mlirGetDialectHandle__cf__,
+    ]);
+    // SAFETY: kcRegisterDialects only inserts dialects into the live registry.
+    unsafe { ffi::kcRegisterDialects(registry.to_raw()) };
     registry
 }
 

@@ -15,10 +15,10 @@
 //!   every lane of the workgroup that has not returned. See `simt.rs`.
 //! - **CF-form IR** ([`Ir::is_cf_kernel`]) runs thread by thread, each work-item to
 //!   completion in linear order (`thread.rs`), unless it has cross-lane ops or barriers: then
-//!   whole workgroups run in lockstep, and lanes that a branch sends apart wait for each other
-//!   at the branch's immediate post-dominator (the classic reconvergence stack; for the
-//!   structured CFGs of `.k` sources and of `scf`, the reconvergence of structured IR), see
-//!   `simt.rs`.
+//!   whole workgroups run in lockstep: the earliest block (in a topological order with each
+//!   loop contiguous) where lanes wait runs next with all of them, so lanes that a branch
+//!   sends apart meet again at the first block both reach (for the structured CFGs of `.k`
+//!   sources and of `scf`, the reconvergence of structured IR), see `simt.rs`.
 //! - Arithmetic is LANGUAGE.md's (see `eval.rs`). What LANGUAGE.md leaves undefined is an
 //!   error here rather than a value: out-of-bounds accesses, integer division or remainder by
 //!   zero, `MIN / -1`, reading an inactive or nonexistent lane with `shuffle`/`readlane`, a
@@ -178,7 +178,7 @@ pub enum Mode {
     /// CF-form IR: one work-item at a time.
     ThreadByThread,
     /// CF-form IR with cross-lane ops or barriers: whole workgroups in lockstep, lanes that
-    /// branch apart reconverging at the branch's immediate post-dominator.
+    /// branch apart meeting again at the first block both reach (see `simt.rs`).
     LockstepCf,
 }
 

@@ -13,13 +13,16 @@
 //! - Cross-lane ops work per wave (64 consecutive linear local ids) over its active lanes;
 //!   `kernel.barrier` requires every lane of the workgroup that has not returned.
 //!
-//! CF-form IR with cross-lane ops ([`run_cf`]) runs on a reconvergence stack: a
-//! `cf.cond_br` that sends the active lanes both ways runs the true side, then the false
-//! side, each until it reaches the branch block's immediate post-dominator (ignoring the
-//! paths that return: those lanes leave), where the lanes wait for each other and continue
-//! together (a branch whose post-dominator is the one the
-//! lanes already wait at adds no level, so a loop with a divergent exit does not grow the
-//! stack). Block arguments are a parallel copy per lane.
+//! CF-form IR with cross-lane ops ([`run_cf`]) runs the same way over blocks instead of
+//! regions: the blocks are put in an order in which every forward edge goes forward and each
+//! loop's blocks are contiguous (`CycleInfo::contiguous_order`); lanes wait at the block a
+//! branch sent them to, and the earliest block with waiting lanes runs next with all of them.
+//! So the two sides of a branch run one after the other and the lanes meet again at the
+//! first block both reach (the end of an `if`, even when one side may return); a loop runs
+//! until no lane is left in it while the lanes that left wait after it; the lanes back at a
+//! loop header are those of the same iteration (with one latch per loop, as kc's CF IR and
+//! MLIR's `scf` lowering have). For the CFGs of structured code this is the structured IR's
+//! reconvergence. Block arguments are a parallel copy per lane.
 
 use super::InterpError;
 use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};

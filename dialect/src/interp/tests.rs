@@ -1184,9 +1184,37 @@ fn cf_form_block_arguments_are_a_parallel_copy() {
 }
 
 #[test]
+fn cf_form_lanes_meet_after_an_if_whose_side_may_return() {
+    // The then-side returns for lanes 0..4 and joins for lanes 5..9; the join's only
+    // post-dominator is the exit, yet the lanes still there (5..63) run the ballot together,
+    // as in the structured IR.
+    let src = "kernel.func @k {
+        ^entry(%out: !kernel.ptr<global, i64>):
+          %lane = kernel.lane_id : i32
+          %five = arith.constant 5 : i32
+          %ten = arith.constant 10 : i32
+          %t = arith.constant true
+          %z = arith.constant 0 : i32
+          %c = arith.cmpi slt, %lane, %ten : i32
+          cf.cond_br %c, ^then, ^join
+        ^then:
+          %r = arith.cmpi slt, %lane, %five : i32
+          cf.cond_br %r, ^ret, ^join
+        ^ret:
+          kernel.return
+        ^join:
+          %b = kernel.ballot %t : i64
+          kernel.store %b, %out, %z
+          kernel.return
+        }";
+    let (m, _) = exec(src, launch(1, 64), vec![buf(Scalar::I64, 1)], &[]).unwrap();
+    assert_eq!(m.buffers[0].data, vec![u64::MAX << 5]);
+}
+
+#[test]
 fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
-    // Lanes 0..9 take the branch and ballot there; everyone reconverges at the join (the
-    // branch's immediate post-dominator) and after a loop whose exit is divergent.
+    // Lanes 0..9 take the branch and ballot there; everyone meets again at the join and after
+    // a loop whose exit is divergent.
     let src = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i64>):
           %lane = kernel.lane_id : i32
