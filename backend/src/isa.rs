@@ -26,6 +26,8 @@ pub enum Fmt {
     Sop2,
     Sopc,
     Sopp,
+    /// `s_getreg_b32`, `s_cbranch_i_fork`: a 16-bit immediate (or branch offset) and an SGPR.
+    Sopk,
     Smem,
     Vop1,
     Vop2,
@@ -264,6 +266,13 @@ isa! {
     S_NOP = "s_nop" Sopp Control [Imm] defs 0 NO;
     S_BARRIER = "s_barrier" Sopp Control [] defs 0 NO;
     S_ENDPGM = "s_endpgm" Sopp Control [] defs 0 NO;
+
+    // ---- FORK/JOIN (`fork_join`; their semantics in `sim/exec.rs`) ----
+    // `s_getreg_b32 sN, hwreg(HW_REG_MODE, 29, 3)` reads the control stack pointer (CSP).
+    S_GETREG_B32 = "s_getreg_b32" Sopk Salu [SReg(1), Imm] defs 1 NO;
+    S_CBRANCH_I_FORK = "s_cbranch_i_fork" Sopk Branch [SSrc(2), Label] defs 0 EXEC_RW;
+    S_CBRANCH_G_FORK = "s_cbranch_g_fork" Sop2 Branch [SSrc(2), SSrc(2)] defs 0 EXEC_RW;
+    S_CBRANCH_JOIN = "s_cbranch_join" Sop1 Branch [SSrc(1)] defs 0 EXEC_RW;
 
     // ---- SMEM: dst, base pair, offset (byte immediate or SGPR) ----
     S_LOAD_DWORD = "s_load_dword" Smem Smem [SReg(1), SSrc(2), SSrc(1)] defs 1 NO;

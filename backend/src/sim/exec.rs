@@ -112,6 +112,12 @@ pub struct Wave {
     pub vpend: Vec<u32>,
     pub vmq: VecDeque<Pending>,
     pub lgkmq: VecDeque<Pending>,
+    /// The control stack pointer of FORK/JOIN: entries pushed (see [`fork`]).
+    pub csp: u8,
+    /// The largest `csp` this wave reached.
+    pub max_csp: u8,
+    /// What the last fork or join did to the stack, for the trace.
+    pub stack_event: Option<String>,
 }
 
 impl Wave {
@@ -127,6 +133,9 @@ impl Wave {
             vpend: vec![0; vgprs],
             vmq: VecDeque::with_capacity(80),
             lgkmq: VecDeque::with_capacity(24),
+            csp: 0,
+            max_csp: 0,
+            stack_event: None,
         }
     }
 
@@ -404,6 +413,41 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             w.pc = (to / 4) as u32;
             return Ok(Flow::Next);
         }
+        Opc::S_GETREG_B32 => {
+            let Op::K(k) = ops[1] else {
+                unreachable!("s_getreg_b32 takes an immediate")
+            };
+            if k != HWREG_CSP {
+                return Err(Stop::Fault(format!(
+                    "s_getreg_b32 of hwreg 0x{k:x}: the simulator models only the control stack \
+                     pointer, hwreg(HW_REG_MODE, 29, 3) = 0x{HWREG_CSP:x}"
+                )));
+            }
+            w.set_s(ops[0], w.csp as u64);
+            return Ok(Flow::Next);
+        }
+        Opc::S_CBRANCH_I_FORK | Opc::S_CBRANCH_G_FORK => {
+            let target = match ops[1] {
+                Op::Label(t) => t,
+                op => {
+                    let to = w.s64(op);
+                    if !to.is_multiple_of(4) || to / 4 >= insts.len() as u64 {
+                        return Err(Stop::Fault(format!(
+                            "s_cbranch_g_fork to 0x{to:x}, which is not an instruction's address"
+                        )));
+                    }
+                    (to / 4) as u32
+                }
+            };
+            let mask = w.s64(ops[0]);
+            fork(w, mask, target)?;
+            return Ok(Flow::Next);
+        }
+        Opc::S_CBRANCH_JOIN => {
+            let saved = w.s32(ops[0]);
+            join(w, saved, insts.len())?;
+            return Ok(Flow::Next);
+        }
         _ => {}
     }
     match d.fmt {
@@ -417,6 +461,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         }
         Fmt::Sopc => w.scc = alu::sopc(inst.opc, w.s64(ops[0]), w.s64(ops[1])),
         Fmt::Sopp => return Ok(sopp(w, inst)),
+        Fmt::Sopk => unreachable!("every SOPK instruction is handled above"),
         Fmt::Smem => smem(w, inst, pc, sh)?,
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 => valu(w, inst, exec)?,
         Fmt::Vopc => vopc(w, inst, exec),
@@ -450,6 +495,98 @@ fn sop1(w: &mut Wave, inst: &Inst) {
     if let Some(c) = scc {
         w.scc = c;
     }
+}
+
+/// `hwreg(HW_REG_MODE, 29, 3)`: the control stack pointer, bits 31:29 of MODE.
+pub const HWREG_CSP: u64 = (2 << 11) | (29 << 6) | 1;
+
+/// Entries the FORK/JOIN stack holds: CSP is a 3-bit field, and running the smaller lane
+/// group first bounds the depth by log2(64) = 6.
+pub const FORK_STACK_DEPTH: u8 = 6;
+
+/// `s_cbranch_{i,g}_fork`: the lanes of EXEC where `mask` holds pass (to `target`), the
+/// others fail (to the next instruction). When all go one way it is a plain branch; else
+/// the smaller group runs first and the other one's {EXEC, PC} is pushed at SGPR[CSP*4]
+/// (EXEC in the low pair, the byte address in the high one), CSP + 1. Ties run the passing
+/// lanes first, as the manual's `bitcount(fail) < bitcount(pass)` test does.
+fn fork(w: &mut Wave, mask: u64, target: u32) -> Result<(), Stop> {
+    let exec = w.exec();
+    let pass = mask & exec;
+    let fail = !mask & exec;
+    if pass == exec {
+        w.pc = target;
+        w.stack_event = Some("fork: every lane passes (no push)".into());
+        return Ok(());
+    }
+    if fail == exec {
+        w.stack_event = Some("fork: every lane fails (no push)".into());
+        return Ok(());
+    }
+    if w.csp >= FORK_STACK_DEPTH {
+        return Err(Stop::Fault(format!(
+            "FORK/JOIN stack overflow: a divergent fork with {} entries pushed already (the \
+             stack holds {FORK_STACK_DEPTH})",
+            w.csp
+        )));
+    }
+    let (run, (wait, at)) = if fail.count_ones() < pass.count_ones() {
+        (fail, (pass, target))
+    } else {
+        let next = w.pc;
+        w.pc = target;
+        (pass, (fail, next))
+    };
+    let base = 4 * w.csp as usize;
+    w.s[base] = wait as u32;
+    w.s[base + 1] = (wait >> 32) as u32;
+    w.s[base + 2] = 4 * at;
+    w.s[base + 3] = 0;
+    w.csp += 1;
+    w.max_csp = w.max_csp.max(w.csp);
+    w.set_exec(run);
+    w.stack_event = Some(format!(
+        "fork: push {{exec={wait:#x}, pc={:#x}}} at s[{base}:{}], csp {} -> {}",
+        4 * at,
+        base + 3,
+        w.csp - 1,
+        w.csp
+    ));
+    Ok(())
+}
+
+/// `s_cbranch_join saved`: when CSP is back at the value `saved` read before the fork, every
+/// path of it is done and the wave goes on; else the last entry is popped into {EXEC, PC}.
+fn join(w: &mut Wave, saved: u32, n_insts: usize) -> Result<(), Stop> {
+    if w.csp as u32 == saved {
+        w.stack_event = Some(format!("join: csp = {saved}, every path done"));
+        return Ok(());
+    }
+    if (w.csp as u32) < saved {
+        return Err(Stop::Fault(format!(
+            "s_cbranch_join with a saved CSP of {saved} above the current one, {}",
+            w.csp
+        )));
+    }
+    w.csp -= 1;
+    let base = 4 * w.csp as usize;
+    let exec = w.s[base] as u64 | (w.s[base + 1] as u64) << 32;
+    let to = w.s[base + 2] as u64 | (w.s[base + 3] as u64) << 32;
+    if !to.is_multiple_of(4) || to / 4 >= n_insts as u64 {
+        return Err(Stop::Fault(format!(
+            "s_cbranch_join pops pc 0x{to:x} from s[{base}:{}], which is not an instruction's \
+             address",
+            base + 3
+        )));
+    }
+    w.set_exec(exec);
+    w.pc = (to / 4) as u32;
+    w.stack_event = Some(format!(
+        "join: pop {{exec={exec:#x}, pc={to:#x}}} from s[{base}:{}], csp {} -> {}",
+        base + 3,
+        w.csp + 1,
+        w.csp
+    ));
+    Ok(())
 }
 
 fn sopp(w: &mut Wave, inst: &Inst) -> Flow {

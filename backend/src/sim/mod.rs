@@ -25,6 +25,22 @@
 //! VMEM ops retire in order; LDS ops retire in order among themselves; an SMEM load is
 //! guaranteed retired only by `lgkmcnt(0)` (it may return out of order on hardware).
 //!
+//! FORK/JOIN (`s_cbranch_i_fork`, `s_cbranch_g_fork`, `s_cbranch_join`; seed 002, the CDNA3
+//! manual's pseudocode): a fork splits EXEC into the lanes where its mask holds (pass, to the
+//! target) and the others (fail, to the next instruction); when all go one way it is a plain
+//! branch, else the smaller group runs first (ties: the passing one) and the other's
+//! {EXEC, PC} is pushed. A join compares CSP with the value saved before the fork: equal, the
+//! wave goes on; else it pops {EXEC, PC}. Where the seed leaves details open, kc's choices:
+//! - The stack is where the manual's `SGPR[CSP*4]` says, read literally: entry k occupies
+//!   s[4k:4k+3], EXEC in the low pair and the byte address of the PC in the high one. The
+//!   code must keep those SGPRs free while a fork is pending (kc's register allocator does).
+//! - CSP starts at 0, is read with `s_getreg_b32 sN, hwreg(HW_REG_MODE, 29, 3)` (bits 31:29
+//!   of MODE, where the GCN manuals place it), and may reach 6: the six-deep stack, enough
+//!   because the smaller group runs first. A seventh push is an error naming the fork.
+//! - A PC is 4 bytes per instruction, as everywhere in this simulator.
+//! The run reports the deepest stack of any wave (`Stats::max_stack_depth`), and the trace
+//! shows each push and pop (`TraceLine::stack`).
+//!
 //! Floating point: f32 ops are IEEE with denormals preserved (the mode clang sets,
 //! `.amdhsa_float_denorm_mode_32 3`), round to nearest even; `v_min/max_f32` follow IEEE
 //! mode (a NaN operand yields the other one). `v_rcp_f32` is the correctly rounded 1/x (the
@@ -213,6 +229,8 @@ pub struct TraceLine<'a> {
     pub text: &'a str,
     /// EXEC *after* the instruction (the mask it ran under, unless it writes EXEC).
     pub exec: u64,
+    /// What a fork or join did to the FORK/JOIN stack (push, pop, plain branch).
+    pub stack: Option<String>,
 }
 
 impl fmt::Display for TraceLine<'_> {
@@ -221,7 +239,11 @@ impl fmt::Display for TraceLine<'_> {
             f,
             "w{} {:<14} {:<44} exec={:064b}",
             self.wave, self.pos, self.text, self.exec
-        )
+        )?;
+        match &self.stack {
+            Some(s) => write!(f, "  {s}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -267,6 +289,8 @@ pub struct Stats {
     pub lane_instructions: u64,
     pub workgroups: u64,
     pub waves: u64,
+    /// The deepest FORK/JOIN stack of any wave (entries pushed at once).
+    pub max_stack_depth: u64,
 }
 
 impl Stats {

@@ -56,8 +56,8 @@ struct Parser {
     texts: Vec<String>,
     labels: Vec<(u32, String)>,
     label_at: HashMap<String, u32>,
-    /// Branches to resolve: (instruction index, label, line).
-    fixups: Vec<(usize, String, u32)>,
+    /// Branches to resolve: (instruction index, operand slot, label, line).
+    fixups: Vec<(usize, usize, String, u32)>,
     /// Label differences to resolve (a long branch's offset).
     diffs: Vec<Diff>,
     descs: Vec<(String, Descriptor, u32)>,
@@ -158,12 +158,12 @@ impl Parser {
         }
         let mut insts = self.insts;
         let mut back_edges = Vec::new();
-        for (i, name, line) in &self.fixups {
+        for (i, slot, name, line) in &self.fixups {
             let t = *self.label_at.get(name).ok_or_else(|| ParseError {
                 line: *line,
                 message: format!("undefined label `{name}`"),
             })?;
-            insts[*i].ops[0] = Op::Label(t);
+            insts[*i].ops[*slot] = Op::Label(t);
             if t as usize <= *i {
                 back_edges.push((t, *i as u32));
             }
@@ -310,7 +310,7 @@ impl Parser {
             }
             if let Op::Label(_) = op {
                 self.fixups
-                    .push((self.insts.len(), piece.trim().to_string(), self.line));
+                    .push((self.insts.len(), slot, piece.trim().to_string(), self.line));
             }
             inst.ops[slot] = op;
             inst.mods[slot] = m;
@@ -360,7 +360,7 @@ impl Parser {
                 }
                 Op::Label(u32::MAX)
             }
-            Kind::Imm => match parse_int(piece) {
+            Kind::Imm => match parse_hwreg(piece).or_else(|| parse_int(piece)) {
                 Some(v) if (0..=0xffff).contains(&v) => Op::K(v as u64),
                 _ => return Err(bad("a 16-bit immediate")),
             },
@@ -745,6 +745,25 @@ fn parse_waitcnt(rest: &str) -> Result<(u8, u8), String> {
     Ok((vm, lgkm))
 }
 
+/// `hwreg(HW_REG_MODE, offset, size)` as the 16-bit immediate it encodes (only the MODE
+/// register is named; `s_getreg_b32` reads the control stack pointer from it).
+fn parse_hwreg(t: &str) -> Option<i64> {
+    let inner = t.strip_prefix("hwreg(")?.strip_suffix(')')?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let [id, off, size] = parts.as_slice() else {
+        return None;
+    };
+    let id = match *id {
+        "HW_REG_MODE" => 1,
+        _ => return None,
+    };
+    let (off, size) = (parse_int(off)?, parse_int(size)?);
+    if !(0..32).contains(&off) || !(1..=32).contains(&size) {
+        return None;
+    }
+    Some(((size - 1) << 11) | (off << 6) | id)
+}
+
 /// Splits `a, b, c mod1 mod2` into operand texts and trailing modifiers, keeping commas
 /// inside brackets, parentheses and `|...|` together.
 fn split_operands(rest: &str) -> (Vec<String>, Vec<String>) {
@@ -769,9 +788,21 @@ fn split_operands(rest: &str) -> (Vec<String>, Vec<String>) {
     let mut mods = Vec::new();
     let last = cur.trim();
     if !last.is_empty() {
-        let mut words = last.split_whitespace();
-        pieces.push(words.next().unwrap_or("").to_string());
-        mods.extend(words.map(str::to_string));
+        // The operand ends at the first blank outside parentheses (`hwreg(HW_REG_MODE, 29, 3)`).
+        let mut depth = 0i32;
+        let end = last
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                c.is_whitespace() && depth == 0
+            })
+            .map_or(last.len(), |(i, _)| i);
+        pieces.push(last[..end].to_string());
+        mods.extend(last[end..].split_whitespace().map(str::to_string));
     }
     (pieces, mods)
 }

@@ -196,6 +196,9 @@ fn run_grid(
                 )?;
                 stats.workgroups += 1;
                 stats.waves += n_waves as u64;
+                for w in &waves {
+                    stats.max_stack_depth = stats.max_stack_depth.max(w.max_csp as u64);
+                }
             }
         }
     }
@@ -221,6 +224,9 @@ fn init_wave(
     w.vmq.clear();
     w.lgkmq.clear();
     w.scc = false;
+    w.csp = 0;
+    w.max_csp = 0;
+    w.stack_event = None;
     w.done = false;
     w.at_barrier = false;
     w.pc = k.entry;
@@ -335,6 +341,7 @@ fn run_workgroup(
                 line: p.insts[pc as usize].line,
                 text: &p.texts[pc as usize],
                 exec: w.exec(),
+                stack: w.stack_event.take(),
             });
         }
         match flow {

@@ -15,6 +15,7 @@ const BARRIER_LDS: &str = include_str!("testdata/barrier_lds.s");
 const FDIV: &str = include_str!("testdata/fdiv.s");
 const SPIN: &str = include_str!("testdata/spin.s");
 const LONG_BRANCH: &str = include_str!("testdata/long_branch.s");
+const DIAMOND_FORK: &str = include_str!("testdata/diamond_fork.s");
 
 pub(super) const OUT: u64 = 0x1000;
 
@@ -1057,7 +1058,8 @@ fn salu_ops_with_scc() {
         .collect();
     for &o in Opc::ALL {
         let d = o.desc();
-        if d.fmt != Fmt::Sop2 {
+        // `s_cbranch_g_fork` is a branch (tested with the other FORK/JOIN ops).
+        if d.fmt != Fmt::Sop2 || d.is_branch() {
             continue;
         }
         let wide = d.operands[0] == crate::isa::Kind::SReg(2);
@@ -1635,4 +1637,120 @@ fn setpc_to_a_bad_address_faults() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("s_setpc_b64"), "{e}");
+}
+
+// ---- FORK/JOIN ----
+
+/// The diamond with the hardware branch stack: the same memory as the EXEC-mask listing for
+/// a divergent wave (one lane passes: it runs first, the 63 others are pushed), a wave whose
+/// lanes all fail (a plain branch, nothing pushed) and a partial wave.
+#[test]
+fn fork_join_diamond_matches_the_exec_mask_listing() {
+    for block in [64u32, 8, 1] {
+        assert_eq!(
+            run_diamond(DIAMOND_FORK, block),
+            run_diamond(DIAMOND, block),
+            "{block}"
+        );
+    }
+    let p = parse(DIAMOND_FORK).unwrap();
+    for (block, depth) in [(64u32, 1u64), (1, 0)] {
+        let mut mem = Memory {
+            allocs: vec![(OUT, words(&[0; 128]))],
+            ..Default::default()
+        };
+        let l = launch("diamond", 2, block, &[OUT]);
+        let stats = run(&p, &l, &mut mem, &SimOptions::default()).unwrap();
+        assert_eq!(stats.max_stack_depth, depth, "{block}");
+    }
+}
+
+/// The trace shows the push at the fork, the pop at the first join and the end at the
+/// second, with the smaller group (lane 0) first.
+#[test]
+fn fork_join_trace_shows_push_and_pop() {
+    let p = parse(DIAMOND_FORK).unwrap();
+    let lines = Rc::new(RefCell::new(Vec::new()));
+    let sink = lines.clone();
+    let opts = SimOptions {
+        trace: Some(Rc::new(move |t: &TraceLine| {
+            if let Some(s) = &t.stack {
+                sink.borrow_mut()
+                    .push((t.text.to_string(), s.clone(), t.exec));
+            }
+        })),
+        ..Default::default()
+    };
+    let mut mem = Memory {
+        allocs: vec![(OUT, words(&[0; 128]))],
+        ..Default::default()
+    };
+    run(&p, &launch("diamond", 1, 64, &[OUT]), &mut mem, &opts).unwrap();
+    let lines = lines.borrow().clone();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].0.starts_with("s_cbranch_i_fork"));
+    assert!(
+        lines[0].1.contains("push {exec=0xfffffffffffffffe"),
+        "{}",
+        lines[0].1
+    );
+    assert!(lines[0].1.contains("csp 0 -> 1"));
+    assert_eq!(lines[0].2, 1);
+    assert!(
+        lines[1].1.contains("pop {exec=0xfffffffffffffffe"),
+        "{}",
+        lines[1].1
+    );
+    assert!(lines[1].1.contains("csp 1 -> 0"));
+    assert!(lines[2].1.contains("every path done"));
+}
+
+/// A fork with six entries pushed already is an error naming the stack, not a wrong run;
+/// `s_getreg_b32` reads CSP; a join pops {EXEC, PC} from SGPR[CSP*4].
+#[test]
+fn fork_join_stack_overflow_getreg_and_pop() {
+    let p = one("s_cbranch_i_fork s[6:7], .L\n.L:\n\ts_endpgm");
+    let mut w = wave();
+    w.s[6] = 1;
+    w.csp = 6;
+    let e = exec1(&p, &mut w).unwrap_err();
+    assert!(
+        matches!(&e, Stop::Fault(m) if m.contains("stack overflow")),
+        "{e:?}"
+    );
+    w.csp = 5;
+    exec1(&p, &mut w).unwrap();
+    assert_eq!((w.csp, w.exec()), (6, 1));
+    assert_eq!(
+        (w.s[20], w.s[21], w.s[22], w.s[23]),
+        (u32::MAX - 1, u32::MAX, 4, 0)
+    );
+
+    // The G form takes the target's byte address from an SGPR pair; lane 0 fails (1 lane
+    // against 63): it runs first at the next instruction, the passing lanes wait.
+    let p = one("s_cbranch_g_fork s[6:7], s[8:9]\n\ts_nop 0\n\ts_endpgm");
+    let mut w = wave();
+    (w.s[6], w.s[7], w.s[8]) = (u32::MAX - 1, u32::MAX, 8);
+    exec1(&p, &mut w).unwrap();
+    assert_eq!((w.csp, w.exec(), w.pc), (1, 1, 1));
+    assert_eq!((w.s[0], w.s[1], w.s[2]), (u32::MAX - 1, u32::MAX, 8));
+
+    let p = one("s_getreg_b32 s3, hwreg(HW_REG_MODE, 29, 3)");
+    let mut w = wave();
+    w.csp = 4;
+    exec1(&p, &mut w).unwrap();
+    assert_eq!(w.s[3], 4);
+    let p = one("s_getreg_b32 s3, hwreg(HW_REG_MODE, 0, 4)");
+    assert!(exec1(&p, &mut wave()).is_err());
+
+    let p = one("s_cbranch_join s9\n\ts_nop 0\n\ts_endpgm");
+    let mut w = wave();
+    w.csp = 2;
+    w.s[9] = 1;
+    (w.s[4], w.s[5], w.s[6], w.s[7]) = (0xf0, 0, 8, 0);
+    exec1(&p, &mut w).unwrap();
+    assert_eq!((w.csp, w.exec(), w.pc), (1, 0xf0, 2));
+    w.s[9] = 1;
+    exec1(&p, &mut w).unwrap();
+    assert_eq!((w.csp, w.pc), (1, 1));
 }
