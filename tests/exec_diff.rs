@@ -13,7 +13,8 @@
 //! out of bounds, a division by zero, a shuffle of an inactive lane, no progress) is
 //! skipped and counted: it has no meaning to compare. Otherwise the simulator must finish
 //! and give identical buffers, with the kernel compiled at -O0 and at -O2 (the optimizer
-//! must not change a defined result).
+//! must not change a defined result), each with EXEC masking and with FORK/JOIN
+//! (`--divergence=fork-join`).
 //!
 //! Environment: `KC_EXEC_SEED`, `KC_EXEC_COUNT` (kernels, default 200), `KC_EXEC_FIRST`
 //! (first index, to rerun the kernel a failure names), `KC_EXEC_VERBOSE=1`, `KC_EXEC_KEEP=DIR`
@@ -27,6 +28,9 @@ use kc_tests::gen::Rng;
 use std::process::ExitCode;
 
 use kc_tests::env_u64;
+
+const EXEC_MASK: pipeline::Divergence = pipeline::Divergence::ExecMask;
+const FORK_JOIN: pipeline::Divergence = pipeline::Divergence::ForkJoin { depth: 6 };
 
 /// A random value of type `t` as JSON: small ones mostly, and sometimes the type's extremes
 /// (and, for `f32`, an infinity or a NaN).
@@ -125,7 +129,7 @@ fn main() -> ExitCode {
             text: text.clone(),
             is_ir: false,
         };
-        let request = |engine, opt_level| Request {
+        let request = |engine, opt_level, divergence| Request {
             kernel: None,
             grid: Some([grid, 1, 1]),
             block: Some([block, 1, 1]),
@@ -142,11 +146,12 @@ fn main() -> ExitCode {
             total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
             opt_level,
             simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
+            divergence,
             schedule: kc_compiler::run::Schedule::Lockstep,
             trace: false,
             color: false,
         };
-        let reference = match run::execute(&input, &request(Engine::Ref, 0)) {
+        let reference = match run::execute(&input, &request(Engine::Ref, 0, EXEC_MASK)) {
             Ok(out) => out,
             Err(Failure::Diagnostics(d)) => {
                 skipped += 1;
@@ -165,12 +170,17 @@ fn main() -> ExitCode {
         compared += 1;
         let describe = format!("kernel {i} (seed {s:#x}), block {block}, grid {grid}");
         let failed_before = failures.len();
-        // The simulator runs the listing of the unoptimized and of the optimized kernel.
-        for opt in [0u8, 2] {
-            let got = run::execute(&input, &request(Engine::Sim, opt));
-            if let Some(m) = mismatch(&reference, got, &format!("the simulator at -O{opt}")) {
-                failures.push(format!("{describe}: {m}\n{text}"));
-                break;
+        // The simulator runs the listing of the unoptimized and of the optimized kernel, with
+        // EXEC masking and with FORK/JOIN.
+        'lowerings: for (divergence, scheme) in [(EXEC_MASK, "exec-mask"), (FORK_JOIN, "fork-join")]
+        {
+            for opt in [0u8, 2] {
+                let got = run::execute(&input, &request(Engine::Sim, opt, divergence));
+                let what = format!("the simulator at -O{opt} with {scheme}");
+                if let Some(m) = mismatch(&reference, got, &what) {
+                    failures.push(format!("{describe}: {m}\n{text}"));
+                    break 'lowerings;
+                }
             }
         }
         // The reference engine on the kernel's CF IR, before and after the optimizer (in
@@ -184,7 +194,7 @@ fn main() -> ExitCode {
                         text: cf,
                         is_ir: true,
                     };
-                    run::execute(&cf_input, &request(Engine::Ref, 0))
+                    run::execute(&cf_input, &request(Engine::Ref, 0, EXEC_MASK))
                 });
                 let what = format!("the reference on the {stage:?} IR");
                 if let Some(m) = mismatch(&reference, got, &what) {

@@ -1,6 +1,7 @@
 //! The MIR text form and validator on real kernels (issue #12).
 //!
-//! - Every example (`examples/*.k`) at -O0 and -O2, and generated kernels (`kc_tests::gen`:
+//! - Every example (`examples/*.k`) at -O0 and -O2, with EXEC masking and with FORK/JOIN
+//!   (every other generated kernel too), and generated kernels (`kc_tests::gen`:
 //!   structured `.k` and CF `.mlir` on random CFGs) and large ones (`gen::large`): after
 //!   `isel` and after every later backend pass, the module validates; printing, parsing and
 //!   printing again gives the same text; and compiling on from the parsed module gives the
@@ -24,6 +25,17 @@ use kc_tests::env_u64;
 
 /// The module after isel of `text` at `-O<level>`.
 fn mir_of(name: &str, text: &str, is_ir: bool, level: u8) -> MirModule {
+    mir_with(name, text, is_ir, level, pipeline::Divergence::ExecMask)
+}
+
+/// The module after isel of `text` at `-O<level>`, divergent ifs for `divergence`.
+fn mir_with(
+    name: &str,
+    text: &str,
+    is_ir: bool,
+    level: u8,
+    divergence: pipeline::Divergence,
+) -> MirModule {
     let input = Input {
         name: name.to_string(),
         text: text.to_string(),
@@ -33,7 +45,7 @@ fn mir_of(name: &str, text: &str, is_ir: bool, level: u8) -> MirModule {
         Ok(ir) => ir,
         Err(e) => panic!("{name}: {e:?}"),
     };
-    match pipeline::compile_to_mir(ir, &input, level) {
+    match pipeline::compile_to_mir(ir, &input, level, divergence) {
         Ok(m) => m,
         Err(e) => panic!("{name}: {e:?}"),
     }
@@ -110,9 +122,14 @@ fn examples() -> Vec<(String, String)> {
 #[test]
 fn examples_round_trip_after_every_pass() {
     for (name, text) in examples() {
-        for level in [0, 2] {
-            let what = format!("{name} -O{level}");
-            let texts = check_kernel(&what, mir_of(&name, &text, false, level));
+        for (level, divergence) in [0, 2].into_iter().flat_map(|l| {
+            [
+                (l, pipeline::Divergence::ExecMask),
+                (l, pipeline::Divergence::ForkJoin { depth: 6 }),
+            ]
+        }) {
+            let what = format!("{name} -O{level} {divergence:?}");
+            let texts = check_kernel(&what, mir_with(&name, &text, false, level, divergence));
             // Virtual registers until regalloc, none from it on (texts: isel, then PASSES).
             let ra = 1 + kc_backend::passes::PASSES
                 .iter()
@@ -145,11 +162,17 @@ fn generated(count: usize, seed: u64) -> Vec<(String, String, bool)> {
 fn generated_kernels_validate_and_round_trip() {
     let count = env_u64("KC_MIR_COUNT", 150) as usize;
     let seed = env_u64("KC_MIR_SEED", 0x6b63_0012);
-    for (name, text, is_ir) in generated(count, seed) {
+    for (i, (name, text, is_ir)) in generated(count, seed).into_iter().enumerate() {
+        // Every other kernel with FORK/JOIN.
+        let divergence = if i % 2 == 1 {
+            pipeline::Divergence::ForkJoin { depth: 6 }
+        } else {
+            pipeline::Divergence::ExecMask
+        };
         for level in [0, 2] {
             check_kernel(
-                &format!("{name} -O{level} (seed {seed:#x})\n{text}"),
-                mir_of(&name, &text, is_ir, level),
+                &format!("{name} -O{level} {divergence:?} (seed {seed:#x})\n{text}"),
+                mir_with(&name, &text, is_ir, level, divergence),
             );
         }
     }

@@ -162,6 +162,7 @@ fn compare(
         total_step_limit: kc_compiler::run::DEFAULT_MAX_TOTAL_STEPS,
         opt_level: 2,
         simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
+        divergence: kc_compiler::pipeline::Divergence::ExecMask,
         schedule: kc_compiler::run::Schedule::Lockstep,
         trace: false,
         color: false,

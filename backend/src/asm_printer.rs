@@ -11,7 +11,7 @@
 //! Cost: linear in the code; each instruction is written straight into the output (no string
 //! per operand or line).
 
-use crate::isa::{is_inline_int, Kind};
+use crate::isa::{is_inline_int, Kind, Opc};
 use crate::isel::KernelInfo;
 use crate::mir::{Func, MBlock, Operand, PReg, Reg};
 use crate::regalloc::Usage;
@@ -150,6 +150,15 @@ pub fn print_kernel(
             }
             for (k, o) in i.ops.iter().enumerate() {
                 out.push_str(if k == 0 { " " } else { ", " });
+                if (i.op, o)
+                    == (
+                        Opc::S_GETREG_B32,
+                        &Operand::Imm(crate::fork_join::HWREG_CSP),
+                    )
+                {
+                    out.push_str("hwreg(HW_REG_MODE, 29, 3)");
+                    continue;
+                }
                 write_operand(out, o, d.operands.get(k).copied(), &labels);
             }
             if i.offset != 0 {

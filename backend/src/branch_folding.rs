@@ -2,6 +2,7 @@
 //!
 //! Pre: a machine function in layout order.
 //! Post: the same wave-level behaviour with
+//! Blocks a join may resume (`wave_to`) count as branch targets.
 //! - every branch to a label whose first instruction (skipping empty blocks) is `s_branch L`
 //!   retargeted to `L` (jump threading; a chain of `s_branch` collapses);
 //! - instructions after an `s_branch` or `s_endpgm` that no branch can reach removed;
@@ -138,7 +139,10 @@ fn thread_jumps(f: &mut Func) {
             if !inst.op.desc().is_branch() {
                 continue;
             }
-            let Some(Operand::Label(mut t)) = inst.ops.first().cloned() else {
+            let Some(slot) = inst.ops.iter().position(|o| matches!(o, Operand::Label(_))) else {
+                continue;
+            };
+            let Operand::Label(mut t) = inst.ops[slot] else {
                 continue;
             };
             // Follow unconditional branches; the bound stops on a cycle of jumps.
@@ -148,20 +152,22 @@ fn thread_jumps(f: &mut Func) {
                     _ => break,
                 }
             }
-            f.blocks[b].insts[k].ops[0] = Operand::Label(t);
+            f.blocks[b].insts[k].ops[slot] = Operand::Label(t);
         }
     }
 }
 
+/// Blocks a branch or a join (`wave_to`) may go to.
 fn targets(f: &Func) -> HashSet<MBlock> {
     f.layout
         .iter()
         .flat_map(|&b| f.blocks[b].insts.iter())
-        .filter(|i| i.op.desc().is_branch())
-        .filter_map(|i| match i.ops.first() {
-            Some(Operand::Label(t)) => Some(*t),
-            _ => None,
-        })
+        .filter_map(|i| i.target())
+        .chain(
+            f.layout
+                .iter()
+                .flat_map(|&b| f.blocks[b].wave_to.iter().copied()),
+        )
         .collect()
 }
 

@@ -88,6 +88,16 @@ pub fn relax(f: &mut Func, usage: &mut Usage) -> Result<(), RelaxError> {
     for &b in &f.layout {
         let mut pos = start[b];
         for (k, i) in f.blocks[b].insts.iter().enumerate() {
+            if let (Opc::S_CBRANCH_I_FORK, Some(t)) = (i.op, i.target()) {
+                let dwords = (start[t] as i64 - (pos + SHORT) as i64) / 4;
+                if dwords.unsigned_abs() > REACH as u64 {
+                    return Err(RelaxError(format!(
+                        "kernel `{}` has a fork whose target is beyond the 16-bit branch range \
+                         (kc relaxes no fork; --divergence=exec-mask compiles it)",
+                        f.name
+                    )));
+                }
+            }
             if let (true, Some(Operand::Label(t))) = (i.op.desc().is_branch(), i.ops.first()) {
                 // An upper bound of the distance either way: every size counted is one.
                 let dwords = (start[*t] as i64 - (pos + SHORT) as i64) / 4;

@@ -23,6 +23,7 @@ pub mod branch_folding;
 pub mod branch_relax;
 pub mod dead_defs;
 pub mod exec_lowering;
+pub mod fork_join;
 pub mod isa;
 pub mod isel;
 pub mod liveness;
@@ -53,7 +54,7 @@ pub fn compile(ir: &Ir) -> Result<String, Error> {
 /// the kernarg segment: explicit arguments, then the hidden ones at
 /// `explicit_size` rounded up to 8): `isel`, every pass of `passes::PASSES`, the printer.
 pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), Error> {
-    let mut m = passes::isel(ir)?;
+    let mut m = passes::isel(ir, isel::Divergence::ExecMask)?;
     for pass in passes::PASSES {
         passes::run(&mut m, pass)?;
     }

@@ -95,10 +95,11 @@ impl Cfg {
                     (Opc::S_ENDPGM, _) => falls = false,
                     // Taken only when no lane is in EXEC.
                     (Opc::S_CBRANCH_EXECZ, _) => {}
-                    (_, Some(Operand::Label(t))) if inst.op.desc().is_branch() => {
-                        add(i, index[*t] as usize)
+                    _ => {
+                        if let Some(t) = inst.target() {
+                            add(i, index[t] as usize)
+                        }
                     }
-                    _ => {}
                 }
             }
             if falls && i + 1 < n {
@@ -117,8 +118,8 @@ impl Cfg {
     }
 }
 
-/// Wave-level successors of each layout position: branch targets, and the next block unless
-/// the block ends in `s_branch` or `s_endpgm`.
+/// Wave-level successors of each layout position: branch targets, the next block unless the
+/// block ends in `s_branch` or `s_endpgm`, and where a join may resume the wave (`wave_to`).
 pub fn wave_successors(f: &Func, index: &SecondaryMap<MBlock, u32>) -> Vec<Vec<u32>> {
     let n = f.layout.len();
     let mut out = vec![Vec::new(); n];
@@ -126,8 +127,8 @@ pub fn wave_successors(f: &Func, index: &SecondaryMap<MBlock, u32>) -> Vec<Vec<u
         let mut falls = true;
         for inst in &f.blocks[b].insts {
             if inst.op.desc().is_branch() {
-                if let Some(Operand::Label(t)) = inst.ops.first() {
-                    let j = index[*t];
+                if let Some(t) = inst.target() {
+                    let j = index[t];
                     if !out[i].contains(&j) {
                         out[i].push(j);
                     }
@@ -143,6 +144,12 @@ pub fn wave_successors(f: &Func, index: &SecondaryMap<MBlock, u32>) -> Vec<Vec<u
         let next = i as u32 + 1;
         if falls && i + 1 < n && !out[i].contains(&next) {
             out[i].push(next);
+        }
+        for &t in &f.blocks[b].wave_to {
+            let j = index[t];
+            if !out[i].contains(&j) {
+                out[i].push(j);
+            }
         }
     }
     out

@@ -149,6 +149,18 @@ pub struct Inst {
 }
 
 impl Inst {
+    /// The label a branch goes to (the first label operand: `s_cbranch_i_fork`'s is its
+    /// second operand).
+    pub fn target(&self) -> Option<MBlock> {
+        if !self.op.desc().is_branch() {
+            return None;
+        }
+        self.ops.iter().find_map(|o| match o {
+            Operand::Label(t) => Some(*t),
+            _ => None,
+        })
+    }
+
     /// `op` on `ops` at `loc`: no memory offset, no `sc0`, no comment.
     pub fn new(op: Opc, ops: impl Into<Operands>, loc: Loc) -> Inst {
         Inst {
@@ -174,6 +186,10 @@ pub struct BlockData {
     /// No lane falls through from this block into the next one: the lanes in EXEC at its
     /// end resume at `lanes_to` (the end of a divergent if's then side, before its else side).
     pub lanes_stop: bool,
+    /// Blocks where the wave may go on from the end of this block besides its branches and
+    /// fall-through: the resume points an `s_cbranch_join` here may pop (`fork_join`).
+    /// Wave-level edges, for SGPR liveness.
+    pub wave_to: Vec<MBlock>,
 }
 
 /// A machine function.

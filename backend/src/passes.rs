@@ -24,8 +24,8 @@
 use crate::isel::{self, KernelInfo};
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
-    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, move_pairs, regalloc,
-    structurize, waitcnt, Error,
+    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, move_pairs,
+    regalloc, structurize, waitcnt, Error,
 };
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::Ir;
@@ -51,6 +51,11 @@ pub const ISEL_SUMMARY: &str =
 
 /// The backend passes after `isel`, in pipeline order.
 pub const PASSES: &[BackendPass] = &[
+    BackendPass {
+        name: "fork-join",
+        summary: "with --divergence=fork-join, divergent ifs to s_cbranch_i_fork / s_cbranch_join (nothing otherwise)",
+        run: |k| fork_join::lower(&mut k.func, &k.info),
+    },
     BackendPass {
         name: "exec-lowering",
         summary: "control-flow pseudos to EXEC-mask sequences; short safe execz skips dropped",
@@ -119,13 +124,13 @@ pub const PASSES: &[BackendPass] = &[
 /// A module after `after` (a stage name) is over physical registers: every stage after
 /// `regalloc`, and `regalloc` itself.
 pub fn allocated_after(after: &str) -> bool {
-    !matches!(after, "isel" | "exec-lowering" | "dead-defs")
+    !matches!(after, "isel" | "fork-join" | "exec-lowering" | "dead-defs")
 }
 
 /// Whether a module after `after` may hold control-flow pseudos (`exec-lowering` removes
 /// them).
 pub fn pseudos_allowed(after: &str) -> bool {
-    after == "isel"
+    matches!(after, "isel" | "fork-join")
 }
 
 /// The pass called `name` (not `isel`, which makes a module rather than transforming one).
@@ -158,7 +163,7 @@ pub fn remaining(after: &str) -> &'static [BackendPass] {
 
 /// Instruction selection for every kernel of `ir` (CF form, structurizable): the module
 /// after `isel`.
-pub fn isel(ir: &Ir) -> Result<MirModule, Error> {
+pub fn isel(ir: &Ir, divergence: isel::Divergence) -> Result<MirModule, Error> {
     let mut kernels = Vec::new();
     for func in ir.kernels() {
         let loc = ir.ops[func].loc;
@@ -170,7 +175,7 @@ pub fn isel(ir: &Ir) -> Result<MirModule, Error> {
             loc,
             message: format!("cannot structurize: {}", e.0),
         })?;
-        let isel = isel::Isel::run(ir, func, &u, &tree).map_err(|e| Error {
+        let isel = isel::Isel::run(ir, func, &u, &tree, divergence).map_err(|e| Error {
             loc: e.loc,
             message: e.message,
         })?;
@@ -191,7 +196,10 @@ pub fn isel(ir: &Ir) -> Result<MirModule, Error> {
 /// Why `pass` cannot run on `m` as it is (the level it needs), if so.
 pub fn refuse(m: &MirModule, pass: &BackendPass) -> Option<String> {
     // The passes up to `regalloc` take virtual registers, the others physical ones.
-    let before_ra = matches!(pass.name, "exec-lowering" | "dead-defs" | "regalloc");
+    let before_ra = matches!(
+        pass.name,
+        "fork-join" | "exec-lowering" | "dead-defs" | "regalloc"
+    );
     // Only a module right after isel can hold pseudos (the validator rejects them later),
     // so the scan runs once per compile, not once per pass.
     let pseudo = pseudos_allowed(m.after)
@@ -201,7 +209,7 @@ pub fn refuse(m: &MirModule, pass: &BackendPass) -> Option<String> {
                 .values()
                 .any(|b| b.insts.iter().any(|i| i.op.desc().is_pseudo()))
         });
-    if pseudo && pass.name != "exec-lowering" {
+    if pseudo && !matches!(pass.name, "fork-join" | "exec-lowering") {
         return Some(format!(
             "`{}` runs on MIR without control-flow pseudos, and this module has some (run \
              exec-lowering first)",

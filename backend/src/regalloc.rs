@@ -90,7 +90,16 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
         let live = liveness::live(f, &cfg, File::S);
         let costs = Costs::new(f, &live, &spiller, &kernarg, pre_s.as_deref());
         let vcc = vcc::Vcc::new(f, &cfg, &live);
-        match scan(f, &live, File::S, &costs, pre_s.as_deref(), vcc.as_ref())? {
+        let stack = crate::fork_join::stack_reservations(f, &cfg.start);
+        match scan(
+            f,
+            &live,
+            File::S,
+            &costs,
+            pre_s.as_deref(),
+            vcc.as_ref(),
+            &stack,
+        )? {
             Scan::Done(a) => break a,
             Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
             Scan::Spill(_) => return Err(out_of(f, File::S)),
@@ -109,10 +118,15 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
         live.segs[v] = vec![(0, last)];
     }
     let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
-    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None)? else {
+    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None, &[])? else {
         return Err(out_of(f, File::V));
     };
-    let usage = rewrite(f, &sgprs, &vgprs, spiller.count);
+    let mut usage = rewrite(f, &sgprs, &vgprs, spiller.count);
+    // The FORK/JOIN stack's SGPRs count: the hardware writes them.
+    let stack = crate::fork_join::stack_reservations(f, &Cfg::new(f).start);
+    if let Some(top) = stack.iter().map(|s| s.0 + 1).max() {
+        usage.sgprs = usage.sgprs.max(top);
+    }
     vcc::shrink(f);
     Ok(usage)
 }
@@ -370,6 +384,7 @@ enum Scan {
 /// Linear scan of the registers of `file`.
 /// `fixed`: the precolored ABI registers (`abi`), if any; else the ABI registers are
 /// reserved. `vcc`: the SGPR lane masks VCC may hold, and where it is busy otherwise.
+/// `stack`: SGPRs the FORK/JOIN stack keeps over a range of positions (`fork_join`).
 fn scan(
     f: &Func,
     live: &Live,
@@ -377,6 +392,7 @@ fn scan(
     costs: &Costs,
     fixed: Option<&[(VReg, u16)]>,
     vcc: Option<&vcc::Vcc>,
+    stack: &[(u16, Seg)],
 ) -> Result<Scan, AllocError> {
     let (first, budget) = match file {
         // The ABI registers are precolored live ranges: everything is allocatable.
@@ -409,6 +425,10 @@ fn scan(
     for &(v, r) in fixed {
         occ.insert_all(r, f.vregs[v].dwords as u16, live, v);
         assigned[v] = Some(r);
+    }
+    // The FORK/JOIN stack: no owner, never evicted.
+    for &(r, seg) in stack {
+        occ.insert(r, &[seg], VReg::reserved_value());
     }
     for v in order {
         let n = f.vregs[v].dwords as u16;
@@ -451,7 +471,16 @@ fn scan(
             }
             victims.sort_unstable();
             victims.dedup();
-            let cost: f64 = victims.iter().map(|&w| costs.weight[w]).sum();
+            let cost: f64 = victims
+                .iter()
+                .map(|&w| {
+                    if w == VReg::reserved_value() {
+                        f64::INFINITY
+                    } else {
+                        costs.weight[w]
+                    }
+                })
+                .sum();
             if cost.is_finite() && best.as_ref().is_none_or(|x| cost < x.0) {
                 best = Some((cost, b, victims.clone()));
             }
@@ -609,7 +638,9 @@ impl Spiller {
                         out.push(d);
                     }
                     Plan::Lanes(first) => {
-                        for i in 0..8u8 {
+                        // Only the register's own dwords: a lane past them may be past the
+                        // last spill VGPR.
+                        for i in 0..f.vregs[v].dwords {
                             let lane = first + i as u32;
                             let vg = mir::r(self.vgprs[lane as usize / 64]);
                             let l = Operand::Imm((lane % 64) as i64);

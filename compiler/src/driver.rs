@@ -140,6 +140,17 @@ struct Cli {
     /// warn, or do neither.
     #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
     simt_deadlock: pipeline::SimtDeadlock,
+
+    /// How divergent branches become gfx942 code: EXEC masking (the default, as LLVM), or
+    /// fork-join: divergent ifs with the hardware branch stack (s_cbranch_i_fork,
+    /// s_cbranch_join), loops with EXEC masking.
+    #[arg(long, value_enum, value_name = "SCHEME", default_value = "exec-mask")]
+    divergence: pipeline::DivergenceArg,
+
+    /// With --divergence=fork-join: ifs nested deeper than this many fork regions keep EXEC
+    /// masking (1 to 6; the hardware stack holds 6 entries, 4 SGPRs each).
+    #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u8).range(1..=6))]
+    fork_depth: u8,
 }
 
 /// Which ops `--generic` prints in MLIR's generic form.
@@ -289,6 +300,7 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         verify_each: cli.verify_each || pipeline::verify_each_default(),
         one_shot: true,
         simt_deadlock: cli.simt_deadlock,
+        divergence: cli.divergence.with_depth(cli.fork_depth),
         warnings: policy,
         mlir_verifier: mlir.filter(|_| cli.verify_with_mlir),
     };

@@ -114,6 +114,8 @@ pub struct Options {
     pub one_shot: bool,
     /// What to do about SIMT-induced deadlocks (`--simt-deadlock`).
     pub simt_deadlock: SimtDeadlock,
+    /// `--divergence` / `--fork-depth`: how the backend lowers divergent ifs.
+    pub divergence: Divergence,
     /// `--verify-with-mlir`: MLIR's verifier (the `mlir` feature's `kc_mlir::verify`, passed in
     /// by the `kc` binary so only it links MLIR) on the generic form after every IR pass and
     /// after reading IR.
@@ -124,6 +126,27 @@ pub struct Options {
 }
 
 pub use crate::spin_loops::SimtDeadlock;
+pub use kc_backend::isel::Divergence;
+
+/// `--divergence`: how the backend lowers divergent branches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DivergenceArg {
+    /// EXEC masking (`s_and_saveexec_b64`, ... `s_or_b64 exec`), as LLVM does.
+    ExecMask,
+    /// Divergent ifs with the hardware branch stack (`s_cbranch_i_fork`, `s_cbranch_join`);
+    /// loops keep EXEC masking.
+    ForkJoin,
+}
+
+impl DivergenceArg {
+    /// The backend's setting, with `--fork-depth`.
+    pub fn with_depth(self, depth: u8) -> Divergence {
+        match self {
+            DivergenceArg::ExecMask => Divergence::ExecMask,
+            DivergenceArg::ForkJoin => Divergence::ForkJoin { depth },
+        }
+    }
+}
 
 /// Verifies IR in MLIR's generic form; `Err` holds the diagnostics (`file:line:col: ...`).
 pub type MlirVerifier = fn(&str) -> Result<(), String>;
@@ -161,6 +184,7 @@ impl Options {
             verify_each: verify_each_default(),
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
+            divergence: Divergence::ExecMask,
             warnings: warnings::Policy::silent(),
             mlir_verifier: None,
         }
@@ -359,8 +383,9 @@ fn backend_passes(mut ir: Ir, runner: &mut Runner) -> Result<MirModule, Failure>
     }
     runner.verify_pending(&ir)?;
     let file = runner.file();
+    let divergence = runner.opts().divergence;
     let mut m = runner
-        .time("isel", || backend::isel(&ir))
+        .time("isel", || backend::isel(&ir, divergence))
         .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))?;
     runner.after_mir(&m, "isel")?;
     for pass in backend::PASSES {
@@ -395,17 +420,25 @@ pub fn compile_listing(
     mut ir: Ir,
     input: &Input,
     opt_level: u8,
+    divergence: Divergence,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    let opts = Options::new(Stage::Asm);
+    let mut opts = Options::new(Stage::Asm);
+    opts.divergence = divergence;
     let mut runner = Runner::new(&opts, &file);
     optimize(&mut ir, opt_level, &mut runner)?;
     listing(ir, &mut runner)
 }
 
-/// The machine module after `isel` of a CF module optimized at `opt_level` (for tests that
-/// run the backend passes one by one).
-pub fn compile_to_mir(mut ir: Ir, input: &Input, opt_level: u8) -> Result<MirModule, Failure> {
+/// The machine module after `isel` of a CF module optimized at `opt_level`, divergent
+/// branches to be lowered as `divergence` says (for tests that run the backend passes one by
+/// one).
+pub fn compile_to_mir(
+    mut ir: Ir,
+    input: &Input,
+    opt_level: u8,
+    divergence: Divergence,
+) -> Result<MirModule, Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let opts = Options::new(Stage::Asm);
     let mut runner = Runner::new(&opts, &file);
@@ -414,7 +447,7 @@ pub fn compile_to_mir(mut ir: Ir, input: &Input, opt_level: u8) -> Result<MirMod
         let pass = pass_manager::find(name).expect("a table pass");
         runner.run(&mut ir, pass, false)?;
     }
-    backend::isel(&ir).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
+    backend::isel(&ir, divergence).map_err(|e| Failure::Diagnostics(backend_error(&ir, &file, &e)))
 }
 
 /// A backend error, rendered like a verifier error without the IR context.

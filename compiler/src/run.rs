@@ -118,6 +118,14 @@ struct RunCli {
     /// execution: repair it (the default), or leave it (`warn`, `off`); as `kc --simt-deadlock`.
     #[arg(long, value_enum, value_name = "MODE", default_value = "repair")]
     simt_deadlock: pipeline::SimtDeadlock,
+
+    /// How the simulator's compile lowers divergent branches; as `kc --divergence`.
+    #[arg(long, value_enum, value_name = "SCHEME", default_value = "exec-mask")]
+    divergence: pipeline::DivergenceArg,
+
+    /// As `kc --fork-depth`.
+    #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u8).range(1..=6))]
+    fork_depth: u8,
 }
 
 /// How the reference interpreter schedules the work-items of structured IR.
@@ -153,6 +161,8 @@ pub struct Request {
     pub opt_level: u8,
     /// `--simt-deadlock` of the simulator's compile.
     pub simt_deadlock: pipeline::SimtDeadlock,
+    /// `--divergence` of the simulator's compile.
+    pub divergence: pipeline::Divergence,
     /// `--schedule` of the reference interpreter.
     pub schedule: Schedule,
     /// Trace to stderr.
@@ -211,6 +221,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         total_step_limit: cli.total_step_limit,
         opt_level: cli.opt,
         simt_deadlock: cli.simt_deadlock,
+        divergence: cli.divergence.with_depth(cli.fork_depth),
         schedule: cli.schedule,
         trace: cli.trace,
         color,
@@ -275,6 +286,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         total_step_limit: req.total_step_limit,
         opt_level: req.opt_level,
         simt_deadlock: req.simt_deadlock,
+        divergence: req.divergence,
         schedule: req.schedule,
         trace: req.trace,
     };
@@ -313,6 +325,7 @@ pub struct Job<'a> {
     pub total_step_limit: u64,
     pub opt_level: u8,
     pub simt_deadlock: pipeline::SimtDeadlock,
+    pub divergence: pipeline::Divergence,
     pub schedule: Schedule,
     pub trace: bool,
 }
@@ -404,7 +417,8 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
     let cf =
         pipeline::compile_to_cf_with(job.input, job.simt_deadlock).map_err(EngineError::Failure)?;
     let (listing, layouts) =
-        pipeline::compile_listing(cf, job.input, job.opt_level).map_err(EngineError::Failure)?;
+        pipeline::compile_listing(cf, job.input, job.opt_level, job.divergence)
+            .map_err(EngineError::Failure)?;
     let name = job.ir.func_name(job.func).to_string();
     let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
         fail(format!(
@@ -501,13 +515,18 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
             *x = u64::from_le_bytes(le);
         }
     }
-    Ok(vec![
+    let mut counts = vec![
         ("scalar", stats.scalar()),
         ("vector", stats.vector()),
         ("memory", stats.memory()),
         ("total", stats.total()),
         ("lane_instructions", stats.lane_instructions),
-    ])
+    ];
+    // The deepest FORK/JOIN stack of any wave, for listings that use it.
+    if job.divergence != pipeline::Divergence::ExecMask {
+        counts.push(("max_stack_depth", stats.max_stack_depth));
+    }
+    Ok(counts)
 }
 
 // ---- kernels and parameters ----

@@ -33,6 +33,21 @@ pub struct KernelInfo {
     pub kernarg_size: u32,
     pub lds_size: u32,
     pub tid_dims: u8,
+    /// How divergent ifs are lowered (`--divergence`).
+    pub divergence: Divergence,
+}
+
+/// The lowering of divergent branches: EXEC masking (`exec_lowering`), or the hardware
+/// FORK/JOIN branch stack for divergent ifs (`fork_join`, loops keep EXEC masking).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Divergence {
+    #[default]
+    ExecMask,
+    ForkJoin {
+        /// Fork regions nested deeper than this many stay EXEC-masked (at most 6, the
+        /// hardware stack).
+        depth: u8,
+    },
 }
 
 #[derive(Clone, Debug)]

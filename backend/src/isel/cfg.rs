@@ -46,7 +46,7 @@
 //! copies on edges in `block_args.rs`.
 
 use super::cfg_analysis::{BrKind, Facts, Frame, Frames};
-use super::{Isel, IselError};
+use super::{Divergence, Isel, IselError};
 use crate::isa::Opc;
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
@@ -641,7 +641,10 @@ impl Isel<'_> {
         let xor = has_else || then_loses;
         // At the end of an enclosing if's side: join at its join, our lanes restored by its
         // mask (ORed into it as soon as ours is final), like LLVM's optimizeEndCf.
-        let outer = self.absorber(term);
+        // With FORK/JOIN every divergent if keeps its own join (`fork_join` pairs each
+        // `cf_if` with its `cf_end`): none is absorbed, none left out before the kernel's end.
+        let fork_join = self.info.divergence != Divergence::ExecMask;
+        let outer = if fork_join { None } else { self.absorber(term) };
         let saved = self.s64();
         // Without an else side and with no lane lost in the then side, the join can restore
         // the whole EXEC of before (LLVM's simple if): no mask of the lanes not taken.
@@ -659,7 +662,7 @@ impl Isel<'_> {
         // go to where it restores EXEC.
         // A join the kernel's end follows restores EXEC for nothing: no restore, and
         // nothing for a nested if to join at.
-        let dead_join = tail == Some(Target::Kernel);
+        let dead_join = tail == Some(Target::Kernel) && !fork_join;
         let join = Join {
             restore: outer.map_or(saved, |o| o.restore),
             covers: outer.is_some_and(|o| o.covers) || !xor,

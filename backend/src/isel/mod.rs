@@ -46,7 +46,7 @@ mod division;
 mod memory;
 mod setup;
 
-pub use abi::{ArgInfo, KernelInfo, HIDDEN_SIZE};
+pub use abi::{ArgInfo, Divergence, KernelInfo, HIDDEN_SIZE};
 
 use crate::isa::{self, is_inline_int, Opc, Unit};
 use crate::mir::{self, Class, Func, Inst, MBlock, Operand, PReg, VReg};
@@ -160,6 +160,7 @@ impl<'a> Isel<'a> {
         func: Op,
         u: &'a Uniformity,
         tree: &Tree,
+        divergence: Divergence,
     ) -> Result<Isel<'a>, IselError> {
         let mut mf = Func {
             name: ir.func_name(func).to_string(),
@@ -184,6 +185,7 @@ impl<'a> Isel<'a> {
             smem_ok: HashSet::default(),
             info: KernelInfo {
                 name: ir.func_name(func).to_string(),
+                divergence,
                 ..KernelInfo::default()
             },
             kernarg: Operand2::Phys(PReg::S(0, 2)),

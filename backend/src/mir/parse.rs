@@ -304,6 +304,7 @@ impl Parser<'_> {
             "kernarg_size",
             "lds_size",
             "tid_dims",
+            "divergence",
             "usage",
             "vregs",
         ];
@@ -344,6 +345,21 @@ impl Parser<'_> {
                 "kernarg_size" => info.kernarg_size = l.uint("the size")?,
                 "lds_size" => info.lds_size = l.uint("the size")?,
                 "tid_dims" => info.tid_dims = l.uint("the number of dimensions")?,
+                "divergence" => {
+                    let (kind, kat) = l.ident("`exec_mask` or `fork_join`")?;
+                    info.divergence = match kind.as_str() {
+                        "exec_mask" => crate::isel::Divergence::ExecMask,
+                        "fork_join" => {
+                            l.keyword("depth")?;
+                            let depth = l.uint("the stack depth")?;
+                            if !(1..=6).contains(&depth) {
+                                return err(at, "the fork-join depth is 1 to 6");
+                            }
+                            crate::isel::Divergence::ForkJoin { depth }
+                        }
+                        _ => return err(kat, "expected `exec_mask` or `fork_join`"),
+                    };
+                }
                 "usage" => {
                     l.keyword("sgprs")?;
                     let sgprs = l.uint("the SGPR count")?;
@@ -449,6 +465,20 @@ impl Parser<'_> {
         if l.is_ident("lanes_stop") {
             l.next();
             k.kernel.func.blocks[b].lanes_stop = true;
+        }
+        if l.is_ident("wave_to") {
+            l.next();
+            l.punct('(')?;
+            loop {
+                let t = self.label(k, l)?;
+                k.kernel.func.blocks[b].wave_to.push(t);
+                if l.is_punct(',') {
+                    l.next();
+                    continue;
+                }
+                l.punct(')')?;
+                break;
+            }
         }
         if let Some(Tok::Comment(c)) = l.peek() {
             k.kernel.func.blocks[b].comment = Some(c.clone());

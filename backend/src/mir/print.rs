@@ -336,6 +336,9 @@ pub fn print_kernel(m: &MirModule, k: usize, notes: &Notes, out: &mut String) {
     let _ = writeln!(out, "  kernarg_size {}", info.kernarg_size);
     let _ = writeln!(out, "  lds_size {}", info.lds_size);
     let _ = writeln!(out, "  tid_dims {}", info.tid_dims);
+    if let crate::isel::Divergence::ForkJoin { depth } = info.divergence {
+        let _ = writeln!(out, "  divergence fork_join depth {depth}");
+    }
     if let Some(u) = &mk.usage {
         let _ = writeln!(
             out,
@@ -364,6 +367,10 @@ fn block_line(f: &Func, b: MBlock, out: &mut String) {
     }
     if data.lanes_stop {
         out.push_str(" lanes_stop");
+    }
+    if !data.wave_to.is_empty() {
+        let to: Vec<String> = data.wave_to.iter().map(|t| format!("{t}")).collect();
+        let _ = write!(out, " wave_to({})", to.join(", "));
     }
     if let Some(c) = &data.comment {
         let _ = write!(out, " ; {}", comment_text(c));

@@ -268,6 +268,14 @@ impl Validator<'_> {
                     ));
                 }
             }
+            for &t in &f.blocks[b].wave_to {
+                if !in_layout[t] {
+                    bad.push((
+                        At::Block(b),
+                        format!("the wave may resume at {t}, which is not in the layout"),
+                    ));
+                }
+            }
             for (i, inst) in f.blocks[b].insts.iter().enumerate() {
                 for o in &inst.ops {
                     let targets = match o {

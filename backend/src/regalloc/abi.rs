@@ -68,10 +68,12 @@ pub(super) fn precolor(f: &mut Func, file: File) -> Option<Vec<(VReg, u16)>> {
         .iter()
         .map(|&(_, w)| f.new_vreg(Class { file, dwords: w }))
         .collect();
-    // Aliases: v -> (group, dword offset).
+    // Aliases: v -> (group, dword offset). None with FORK/JOIN: `fork_join` copied the ABI
+    // inputs so that nothing reads them after the entry, where the fork stack reuses them.
     let mut alias: SecondaryMap<VReg, Option<(usize, u8)>> = SecondaryMap::new();
     let mut alias_defs = Vec::new();
-    for (v, at) in defs.single.iter() {
+    let forks = crate::fork_join::has_forks(f);
+    for (v, at) in defs.single.iter().filter(|_| !forks) {
         let Some((b, i)) = *at else { continue };
         let inst = &f.blocks[b].insts[i as usize];
         if f.vregs[v].file != file
