@@ -1,5 +1,6 @@
 //! Every kernel the differential generators make compiles with the gfx942 backend to a
-//! listing llvm-mc-22 assembles without an error or a warning (issue #4).
+//! listing llvm-mc-22 assembles without an error or a warning (issue #4), with EXEC masking
+//! and with FORK/JOIN (`--divergence=fork-join`, issue #15).
 //!
 //! Kernels: `kc_tests::gen::source` (structured `.k`, implicit and explicit tokens, and the
 //! race-free variant the differential execution test runs) and `kc_tests::gen::cfg` (CF
@@ -49,24 +50,38 @@ fn main() -> ExitCode {
             text: text.clone(),
             is_ir,
         };
-        let listing =
-            match std::panic::catch_unwind(|| pipeline::run(&input, &Options::new(Stage::Asm))) {
+        // With EXEC masking and with FORK/JOIN.
+        for divergence in [
+            pipeline::Divergence::ExecMask,
+            pipeline::Divergence::ForkJoin { depth: 6 },
+        ] {
+            let mut opts = Options::new(Stage::Asm);
+            opts.divergence = divergence;
+            let listing = match std::panic::catch_unwind(|| pipeline::run(&input, &opts)) {
                 Ok(Ok(l)) => l,
                 Ok(Err(Failure::Diagnostics(d) | Failure::Usage(d))) => {
-                    failures.push(format!("kernel {i} (seed {s:#x}): kc: {d}\n{text}"));
-                    continue;
+                    failures.push(format!(
+                        "kernel {i} (seed {s:#x}, {divergence:?}): kc: {d}\n{text}"
+                    ));
+                    break;
                 }
                 Err(_) => {
-                    failures.push(format!("kernel {i} (seed {s:#x}): kc panicked\n{text}"));
-                    continue;
+                    failures.push(format!(
+                        "kernel {i} (seed {s:#x}, {divergence:?}): kc panicked\n{text}"
+                    ));
+                    break;
                 }
             };
-        if let Err(e) = assemble_gfx942(&mc, &listing) {
-            failures.push(format!("kernel {i} (seed {s:#x}): {e}\n{listing}"));
+            if let Err(e) = assemble_gfx942(&mc, &listing) {
+                failures.push(format!(
+                    "kernel {i} (seed {s:#x}, {divergence:?}): {e}\n{listing}"
+                ));
+                break;
+            }
         }
     }
     println!(
-        "backend_assembles: {} of {count} kernels compiled and assembled",
+        "backend_assembles: {} of {count} kernels compiled and assembled (EXEC masking and FORK/JOIN)",
         count - failures.len()
     );
     if failures.is_empty() {

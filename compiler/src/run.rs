@@ -521,6 +521,8 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
         ("memory", stats.memory()),
         ("total", stats.total()),
         ("lane_instructions", stats.lane_instructions),
+        ("valu", stats.valu),
+        ("valu_lanes", stats.valu_lanes),
     ];
     // The deepest FORK/JOIN stack of any wave, for listings that use it.
     if job.divergence != pipeline::Divergence::ExecMask {

@@ -386,6 +386,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         Unit::Valu => {
             st.valu += 1;
             st.lane_instructions += exec.count_ones() as u64;
+            st.valu_lanes += exec.count_ones() as u64;
         }
         Unit::Vmem => {
             st.vmem += 1;

@@ -287,6 +287,8 @@ pub struct Stats {
     pub control: u64,
     /// Sum of popcount(EXEC at issue) over VALU, VMEM and LDS instructions.
     pub lane_instructions: u64,
+    /// The same over VALU instructions only (lane utilisation: valu_lanes / (64 valu)).
+    pub valu_lanes: u64,
     pub workgroups: u64,
     pub waves: u64,
     /// The deepest FORK/JOIN stack of any wave (entries pushed at once).
