@@ -1,7 +1,7 @@
 //! EXEC lowering: the control-flow pseudos isel selects on the logical CFG become the
 //! EXEC-mask sequences gfx942 runs (LLVM's SILowerControlFlow, Mesa ACO's
-//! `aco_insert_exec_mask`). Another lowering of the same pseudos (FORK/JOIN) would be one more
-//! pass in this place.
+//! `aco_insert_exec_mask`). `fork_join` runs before it: with `--divergence=fork-join` it
+//! lowers the divergent ifs with the hardware branch stack and leaves the rest here.
 //!
 //! Pre: MIR over virtual registers as isel leaves it. The pseudos, with their operands as
 //! written in MIR, what they mean on the logical CFG, and what they become:

@@ -33,7 +33,8 @@
 //! s[4k:4k+3]: the register allocator keeps s[4L:4L+3] for each fork region at nesting level L
 //! from its fork to its join, and this pass copies the ABI input SGPRs (s[0:1], s2-s4) to
 //! virtual registers at the kernel's entry so that nothing reads them later. A comment on
-//! each fork names the scheme; an if nested deeper keeps EXEC masking and says so.
+//! each fork names the scheme; an if nested deeper keeps EXEC masking and says so, as do the
+//! divergent loops and lane exits left to `exec_lowering` (their comments get "(EXEC mask)").
 //!
 //! Linear in the instructions.
 
@@ -277,6 +278,14 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
                 vec![Inst::new(Opc::S_BRANCH, vec![Operand::Label(r.end)], loc)];
             layout.push(r.jmp);
         }
+        // The listing says which scheme each divergent construct left here uses.
+        if let Some(c) = f.blocks[b]
+            .comment
+            .as_mut()
+            .filter(|c| c.contains("divergent"))
+        {
+            c.push_str(" (EXEC mask)");
+        }
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let lanes_to = std::mem::take(&mut f.blocks[b].lanes_to);
         let lanes_stop = std::mem::replace(&mut f.blocks[b].lanes_stop, false);
@@ -348,6 +357,11 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
                         b2_fail = None;
                         out.push(Inst::new(Opc::S_MOV_B64, vec![exec(), mir::r(s)], loc));
                         continue;
+                    }
+                }
+                Opc::CF_BREAK | Opc::CF_EXIT | Opc::CF_LOOP => {
+                    if let Some(c) = inst.comment.as_mut().filter(|c| c.contains("divergent")) {
+                        c.push_str(" (EXEC mask)");
                     }
                 }
                 Opc::CF_SKIP => {

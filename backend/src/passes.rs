@@ -1,7 +1,7 @@
 //! The backend pipeline as named passes over a [`MirModule`]:
 //!
 //! ```text
-//!   CF IR ──isel──▶ MIR (virtual registers, control-flow pseudos) ──exec-lowering──▶
+//!   CF IR ──isel──▶ MIR (virtual registers, control-flow pseudos) ──fork-join──▶ ──exec-lowering──▶
 //!         MIR (virtual registers, EXEC masks) ──dead-defs──▶ ──regalloc──▶ ──move-pairs──▶
 //!         ──branch-folding──▶ ──waitcnt──▶ ──hazards──▶ ──branch-relax──▶ MIR (final)
 //!         ──listing──▶ gfx942 assembly
@@ -9,15 +9,17 @@
 //!
 //! `isel` (structurization into a control tree, then instruction selection) turns each CF
 //! kernel into a machine kernel, its divergent control flow as pseudo instructions on the
-//! logical CFG (`cf_if`, `cf_else`, `cf_end`, ...); `exec-lowering` expands them into EXEC-mask
-//! code (`exec_lowering.rs` documents each); every later pass maps a machine module to a
+//! logical CFG (`cf_if`, `cf_else`, `cf_end`, ...); `fork-join` lowers the divergent ifs of a
+//! kernel compiled with `--divergence=fork-join` to FORK/JOIN (nothing otherwise);
+//! `exec-lowering` expands the rest into EXEC-mask code (`exec_lowering.rs` documents each); every later pass maps a machine module to a
 //! machine module, so the driver can print, validate and time the MIR between any two of
 //! them, and run any of them alone on MIR read from a file (`kc f.mir --passes=regalloc`).
 //!
 //! Guarantees: [`run`] refuses (with a message, before touching anything) a pass whose input
-//! level does not match the module: `exec-lowering`, `dead-defs` and `regalloc` take
-//! unallocated MIR, every other pass allocated MIR, and only `exec-lowering` a module with
-//! control-flow pseudos (the validator allows them only after `isel`); a pass that fails (out
+//! level does not match the module: `fork-join`, `exec-lowering`, `dead-defs` and `regalloc`
+//! take unallocated MIR, every other pass allocated MIR, and only `fork-join` and
+//! `exec-lowering` a module with control-flow pseudos (the validator allows them only after
+//! `isel` and `fork-join`); a pass that fails (out
 //! of registers, a branch too long for any free SGPR pair) returns an [`Error`] at the kernel's location; [`listing`] prints allocated
 //! MIR only. `MirModule::after` names the last pass run.
 

@@ -450,17 +450,7 @@ impl Parser<'_> {
         k.cur = Some(b);
         if l.is_ident("lanes_to") {
             l.next();
-            l.punct('(')?;
-            loop {
-                let t = self.label(k, l)?;
-                k.kernel.func.blocks[b].lanes_to.push(t);
-                if l.is_punct(',') {
-                    l.next();
-                    continue;
-                }
-                l.punct(')')?;
-                break;
-            }
+            k.kernel.func.blocks[b].lanes_to = self.block_list(k, l)?;
         }
         if l.is_ident("lanes_stop") {
             l.next();
@@ -468,23 +458,32 @@ impl Parser<'_> {
         }
         if l.is_ident("wave_to") {
             l.next();
-            l.punct('(')?;
-            loop {
-                let t = self.label(k, l)?;
-                k.kernel.func.blocks[b].wave_to.push(t);
-                if l.is_punct(',') {
-                    l.next();
-                    continue;
-                }
-                l.punct(')')?;
-                break;
-            }
+            k.kernel.func.blocks[b].wave_to = self.block_list(k, l)?;
         }
         if let Some(Tok::Comment(c)) = l.peek() {
             k.kernel.func.blocks[b].comment = Some(c.clone());
             l.next();
         }
         l.end()
+    }
+
+    /// `(bbA, bbB, ...)`: the block lists of `lanes_to` and `wave_to`.
+    fn block_list(
+        &mut self,
+        k: &mut KernelBuilder,
+        l: &mut Line,
+    ) -> Result<Vec<MBlock>, ParseError> {
+        l.punct('(')?;
+        let mut out = Vec::new();
+        loop {
+            out.push(self.label(k, l)?);
+            if l.is_punct(',') {
+                l.next();
+                continue;
+            }
+            l.punct(')')?;
+            return Ok(out);
+        }
     }
 
     /// A block reference `bbN` (checked to be defined when the kernel ends).

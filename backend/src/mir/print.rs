@@ -2,9 +2,11 @@
 //!
 //! Guarantees: prints every part of a [`MirModule`] that compilation after the last pass run
 //! depends on: the pass it is after, the source file, and per kernel its name and location,
-//! kernel info (arguments, kernarg and LDS sizes, work-item id dimensions), register usage
+//! kernel info (arguments, kernarg and LDS sizes, work-item id dimensions, the lowering of
+//! divergent branches when it is FORK/JOIN: `divergence fork_join depth N`), register usage
 //! (once allocated), the class of every virtual register an operand names, and the blocks in
-//! layout order (their numbers, per-lane edges `lanes_to` / `lanes_stop`, comments) with one
+//! layout order (their numbers, per-lane edges `lanes_to` / `lanes_stop`, where a join may
+//! resume the wave `wave_to`, comments) with one
 //! instruction per line: the assembler mnemonic, every operand, `offset:N`, `sc0`, the source
 //! location and the comment. `parse::parse` reads it back, and printing what it read gives
 //! the same text (`tests`: every example after every backend pass). Total: any `Func` prints
@@ -37,7 +39,8 @@
 //! `sN` / `s[a:b]` / `vN` / `v[a:b]` / `vcc` / `exec` / `m0`, integers (decimal, or hex past
 //! 16 bits), `bbN` (a block), `off`, `vmcnt(N) lgkmcnt(N)` (either, or `nocnt`), and
 //! `(bbT-bbF)&4294967295` / `(bbT-bbF)>>32` (a long branch's offset halves). A block line is
-//! `bbN:`, then `lanes_to(bbA, bbB)` and `lanes_stop` when set, then `; comment`. After an
+//! `bbN:`, then `lanes_to(bbA, bbB)`, `lanes_stop` and `wave_to(bbC, bbD)` when set, then
+//! `; comment`. After an
 //! instruction, `; text` is its comment (kept, printed into the listing); a line starting
 //! with `#` is a comment the parser skips.
 
