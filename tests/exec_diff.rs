@@ -147,6 +147,7 @@ fn main() -> ExitCode {
             opt_level,
             simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
             divergence,
+            listing: None,
             schedule: kc_compiler::run::Schedule::Lockstep,
             trace: false,
             color: false,

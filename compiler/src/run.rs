@@ -123,6 +123,13 @@ struct RunCli {
     #[arg(long, value_enum, value_name = "SCHEME", default_value = "exec-mask")]
     divergence: pipeline::DivergenceArg,
 
+    /// Run this gfx942 listing (clang-22's, say) on the simulator instead of kc's compile of
+    /// INPUT. INPUT still gives the kernel's parameters (the args file binds them); the
+    /// kernarg layout is the listing's `.amdgpu_metadata` (explicit arguments in order, the
+    /// hidden block counts, group sizes and grid dimensions filled, other hidden ones 0).
+    #[arg(long, value_name = "FILE.s")]
+    listing: Option<String>,
+
     /// As `kc --fork-depth`.
     #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u8).range(1..=6))]
     fork_depth: u8,
@@ -163,6 +170,8 @@ pub struct Request {
     pub simt_deadlock: pipeline::SimtDeadlock,
     /// `--divergence` of the simulator's compile.
     pub divergence: pipeline::Divergence,
+    /// `--listing`: a listing's file name and text, run instead of kc's compile.
+    pub listing: Option<(String, String)>,
     /// `--schedule` of the reference interpreter.
     pub schedule: Schedule,
     /// Trace to stderr.
@@ -211,6 +220,19 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         "never" => false,
         _ => std::io::stderr().is_terminal(),
     };
+    let listing = match &cli.listing {
+        Some(path) => {
+            if cli.engine != Engine::Sim {
+                return Err(Failure::Usage(
+                    "--listing runs on the simulator: it takes --engine sim".into(),
+                ));
+            }
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::Usage(format!("cannot read listing `{path}`: {e}")))?;
+            Some((path.clone(), text))
+        }
+        None => None,
+    };
     let req = Request {
         kernel: cli.kernel,
         grid: cli.grid,
@@ -222,6 +244,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         opt_level: cli.opt,
         simt_deadlock: cli.simt_deadlock,
         divergence: cli.divergence.with_depth(cli.fork_depth),
+        listing,
         schedule: cli.schedule,
         trace: cli.trace,
         color,
@@ -287,6 +310,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         opt_level: req.opt_level,
         simt_deadlock: req.simt_deadlock,
         divergence: req.divergence,
+        listing: req.listing.clone(),
         schedule: req.schedule,
         trace: req.trace,
     };
@@ -326,6 +350,7 @@ pub struct Job<'a> {
     pub opt_level: u8,
     pub simt_deadlock: pipeline::SimtDeadlock,
     pub divergence: pipeline::Divergence,
+    pub listing: Option<(String, String)>,
     pub schedule: Schedule,
     pub trace: bool,
 }
@@ -408,45 +433,126 @@ fn sim_buffer_base(i: usize) -> u64 {
     (2 * i as u64 + 1) << 40
 }
 
+/// The kernarg segment of a listing from its metadata (`sim::metadata_args`): the explicit
+/// arguments in order take `args`; the hidden block counts, group sizes and grid dimensions
+/// are the launch's; every other hidden argument is 0.
+fn listing_kernarg(
+    layout: &kc_backend::sim::MetadataArgs,
+    args: &[ArgValue],
+    launch: &Launch,
+    bits: impl Fn(&ArgValue) -> u64,
+) -> Result<Vec<u8>, String> {
+    let explicit: Vec<_> = layout
+        .args
+        .iter()
+        .filter(|a| !a.kind.starts_with("hidden_"))
+        .collect();
+    if explicit.len() != args.len() {
+        return Err(format!(
+            "kernel `{}` takes {} explicit arguments in the listing's metadata, the kernel {}",
+            layout.name,
+            explicit.len(),
+            args.len()
+        ));
+    }
+    let mut kernarg = vec![0u8; layout.kernarg_size as usize];
+    let mut put = |offset: u32, size: u32, v: u64| -> Result<(), String> {
+        let (at, n) = (offset as usize, size as usize);
+        if n > 8 || at + n > kernarg.len() {
+            return Err(format!(
+                "argument at offset {offset} of {size} bytes does not fit the kernarg segment"
+            ));
+        }
+        kernarg[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        Ok(())
+    };
+    for (a, v) in explicit.iter().zip(args) {
+        put(a.offset, a.size, bits(v))?;
+    }
+    let dims = if launch.grid[2] > 1 || launch.block[2] > 1 {
+        3
+    } else if launch.grid[1] > 1 || launch.block[1] > 1 {
+        2
+    } else {
+        1
+    };
+    for a in layout.args.iter().filter(|a| a.kind.starts_with("hidden_")) {
+        let d = |s: &str| match s {
+            "x" => 0,
+            "y" => 1,
+            _ => 2,
+        };
+        let v = match a.kind.as_str() {
+            k if k.starts_with("hidden_block_count_") => launch.grid[d(&k[19..])] as u64,
+            k if k.starts_with("hidden_group_size_") => launch.block[d(&k[18..])] as u64,
+            "hidden_grid_dims" => dims,
+            _ => 0,
+        };
+        put(a.offset, a.size, v)?;
+    }
+    Ok(kernarg)
+}
+
 /// `--engine sim`: compiles the kernel with the gfx942 backend and runs the listing on the
 /// wave64 simulator. The kernarg segment follows the backend's layout (explicit arguments,
 /// then the COv5 hidden block counts and group sizes); buffers are copied in and out.
 pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
     use kc_backend::sim;
     let fail = |m: String| EngineError::Failure(Failure::Diagnostics(m));
-    let cf =
-        pipeline::compile_to_cf_with(job.input, job.simt_deadlock).map_err(EngineError::Failure)?;
-    let (listing, layouts) =
-        pipeline::compile_listing(cf, job.input, job.opt_level, job.divergence)
-            .map_err(EngineError::Failure)?;
     let name = job.ir.func_name(job.func).to_string();
-    let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
-        fail(format!(
-            "internal compiler error: no listing for `{name}`\n"
-        ))
-    })?;
-    let program = sim::parse(&listing).map_err(|e| {
-        fail(format!(
-            "internal compiler error: the simulator rejects kc's listing at line {}: {}\n",
-            e.line, e.message
-        ))
-    })?;
-    // Kernel arguments.
-    let mut kernarg = vec![0u8; layout.kernarg_size as usize];
-    for (a, v) in layout.args.iter().zip(&job.args) {
-        let bits = match *v {
-            ArgValue::Scalar(bits) => bits,
-            ArgValue::Buffer(i) => sim_buffer_base(i),
-        };
-        let at = a.offset as usize;
-        kernarg[at..at + a.size as usize].copy_from_slice(&bits.to_le_bytes()[..a.size as usize]);
-    }
-    let hidden = layout.explicit_size.next_multiple_of(8) as usize;
-    for d in 0..3 {
-        let (g, b) = (job.launch.grid[d], job.launch.block[d] as u16);
-        kernarg[hidden + 4 * d..hidden + 4 * d + 4].copy_from_slice(&g.to_le_bytes());
-        kernarg[hidden + 12 + 2 * d..hidden + 14 + 2 * d].copy_from_slice(&b.to_le_bytes());
-    }
+    let arg_bits = |v: &ArgValue| match *v {
+        ArgValue::Scalar(bits) => bits,
+        ArgValue::Buffer(i) => sim_buffer_base(i),
+    };
+    let (program, kernarg) = match &job.listing {
+        // Someone else's listing: its metadata says where the arguments go.
+        Some((file, text)) => {
+            let program = sim::parse(text).map_err(|e| {
+                fail(format!(
+                    "{file}:{}: error: the simulator cannot read this listing: {}\n",
+                    e.line, e.message
+                ))
+            })?;
+            let layout = sim::metadata_args(&program, &name)
+                .map_err(|m| fail(format!("{file}: error: {m}\n")))?;
+            let kernarg = listing_kernarg(&layout, &job.args, &job.launch, arg_bits)
+                .map_err(|m| fail(format!("{file}: error: {m}\n")))?;
+            (program, kernarg)
+        }
+        None => {
+            let cf = pipeline::compile_to_cf_with(job.input, job.simt_deadlock)
+                .map_err(EngineError::Failure)?;
+            let (listing, layouts) =
+                pipeline::compile_listing(cf, job.input, job.opt_level, job.divergence)
+                    .map_err(EngineError::Failure)?;
+            let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
+                fail(format!(
+                    "internal compiler error: no listing for `{name}`\n"
+                ))
+            })?;
+            let program = sim::parse(&listing).map_err(|e| {
+                fail(format!(
+                    "internal compiler error: the simulator rejects kc's listing at line {}: {}\n",
+                    e.line, e.message
+                ))
+            })?;
+            // Kernel arguments.
+            let mut kernarg = vec![0u8; layout.kernarg_size as usize];
+            for (a, v) in layout.args.iter().zip(&job.args) {
+                let bits = arg_bits(v);
+                let at = a.offset as usize;
+                kernarg[at..at + a.size as usize]
+                    .copy_from_slice(&bits.to_le_bytes()[..a.size as usize]);
+            }
+            let hidden = layout.explicit_size.next_multiple_of(8) as usize;
+            for d in 0..3 {
+                let (g, b) = (job.launch.grid[d], job.launch.block[d] as u16);
+                kernarg[hidden + 4 * d..hidden + 4 * d + 4].copy_from_slice(&g.to_le_bytes());
+                kernarg[hidden + 12 + 2 * d..hidden + 14 + 2 * d].copy_from_slice(&b.to_le_bytes());
+            }
+            (program, kernarg)
+        }
+    };
     // Buffers.
     let elem_bytes = |b: &Buffer| (b.elem.bits() / 8).max(1) as usize;
     let mut mem = sim::Memory {

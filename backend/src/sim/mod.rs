@@ -219,6 +219,93 @@ impl Memory {
     }
 }
 
+/// A kernel's arguments as a listing's `.amdgpu_metadata` gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MetadataArgs {
+    pub name: String,
+    pub kernarg_size: u32,
+    pub args: Vec<MetadataArg>,
+}
+
+/// One `.args` entry: offset and size in the kernarg segment, `.value_kind`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MetadataArg {
+    pub offset: u32,
+    pub size: u32,
+    pub kind: String,
+}
+
+/// The arguments of kernel `name` in `p`'s `.amdgpu_metadata`, read from the YAML that
+/// LLVM (and kc) write: under `amdhsa.kernels`, one `- ` entry per kernel with `.args` (a
+/// list of `.offset`, `.size`, `.value_kind`), `.name` and `.kernarg_segment_size`. Only
+/// that shape is read, line by line, by indentation.
+pub fn metadata_args(p: &Program, name: &str) -> Result<MetadataArgs, String> {
+    let text = p
+        .metadata
+        .as_deref()
+        .ok_or("the listing has no .amdgpu_metadata")?;
+    let mut kernels: Vec<MetadataArgs> = Vec::new();
+    // Indentation of the kernel entries' keys, and of the current argument's keys.
+    let mut kernel_indent = None;
+    let mut arg_indent = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let mut t = line.trim_start();
+        let item = t.starts_with("- ");
+        if item {
+            t = t[2..].trim_start();
+        }
+        let key_indent = line.len() - t.len();
+        let Some((key, value)) = t.split_once(':') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('\'').trim_matches('"');
+        if line.starts_with("amdhsa.kernels") {
+            continue;
+        }
+        if item && kernel_indent.is_none_or(|k| indent < k) {
+            // A new kernel entry.
+            kernels.push(MetadataArgs::default());
+            kernel_indent = Some(key_indent);
+            arg_indent = None;
+        } else if item {
+            kernels
+                .last_mut()
+                .ok_or("no kernel entry")?
+                .args
+                .push(MetadataArg::default());
+            arg_indent = Some(key_indent);
+        }
+        let Some(k) = kernels.last_mut() else {
+            continue;
+        };
+        let num = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("`{key}: {value}` is not a number"))
+        };
+        if Some(key_indent) == arg_indent {
+            let a = k.args.last_mut().ok_or("no argument entry")?;
+            match key {
+                ".offset" => a.offset = num()?,
+                ".size" => a.size = num()?,
+                ".value_kind" => a.kind = value.to_string(),
+                _ => {}
+            }
+        } else if Some(key_indent) == kernel_indent {
+            match key {
+                ".name" => k.name = value.to_string(),
+                ".kernarg_segment_size" => k.kernarg_size = num()?,
+                _ => {}
+            }
+        }
+    }
+    kernels
+        .into_iter()
+        .find(|k| k.name == name)
+        .ok_or_else(|| format!("no kernel `{name}` in the listing's .amdgpu_metadata"))
+}
+
 /// One executed instruction, as given to the trace callback.
 pub struct TraceLine<'a> {
     pub workgroup: [u32; 3],

@@ -194,8 +194,18 @@ impl Parser {
                 vgprs_used: 0,
             });
         }
-        // A kernel's code runs to the next kernel's entry (or the end of the listing).
-        let mut starts: Vec<u32> = kernels.iter().map(|k| k.entry).collect();
+        // A kernel's code runs to the next kernel's entry or global symbol (clang's OpenCL
+        // listings follow each kernel with a callable copy, `__clang_ocl_kern_imp_NAME`), or
+        // the end of the listing.
+        let mut starts: Vec<u32> = kernels
+            .iter()
+            .map(|k| k.entry)
+            .chain(
+                self.globals
+                    .iter()
+                    .filter_map(|g| self.label_at.get(g).copied()),
+            )
+            .collect();
         starts.sort_unstable();
         for k in &mut kernels {
             k.end = starts

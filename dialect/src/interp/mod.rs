@@ -17,8 +17,9 @@
 //!   completion in linear order (`thread.rs`), unless it has cross-lane ops or barriers: then
 //!   whole workgroups run in lockstep: the earliest block (in a topological order with each
 //!   loop contiguous) where lanes wait runs next with all of them, so lanes that a branch
-//!   sends apart meet again at the first block both reach (for the structured CFGs of `.k`
-//!   sources and of `scf`, the reconvergence of structured IR), see `simt.rs`.
+//!   sends apart meet again at the first block both reach, and one loop iteration's lanes
+//!   finish it (its heart's exit paths included) before the next starts (for the structured
+//!   CFGs of `.k` sources and of `scf`, the reconvergence of structured IR), see `simt.rs`.
 //! - Arithmetic is LANGUAGE.md's (see `eval.rs`). What LANGUAGE.md leaves undefined is an
 //!   error here rather than a value: out-of-bounds accesses, integer division or remainder by
 //!   zero, `MIN / -1`, reading an inactive or nonexistent lane with `shuffle`/`readlane`, a

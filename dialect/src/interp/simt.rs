@@ -19,10 +19,13 @@
 //! branch sent them to, and the earliest block with waiting lanes runs next with all of them.
 //! So the two sides of a branch run one after the other and the lanes meet again at the
 //! first block both reach (the end of an `if`, even when one side may return); a loop runs
-//! until no lane is left in it while the lanes that left wait after it; the lanes back at a
-//! loop header are those of the same iteration (with one latch per loop, as kc's CF IR and
-//! MLIR's `scf` lowering have). For the CFGs of structured code this is the structured IR's
-//! reconvergence. Block arguments are a parallel copy per lane.
+//! until no lane is left in it while the lanes that left wait after it. One iteration's lanes
+//! finish it together: lanes that take a back edge (or enter an irreducible cycle's entry
+//! from inside it) wait until no lane is left in the cycle's iteration region, the cycle and
+//! the exit paths its heart token still reaches (a `break` path reading `readfirstlane` with
+//! the iteration's lanes), which the order moves right behind the cycle. For the CFGs of
+//! structured code this is the structured IR's reconvergence. Block arguments are a parallel
+//! copy per lane.
 
 use super::InterpError;
 use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
@@ -30,6 +33,7 @@ use crate::entities::{Block, Op};
 use crate::location::Loc;
 use crate::registry::Opcode;
 use cranelift_entity::SecondaryMap;
+use std::collections::HashMap;
 use std::io::Write;
 
 /// Words of a mask: one per wave of the largest workgroup.
@@ -165,19 +169,136 @@ pub(super) fn run_cf(
     params: &[(u32, u64)],
     trace: Option<&mut dyn Write>,
 ) -> Result<(), InterpError> {
-    use crate::analysis::cfg::RegionCfg;
-    use crate::analysis::cycles::CycleInfo;
-    let ir = run.prep.ir;
-    let cfg = RegionCfg::compute(ir, ir.ops[run.prep.func].regions[0]);
-    let order = CycleInfo::compute(&cfg).contiguous_order(&cfg);
-    let mut position = SecondaryMap::with_default(u32::MAX);
-    let blocks: Vec<Block> = order.iter().map(|&n| cfg.blocks[n as usize]).collect();
-    for (i, &b) in blocks.iter().enumerate() {
-        position[b] = i as u32;
+    let sched = Schedule::compute(run.prep.ir, run.prep.func);
+    each_workgroup(run, mem, params, trace, |s, entry| s.cf(entry, &sched))
+}
+
+/// The CF engine's block order and iteration regions (see `Simt::cf`).
+struct Schedule {
+    /// Blocks in run order: [`CycleInfo::contiguous_order`], with the blocks each loop's
+    /// heart token reaches after its exits moved right behind the loop.
+    ///
+    /// [`CycleInfo::contiguous_order`]: crate::analysis::cycles::CycleInfo::contiguous_order
+    blocks: Vec<Block>,
+    position: SecondaryMap<Block, u32>,
+    /// Per block that an edge from inside its cycle enters (a header: a back edge; an
+    /// irreducible cycle's other entries too): the position one past the cycle's iteration
+    /// region (the cycle and its heart's exit blocks).
+    region_end: SecondaryMap<Block, u32>,
+    /// Per cycle entry: its cycle.
+    cycle_of_entry: SecondaryMap<Block, Option<crate::analysis::cycles::CycleId>>,
+    cfg: crate::analysis::cfg::RegionCfg,
+    cycles: crate::analysis::cycles::CycleInfo,
+}
+
+impl Schedule {
+    fn compute(ir: &crate::ir::Ir, func: Op) -> Schedule {
+        use crate::analysis::cfg::RegionCfg;
+        use crate::analysis::cycles::CycleInfo;
+        let cfg = RegionCfg::compute(ir, ir.ops[func].regions[0]);
+        let cycles = CycleInfo::compute(&cfg);
+        let mut order = cycles.contiguous_order(&cfg);
+        // Innermost cycles first: a heart's exit blocks (outside its cycle, where its token is
+        // still used: a `break` path reading the iteration's threads) run with the
+        // iteration's lanes, before the next iteration starts: move them right behind the
+        // cycle.
+        let mut ids: Vec<_> = (0..cycles.cycles.len() as u32)
+            .map(crate::analysis::cycles::CycleId)
+            .collect();
+        ids.sort_by_key(|&c| std::cmp::Reverse(cycles.cycle(c).depth));
+        let mut region_end_of: HashMap<crate::analysis::cycles::CycleId, usize> = HashMap::new();
+        for &c in &ids {
+            let exits = heart_exit_blocks(ir, &cfg, &cycles, c);
+            let mut pos = vec![u32::MAX; cfg.len()];
+            for (i, &n) in order.iter().enumerate() {
+                pos[n as usize] = i as u32;
+            }
+            let last = order
+                .iter()
+                .rposition(|&n| cycles.contains(c, n))
+                .unwrap_or(0);
+            let moved: Vec<u32> = order
+                .iter()
+                .copied()
+                .filter(|n| exits.contains(n) && pos[*n as usize] as usize > last)
+                .collect();
+            order.retain(|n| !moved.contains(n) || pos[*n as usize] as usize <= last);
+            let at = last + 1;
+            let k = moved.len();
+            order.splice(at..at, moved);
+            region_end_of.insert(c, at + k);
+        }
+        let blocks: Vec<Block> = order.iter().map(|&n| cfg.blocks[n as usize]).collect();
+        let mut position = SecondaryMap::with_default(u32::MAX);
+        for (i, &b) in blocks.iter().enumerate() {
+            position[b] = i as u32;
+        }
+        let mut region_end = SecondaryMap::with_default(u32::MAX);
+        let mut cycle_of_entry = SecondaryMap::new();
+        for &c in &ids {
+            for &e in &cycles.cycle(c).entries {
+                let b = cfg.blocks[e as usize];
+                region_end[b] = region_end_of[&c] as u32;
+                cycle_of_entry[b] = Some(c);
+            }
+        }
+        Schedule {
+            blocks,
+            position,
+            region_end,
+            cycle_of_entry,
+            cfg,
+            cycles,
+        }
     }
-    each_workgroup(run, mem, params, trace, |s, entry| {
-        s.cf(entry, &blocks, &position)
-    })
+
+    /// Is the edge from `from` into `to` an edge inside `to`'s cycle (a back edge, or into
+    /// another entry of an irreducible cycle from within it)?
+    fn is_back_edge(&self, from: Block, to: Block) -> bool {
+        let (Some(c), Some(f)) = (self.cycle_of_entry[to], self.cfg.node(from)) else {
+            return false;
+        };
+        self.cycles.contains(c, f)
+    }
+}
+
+/// The blocks outside cycle `c` in which the token of a `conv.loop` in its header is live or
+/// used: the exit paths that still belong to one iteration.
+fn heart_exit_blocks(
+    ir: &crate::ir::Ir,
+    cfg: &crate::analysis::cfg::RegionCfg,
+    cycles: &crate::analysis::cycles::CycleInfo,
+    c: crate::analysis::cycles::CycleId,
+) -> Vec<u32> {
+    let header = cycles.cycle(c).header();
+    let Some(heart) = ir
+        .block_ops(cfg.blocks[header as usize])
+        .find(|&o| ir.opcode(o) == Opcode::ConvLoop)
+        .map(|o| ir.ops[o].results[0])
+    else {
+        return Vec::new();
+    };
+    let mut seen = vec![false; cfg.len()];
+    let mut stack = Vec::new();
+    for (n, &b) in cfg.blocks.iter().enumerate() {
+        if !cycles.contains(c, n as u32)
+            && ir.block_ops(b).any(|o| ir.ops[o].operands.contains(&heart))
+        {
+            seen[n] = true;
+            stack.push(n as u32);
+        }
+    }
+    let mut out = Vec::new();
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        for &p in &cfg.preds[n as usize] {
+            if !seen[p as usize] && !cycles.contains(c, p) {
+                seen[p as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// Sets up the lanes' values and runs `body` (from the kernel's entry block) once per
@@ -236,27 +357,40 @@ fn each_workgroup(
 }
 
 impl<'p> Simt<'_, 'p, '_, '_> {
-    /// One workgroup of CF-form IR: the block that comes first in `blocks` (the order of
-    /// [`CycleInfo::contiguous_order`]) among those lanes wait at runs next, with all of
-    /// them; `position` is each block's index in `blocks`.
-    ///
-    /// [`CycleInfo::contiguous_order`]: crate::analysis::cycles::CycleInfo::contiguous_order
-    fn cf(
-        &mut self,
-        entry: Block,
-        blocks: &[Block],
-        position: &SecondaryMap<Block, u32>,
-    ) -> Result<(), InterpError> {
+    /// One workgroup of CF-form IR: the block that comes first in the schedule's order among
+    /// those lanes wait at runs next, with all of them. Lanes that take a back edge (or enter
+    /// an irreducible cycle's entry from inside it) wait until no lane is left in the cycle's
+    /// iteration region (the cycle and its heart's exit blocks): an iteration's lanes finish
+    /// it together before the next one starts, as the structured engine runs a loop.
+    fn cf(&mut self, entry: Block, sched: &Schedule) -> Result<(), InterpError> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let ir = self.run.prep.ir;
-        // Lanes waiting at each block, and the positions of the blocks with waiting lanes.
+        let (blocks, position) = (&sched.blocks, &sched.position);
+        // Lanes waiting at each block, and lanes deferred to a cycle entry.
         let mut waiting: SecondaryMap<Block, Mask> = SecondaryMap::new();
-        let mut next: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
+        let mut deferred: SecondaryMap<Block, Mask> = SecondaryMap::new();
+        // Keys: 2 * position for a block; 2 * region end - 1 for the release of the lanes
+        // deferred to an entry (after every block of the region, before anything beyond).
+        let mut next: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
+        const BLOCK: u32 = 0;
+        const RELEASE: u32 = 1;
         waiting[entry] = self.all;
-        next.push(Reverse(position[entry]));
-        while let Some(Reverse(p)) = next.pop() {
-            let Some(&b) = blocks.get(p as usize) else {
+        next.push(Reverse((2 * position[entry], BLOCK, 0)));
+        while let Some(Reverse((key, kind, at))) = next.pop() {
+            if kind == RELEASE {
+                let e = blocks[at as usize];
+                let m = std::mem::take(&mut deferred[e]);
+                if m.is_empty() {
+                    continue;
+                }
+                if waiting[e].is_empty() {
+                    next.push(Reverse((2 * position[e], BLOCK, 0)));
+                }
+                waiting[e] = waiting[e].or(m);
+                continue;
+            }
+            let Some(&b) = blocks.get((key / 2) as usize) else {
                 continue;
             };
             let m = std::mem::take(&mut waiting[b]).and_not(self.returned);
@@ -317,9 +451,17 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                 if lanes.is_empty() {
                     continue;
                 }
+                if sched.is_back_edge(b, s.block) {
+                    let release = 2 * sched.region_end[s.block] - 1;
+                    if deferred[s.block].is_empty() {
+                        next.push(Reverse((release, RELEASE, position[s.block])));
+                    }
+                    deferred[s.block] = deferred[s.block].or(lanes);
+                    continue;
+                }
                 let target = &mut waiting[s.block];
                 if target.is_empty() {
-                    next.push(Reverse(position[s.block]));
+                    next.push(Reverse((2 * position[s.block], BLOCK, 0)));
                 }
                 *target = target.or(lanes);
             }

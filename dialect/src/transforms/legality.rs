@@ -17,8 +17,11 @@
 //! Rules (from A, the op's block, to B):
 //! 1. token rule: an op that takes a convergence token stays in the innermost cycle it is
 //!    in (the token's convergence region: a loop heart's region is one iteration; leaving or
-//!    entering a cycle changes which iteration's threads meet). Ops never move across a
-//!    cycle boundary under this module's rules except free ones.
+//!    entering a cycle changes which iteration's threads meet), and lands only where no
+//!    other token is live but those its own token derives from (token liveness: a use of an
+//!    outer token inside an inner token's region ends that region early; LLVM's
+//!    "well-nested" rule). Ops never move across a cycle boundary under this module's rules
+//!    except free ones.
 //! 2. convergent (seed rule 1): B dominates or post-dominates A, or A and B run with the
 //!    same threads (see 3).
 //! 3. co-convergent (seed rule 2, and "neither direction across a divergent branch"): the
@@ -86,6 +89,11 @@ pub fn can_speculate(ir: &Ir, op: Op) -> bool {
 pub struct Facts {
     pub uni: Uniformity,
     pub pdom: DomTree,
+    /// Per CFG node: the convergence tokens live at the start of the block (a use of each is
+    /// reachable without passing its definition), for rule 1.
+    tokens_in: Vec<Vec<Value>>,
+    /// The token each token is derived from (`conv.loop %parent`, `conv.anchor` none).
+    parent: std::collections::HashMap<Value, Option<Value>>,
 }
 
 /// Largest region `same_threads` explores before answering no (keeps every query O(1)).
@@ -96,7 +104,73 @@ impl Facts {
     pub fn compute(ir: &Ir, func: Op) -> Option<Facts> {
         let uni = Uniformity::compute(ir, func).ok()?;
         let pdom = DomTree::post_dominators(&uni.cfg);
-        Some(Facts { uni, pdom })
+        // Token liveness, per token by path exploration backwards from its uses to its
+        // definition: linear in the blocks of each token's region (loop hearts: their loop and
+        // its exit paths), so near-linear overall.
+        let cfg = &uni.cfg;
+        let mut tokens_in: Vec<Vec<Value>> = vec![Vec::new(); cfg.blocks.len()];
+        let mut parent = std::collections::HashMap::new();
+        let mut uses: std::collections::HashMap<Value, Vec<u32>> = Default::default();
+        let mut defs: Vec<(Value, u32)> = Vec::new();
+        for (n, &b) in cfg.blocks.iter().enumerate() {
+            for o in ir.block_ops(b) {
+                let mut tok_operand = None;
+                for &v in &ir.ops[o].operands {
+                    if ir.value_type(v) == Type::Token {
+                        uses.entry(v).or_default().push(n as u32);
+                        tok_operand = Some(v);
+                    }
+                }
+                for &r in &ir.ops[o].results {
+                    if ir.value_type(r) == Type::Token {
+                        parent.insert(r, tok_operand);
+                        defs.push((r, n as u32));
+                    }
+                }
+            }
+        }
+        let mut seen = vec![u32::MAX; cfg.blocks.len()];
+        for (k, &(t, def)) in defs.iter().enumerate() {
+            let mut stack: Vec<u32> = Vec::new();
+            for &u in uses.get(&t).map_or(&[][..], |v| &v[..]) {
+                // A use in the defining block after the definition is not live-in there.
+                if u != def && seen[u as usize] != k as u32 {
+                    seen[u as usize] = k as u32;
+                    stack.push(u);
+                }
+            }
+            while let Some(n) = stack.pop() {
+                tokens_in[n as usize].push(t);
+                for &p in &cfg.preds[n as usize] {
+                    if p != def && seen[p as usize] != k as u32 {
+                        seen[p as usize] = k as u32;
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+        Some(Facts {
+            uni,
+            pdom,
+            tokens_in,
+            parent,
+        })
+    }
+
+    /// May an op using token `t` run at the start of node `n`? Not if a token other than `t`
+    /// and those `t` is derived from is live there: that token's region would end at the
+    /// use of `t` before its own later uses (regions must nest).
+    fn token_use_nests(&self, t: Value, n: u32) -> bool {
+        self.tokens_in[n as usize].iter().all(|&d| {
+            let mut a = Some(t);
+            while let Some(x) = a {
+                if x == d {
+                    return true;
+                }
+                a = self.parent.get(&x).copied().flatten();
+            }
+            false
+        })
     }
 
     fn node(&self, b: Block) -> Option<u32> {
@@ -234,8 +308,19 @@ pub fn convergence_allows(ir: &Ir, f: &Facts, op: Op, from: Block, to: Block) ->
     let (Some(a), Some(b)) = (f.node(from), f.node(to)) else {
         return false;
     };
-    // Rule 1: the token's region (and the threads of one iteration) stay the same.
+    // Rule 1: the token's region (and the threads of one iteration) stay the same: the same
+    // innermost cycle, and no other token live where the op lands (the start of `to`): a use
+    // of a token inside a later token's region would end that region before its own later
+    // uses (regions must nest).
     if f.uni.cycles.innermost(a) != f.uni.cycles.innermost(b) {
+        return false;
+    }
+    let token = ir.ops[op]
+        .operands
+        .iter()
+        .copied()
+        .find(|&v| ir.value_type(v) == Type::Token);
+    if token.is_some_and(|t| !f.token_use_nests(t, b)) {
         return false;
     }
     let same = f.same_threads(ir, from, to);
