@@ -194,6 +194,7 @@ isa! {
     S_MOV_B32 = "s_mov_b32" Sop1 Salu [SReg(1), SSrc(1)] defs 1 NO;
     S_MOV_B64 = "s_mov_b64" Sop1 Salu [SReg(2), SSrc(2)] defs 1 NO;
     S_NOT_B32 = "s_not_b32" Sop1 Salu [SReg(1), SSrc(1)] defs 1 SCC_W;
+    S_BREV_B32 = "s_brev_b32" Sop1 Salu [SReg(1), SSrc(1)] defs 1 NO;
     S_NOT_B64 = "s_not_b64" Sop1 Salu [SReg(2), SSrc(2)] defs 1 SCC_W;
     S_AND_SAVEEXEC_B64 = "s_and_saveexec_b64" Sop1 Salu [SReg(2), SSrc(2)] defs 1 SAVEEXEC;
     S_OR_SAVEEXEC_B64 = "s_or_saveexec_b64" Sop1 Salu [SReg(2), SSrc(2)] defs 1 SAVEEXEC;
@@ -262,14 +263,27 @@ isa! {
     S_CBRANCH_SCC1 = "s_cbranch_scc1" Sopp Branch [Label] defs 0 SCC_R;
     S_CBRANCH_EXECZ = "s_cbranch_execz" Sopp Branch [Label] defs 0 EX;
     S_CBRANCH_EXECNZ = "s_cbranch_execnz" Sopp Branch [Label] defs 0 EX;
+    // Taken when VCC (as the last VALU or SALU wrote it, AND-ed with nothing) is non-zero:
+    // clang's listings branch on a uniform compare left in VCC.
+    S_CBRANCH_VCCZ = "s_cbranch_vccz" Sopp Branch [Label] defs 0 NO;
+    S_CBRANCH_VCCNZ = "s_cbranch_vccnz" Sopp Branch [Label] defs 0 NO;
     S_WAITCNT = "s_waitcnt" Sopp Control [Waitcnt] defs 0 NO;
     S_NOP = "s_nop" Sopp Control [Imm] defs 0 NO;
     S_BARRIER = "s_barrier" Sopp Control [] defs 0 NO;
     S_ENDPGM = "s_endpgm" Sopp Control [] defs 0 NO;
+    // A trap (clang's listings end unreachable code with one): the simulator stops with an
+    // error if one runs.
+    S_TRAP = "s_trap" Sopp Control [Imm] defs 0 NO;
+    // Cache write-back / invalidate of the memory model (`sc0`/`sc1` scope bits): the
+    // simulator has no caches, so they do nothing there.
+    BUFFER_WBL2 = "buffer_wbl2" Global Vmem [] defs 0 NO + mem;
+    BUFFER_INV = "buffer_inv" Global Vmem [] defs 0 NO + mem;
 
     // ---- FORK/JOIN (`fork_join`; their semantics in `sim/exec.rs`) ----
     // `s_getreg_b32 sN, hwreg(HW_REG_MODE, 29, 3)` reads the control stack pointer (CSP).
     S_GETREG_B32 = "s_getreg_b32" Sopk Salu [SReg(1), Imm] defs 1 NO;
+    // The 16-bit immediate sign-extended (clang's listings).
+    S_MOVK_I32 = "s_movk_i32" Sopk Salu [SReg(1), Imm] defs 1 NO;
     S_CBRANCH_I_FORK = "s_cbranch_i_fork" Sopk Branch [SSrc(2), Label] defs 0 EXEC_RW;
     S_CBRANCH_G_FORK = "s_cbranch_g_fork" Sop2 Branch [SSrc(2), SSrc(2)] defs 0 EXEC_RW;
     S_CBRANCH_JOIN = "s_cbranch_join" Sop1 Branch [SSrc(1)] defs 0 EXEC_RW;
@@ -318,6 +332,8 @@ isa! {
     V_ADD_F32 = "v_add_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_SUB_F32 = "v_sub_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_MUL_F32 = "v_mul_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    // The low 16 bits of each operand multiplied; the upper half of the result is zeroed.
+    V_MUL_LO_U16 = "v_mul_lo_u16_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_MIN_F32 = "v_min_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     V_MAX_F32 = "v_max_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     // vdst = src0 * src1 + vdst (one rounding); src0 may be a literal.
@@ -332,6 +348,9 @@ isa! {
     V_LSHLREV_B32_E64 = "v_lshlrev_b32_e64" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
     V_CNDMASK_B32 = "v_cndmask_b32_e64" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), SSrc(2)] defs 1 EX;
     V_BFE_U32 = "v_bfe_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // (src0 << src1) + src2; the funnel shift ({src0, src1} >> src2)[31:0].
+    V_LSHL_ADD_U32 = "v_lshl_add_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_ALIGNBIT_B32 = "v_alignbit_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
     V_LSHL_ADD_U64 = "v_lshl_add_u64" Vop3 Valu [VReg(2), VSrc(2), VSrc(1), VSrc(2)] defs 1 EX;
     V_ADD_CO_U32 = "v_add_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1)] defs 2 EX;
     V_ADDC_CO_U32 = "v_addc_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), SSrc(2)] defs 2 EX;
@@ -364,6 +383,8 @@ isa! {
     V_CMP_LT_U32 = "v_cmp_lt_u32_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
     V_CMP_LE_U32 = "v_cmp_le_u32_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
     V_CMP_GT_U32 = "v_cmp_gt_u32_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
+    // The low 16 bits compared unsigned (clang's listings).
+    V_CMP_GT_U16 = "v_cmp_gt_u16_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
     V_CMP_GE_U32 = "v_cmp_ge_u32_e64" Vopc Valu [SReg(2), VSrc(1), VSrc(1)] defs 1 EX;
     V_CMP_EQ_U64 = "v_cmp_eq_u64_e64" Vopc Valu [SReg(2), VSrc(2), VSrc(2)] defs 1 EX;
     V_CMP_NE_U64 = "v_cmp_ne_u64_e64" Vopc Valu [SReg(2), VSrc(2), VSrc(2)] defs 1 EX;
@@ -420,6 +441,7 @@ isa! {
     GLOBAL_LOAD_DWORD = "global_load_dword" Global Vmem [VReg(1), VReg(1), SAddr] defs 1 EX + mem;
     GLOBAL_LOAD_DWORDX2 = "global_load_dwordx2" Global Vmem [VReg(2), VReg(1), SAddr] defs 1 EX + mem;
     GLOBAL_STORE_DWORD = "global_store_dword" Global Vmem [VReg(1), VReg(1), SAddr] defs 0 EX + mem;
+    GLOBAL_STORE_DWORDX3 = "global_store_dwordx3" Global Vmem [VReg(1), VReg(3), SAddr] defs 0 EX + mem;
     GLOBAL_STORE_DWORDX2 = "global_store_dwordx2" Global Vmem [VReg(1), VReg(2), SAddr] defs 0 EX + mem;
     // Returning atomics (the `sc0` bit asks for the old value): vdst, vaddr, vdata, saddr.
     GLOBAL_ATOMIC_ADD = "global_atomic_add" Global Vmem [VReg(1), VReg(1), VReg(1), SAddr] defs 1 EX + mem;

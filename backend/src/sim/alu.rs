@@ -136,6 +136,7 @@ pub fn sop1(opc: Opc, a: u64, d: u64) -> (u64, Option<bool>) {
             (r as u64, Some(r != 0))
         }
         S_NOT_B64 => (!a, Some(!a != 0)),
+        S_BREV_B32 => (a32.reverse_bits() as u64, None),
         S_FF1_I32_B64 => {
             let r = if a == 0 { u32::MAX } else { a.trailing_zeros() };
             (r as u64, None)
@@ -172,6 +173,7 @@ pub fn vcmp32(opc: Opc, a: u32, b: u32) -> bool {
         V_CMP_LT_U32 => a < b,
         V_CMP_LE_U32 => a <= b,
         V_CMP_GT_U32 => a > b,
+        V_CMP_GT_U16 => (a as u16) > (b as u16),
         V_CMP_GE_U32 => a >= b,
         V_CMP_EQ_F32 => fa == fb,
         V_CMP_LG_F32 => matches!(fo, Some(Less | Greater)),

@@ -414,6 +414,16 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             w.pc = (to / 4) as u32;
             return Ok(Flow::Next);
         }
+        Opc::S_MOVK_I32 => {
+            let Op::K(k) = ops[1] else {
+                unreachable!("s_movk_i32 takes an immediate")
+            };
+            w.set_s(ops[0], k as u16 as i16 as i32 as u32 as u64);
+            return Ok(Flow::Next);
+        }
+        Opc::S_TRAP => return Err(Stop::Fault("s_trap: the kernel trapped".into())),
+        // No caches here: nothing to write back or invalidate.
+        Opc::BUFFER_WBL2 | Opc::BUFFER_INV => return Ok(Flow::Next),
         Opc::S_GETREG_B32 => {
             let Op::K(k) = ops[1] else {
                 unreachable!("s_getreg_b32 takes an immediate")
@@ -601,6 +611,8 @@ fn sopp(w: &mut Wave, inst: &Inst) -> Flow {
         Opc::S_CBRANCH_SCC1 => w.scc,
         Opc::S_CBRANCH_EXECZ => w.exec() == 0,
         Opc::S_CBRANCH_EXECNZ => w.exec() != 0,
+        Opc::S_CBRANCH_VCCZ => w.s64(Op::S(VCC, 2)) == 0,
+        Opc::S_CBRANCH_VCCNZ => w.s64(Op::S(VCC, 2)) != 0,
         Opc::S_WAITCNT => {
             w.wait(inst.vm, inst.lgkm);
             false
@@ -791,6 +803,20 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             let d: [u32; 64] = std::array::from_fn(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
             w.vwrite(ops[0], &d, exec);
         }
+        V_LSHL_ADD_U32 => map3!(w, inst, exec, |a: u32, s: u32, c: u32| (a << (s & 31))
+            .wrapping_add(c)),
+        V_ALIGNBIT_B32 => map3!(
+            w,
+            inst,
+            exec,
+            |hi: u32, lo: u32, s: u32| ((((hi as u64) << 32) | lo as u64) >> (s & 31)) as u32
+        ),
+        V_MUL_LO_U16 => map2!(
+            w,
+            inst,
+            exec,
+            |a: u32, b: u32| (a as u16).wrapping_mul(b as u16) as u32
+        ),
         V_BFE_U32 => map3!(w, inst, exec, |a: u32, o: u32, n: u32| {
             let width = n & 31;
             (a >> (o & 31)) & ((1u64 << width) - 1) as u32
@@ -1023,7 +1049,7 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
     let d = inst.opc.desc();
     // Slots: loads/atomics [vdst, vaddr, (vdata,) saddr]; stores [vaddr, vdata, saddr].
     let (ai, di) = match inst.opc {
-        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 => (0, Some(1)),
+        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 | GLOBAL_STORE_DWORDX3 => (0, Some(1)),
         GLOBAL_LOAD_DWORD | GLOBAL_LOAD_DWORDX2 => (1, None),
         _ => (1, Some(2)),
     };
@@ -1059,7 +1085,7 @@ fn global(w: &mut Wave, inst: &Inst, pc: u32, exec: u64, sh: &mut Shared) -> Res
             }
             p.dst = ops[0];
         }
-        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 => {
+        GLOBAL_STORE_DWORD | GLOBAL_STORE_DWORDX2 | GLOBAL_STORE_DWORDX3 => {
             let Op::V(r, n) = ops[di.unwrap()] else {
                 unreachable!()
             };

@@ -251,7 +251,11 @@ impl Parser {
             inst.lgkm = lgkm;
             return Ok(inst);
         }
-        let (pieces, mods) = split_operands(rest);
+        let (mut pieces, mut mods) = split_operands(rest);
+        // With no operands, every word is a modifier (`buffer_wbl2 sc1`).
+        if d.operands.is_empty() && d.mem {
+            mods.splice(0..0, pieces.drain(..));
+        }
         // Modifiers after the operands.
         for m in &mods {
             self.modifier(&mut inst, m, s)?;
