@@ -263,8 +263,7 @@ isa! {
     S_CBRANCH_SCC1 = "s_cbranch_scc1" Sopp Branch [Label] defs 0 SCC_R;
     S_CBRANCH_EXECZ = "s_cbranch_execz" Sopp Branch [Label] defs 0 EX;
     S_CBRANCH_EXECNZ = "s_cbranch_execnz" Sopp Branch [Label] defs 0 EX;
-    // Taken when VCC (as the last VALU or SALU wrote it, AND-ed with nothing) is non-zero:
-    // clang's listings branch on a uniform compare left in VCC.
+    // Taken when VCC is zero / not zero (clang's listings branch on a compare in VCC).
     S_CBRANCH_VCCZ = "s_cbranch_vccz" Sopp Branch [Label] defs 0 NO;
     S_CBRANCH_VCCNZ = "s_cbranch_vccnz" Sopp Branch [Label] defs 0 NO;
     S_WAITCNT = "s_waitcnt" Sopp Control [Waitcnt] defs 0 NO;

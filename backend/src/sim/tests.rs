@@ -778,6 +778,7 @@ fn cmp_ref32(name: &str, a: u32, b: u32) -> bool {
     match ty {
         "u32" => int_pred(p, a.cmp(&b)),
         "i32" => int_pred(p, (a as i32).cmp(&(b as i32))),
+        "u16" => int_pred(p, (a as u16).cmp(&(b as u16))),
         _ => match p {
             "eq" => !unord && x == y,
             "lg" => !unord && x != y,
@@ -1753,4 +1754,64 @@ fn fork_join_stack_overflow_getreg_and_pop() {
     w.s[9] = 1;
     exec1(&p, &mut w).unwrap();
     assert_eq!((w.csp, w.pc), (1, 1));
+}
+
+/// The instructions clang-22's listings of the examples' twins use beyond kc's own, against
+/// Rust references.
+#[test]
+fn clang_listing_instructions() {
+    let run = |body: &str, setup: &dyn Fn(&mut Wave)| {
+        let p = one(body);
+        let mut w = wave();
+        setup(&mut w);
+        exec1(&p, &mut w).map(|_| w)
+    };
+    for &(a, s, c) in &[
+        (1u32, 2u32, 3u32),
+        (0x8000_0001, 31, 7),
+        (0xffff_ffff, 4, 1),
+    ] {
+        let w = run("v_lshl_add_u32 v1, v2, v3, v4", &|w| {
+            w.v[2] = [a; 64];
+            w.v[3] = [s; 64];
+            w.v[4] = [c; 64];
+        })
+        .unwrap();
+        assert_eq!(w.v[1][0], (a << (s & 31)).wrapping_add(c));
+        let w = run("v_alignbit_b32 v1, v2, v3, v4", &|w| {
+            w.v[2] = [a; 64];
+            w.v[3] = [c; 64];
+            w.v[4] = [s; 64];
+        })
+        .unwrap();
+        assert_eq!(
+            w.v[1][0],
+            ((((a as u64) << 32) | c as u64) >> (s & 31)) as u32
+        );
+        let w = run("v_mul_lo_u16_e32 v1, v2, v3", &|w| {
+            w.v[2] = [a; 64];
+            w.v[3] = [c.wrapping_mul(0x1_2345); 64];
+        })
+        .unwrap();
+        assert_eq!(
+            w.v[1][0],
+            (a as u16).wrapping_mul(c.wrapping_mul(0x1_2345) as u16) as u32
+        );
+    }
+    let w = run("s_brev_b32 s2, 1", &|_| {}).unwrap();
+    assert_eq!(w.s[2], 0x8000_0000);
+    let w = run("s_movk_i32 s2, 0xfffe", &|_| {}).unwrap();
+    assert_eq!(w.s[2], -2i32 as u32);
+    assert!(run("s_trap 2", &|_| {}).is_err());
+    run("buffer_wbl2 sc1", &|_| {}).unwrap();
+    run("buffer_inv sc0 sc1", &|_| {}).unwrap();
+    for (vcc, z) in [(0u32, true), (4, false)] {
+        for (br, taken) in [("s_cbranch_vccz", z), ("s_cbranch_vccnz", !z)] {
+            let p = one(&format!("{br} .L\n\ts_nop 0\n.L:\n\ts_endpgm"));
+            let mut w = wave();
+            w.s[VCC as usize] = vcc;
+            exec1(&p, &mut w).unwrap();
+            assert_eq!(w.pc == 2, taken, "{br} vcc={vcc}");
+        }
+    }
 }
