@@ -167,6 +167,9 @@ pub fn print_kernel(
             if i.sc0 {
                 out.push_str(" sc0");
             }
+            if i.sc1 {
+                out.push_str(" sc1");
+            }
             let mut loc = None;
             if i.loc.is_known() {
                 let key = (i.loc.file.0, i.loc.line);

@@ -27,6 +27,7 @@ pub mod fork_join;
 pub mod isa;
 pub mod isel;
 pub mod liveness;
+pub mod memory_model;
 pub mod mir;
 pub mod move_pairs;
 pub mod passes;

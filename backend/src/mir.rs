@@ -144,6 +144,8 @@ pub struct Inst {
     pub offset: u32,
     /// `sc0` (for atomics: return the old value).
     pub sc0: bool,
+    /// `sc1` (the cache operations of the memory model: agent scope).
+    pub sc1: bool,
     pub loc: Loc,
     pub comment: Option<String>,
 }
@@ -168,6 +170,7 @@ impl Inst {
             ops: ops.into(),
             offset: 0,
             sc0: false,
+            sc1: false,
             loc,
             comment: None,
         }

@@ -26,8 +26,8 @@
 use crate::isel::{self, KernelInfo};
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
-    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, move_pairs,
-    regalloc, structurize, waitcnt, Error,
+    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, memory_model,
+    move_pairs, regalloc, structurize, waitcnt, Error,
 };
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::Ir;
@@ -92,6 +92,14 @@ pub const PASSES: &[BackendPass] = &[
         summary: "jump threading, unreachable code and jumps to the next block removed",
         run: |k| {
             branch_folding::fold_branches(&mut k.func);
+            Ok(())
+        },
+    },
+    BackendPass {
+        name: "memory-model",
+        summary: "the gfx942 memory-model sequences around atomics (buffer_wbl2 sc1 / buffer_inv sc1 and waits for seq_cst agent-scope global atomics, waits around LDS atomics)",
+        run: |k| {
+            memory_model::insert_sequences(&mut k.func);
             Ok(())
         },
     },

@@ -193,12 +193,23 @@ pub fn insert_waits(f: &mut Func) {
         for inst in insts {
             let d = inst.op.desc();
             if inst.op == Opc::S_WAITCNT {
-                if let Some(Operand::Wait { vm: v, lgkm: l }) = inst.ops.first() {
+                let mut inst = inst;
+                if let Some(Operand::Wait { vm: v, lgkm: l }) = inst.ops.first_mut() {
+                    // A count no higher than what is outstanding waits for nothing: drop it.
+                    if v.is_some_and(|v| out_ops.vm_issued - out_ops.vm_retired <= v as u64) {
+                        *v = None;
+                    }
+                    if *l == Some(0) && !out_ops.lgkm_any() {
+                        *l = None;
+                    }
                     if let Some(v) = v {
                         out_ops.retire_vm_to(*v as usize);
                     }
                     if *l == Some(0) {
                         out_ops.retire_lgkm();
+                    }
+                    if v.is_none() && l.is_none() {
+                        continue;
                     }
                 }
                 out.push(inst);

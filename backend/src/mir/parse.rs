@@ -502,6 +502,7 @@ impl Parser<'_> {
             l.done()
                 || l.is_ident("offset")
                 || l.is_ident("sc0")
+                || l.is_ident("sc1")
                 || l.is_ident("loc")
                 || matches!(l.peek(), Some(Tok::Comment(_)))
         };
@@ -524,6 +525,10 @@ impl Parser<'_> {
         if l.is_ident("sc0") {
             l.next();
             inst.sc0 = true;
+        }
+        if l.is_ident("sc1") {
+            l.next();
+            inst.sc1 = true;
         }
         if l.is_ident("loc") {
             l.next();

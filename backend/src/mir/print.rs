@@ -7,7 +7,7 @@
 //! (once allocated), the class of every virtual register an operand names, and the blocks in
 //! layout order (their numbers, per-lane edges `lanes_to` / `lanes_stop`, where a join may
 //! resume the wave `wave_to`, comments) with one
-//! instruction per line: the assembler mnemonic, every operand, `offset:N`, `sc0`, the source
+//! instruction per line: the assembler mnemonic, every operand, `offset:N`, `sc0`, `sc1`, the source
 //! location and the comment. `parse::parse` reads it back, and printing what it read gives
 //! the same text (`tests`: every example after every backend pass). Total: any `Func` prints
 //! (a label of a block outside the layout prints, but does not parse back). Linear in the
@@ -234,6 +234,9 @@ pub fn inst(m: &MirModule, f: &Func, i: &Inst) -> String {
     }
     if i.sc0 {
         line.push_str(" sc0");
+    }
+    if i.sc1 {
+        line.push_str(" sc1");
     }
     if i.loc.is_known() {
         let pad = 40usize.saturating_sub(line.len() + 1);

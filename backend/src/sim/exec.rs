@@ -422,8 +422,21 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             return Ok(Flow::Next);
         }
         Opc::S_TRAP => return Err(Stop::Fault("s_trap: the kernel trapped".into())),
-        // No caches here: nothing to write back or invalidate.
-        Opc::BUFFER_WBL2 | Opc::BUFFER_INV => return Ok(Flow::Next),
+        // No caches here: nothing to write back or invalidate; the operation still counts
+        // in vmcnt until waited for, as on the hardware.
+        Opc::BUFFER_WBL2 | Opc::BUFFER_INV => {
+            w.issue(
+                Pending {
+                    inst: pc,
+                    dst: Op::None,
+                    smem: false,
+                    exec,
+                    data: [[0; 64]; 2],
+                },
+                false,
+            );
+            return Ok(Flow::Next);
+        }
         Opc::S_GETREG_B32 => {
             let Op::K(k) = ops[1] else {
                 unreachable!("s_getreg_b32 takes an immediate")
