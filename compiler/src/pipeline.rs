@@ -878,7 +878,16 @@ pub(crate) fn verify_after(
     opts: &Options,
     passes: &[&str],
 ) -> Result<(), Failure> {
-    match verify::verify(ir) {
+    // With --verify-each the token rules too, after the passes that run once the tokens were
+    // checked (every pass after lower-to-cf, whose output the user-facing check reads): such
+    // a pass must keep the convergence regions well-nested.
+    const BEFORE_TOKEN_CHECK: [&str; 3] = ["lower-ast", "insert-tokens", "lower-to-cf"];
+    let tokens = opts.verify_each && !passes.iter().any(|p| BEFORE_TOKEN_CHECK.contains(p));
+    let result = verify::verify(ir).and_then(|()| match tokens {
+        true => verify_tokens(ir),
+        false => Ok(()),
+    });
+    match result {
         Ok(()) => Ok(()),
         Err(errors) => {
             let after = match passes {
