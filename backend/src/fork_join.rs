@@ -58,7 +58,7 @@ struct Region {
     /// The trampoline after the fork (`s_branch` to the else side or the join).
     b2: MBlock,
     /// The block ending the then side with `s_branch` to the join (with an else side).
-    jmp: MBlock,
+    jmp: Option<MBlock>,
     csp: VReg,
 }
 
@@ -145,7 +145,7 @@ fn find_regions(f: &mut Func, depth: u8) -> Result<HashMap<VReg, Region>, String
                                     mid: o.mid,
                                     end: b,
                                     b2: f.new_block(),
-                                    jmp: f.new_block(),
+                                    jmp: o.mid.map(|_| f.new_block()),
                                     csp: f.new_vreg(Class::S32),
                                 },
                             );
@@ -248,9 +248,9 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
     let mut else_of: SecondaryMap<MBlock, Option<VReg>> = SecondaryMap::new();
     let mut jmp_of_mid: SecondaryMap<MBlock, Option<MBlock>> = SecondaryMap::new();
     for (&s, r) in regions {
-        if let Some(m) = r.mid {
+        if let (Some(m), Some(j)) = (r.mid, r.jmp) {
             else_of[m] = Some(s);
-            jmp_of_mid[m] = Some(r.jmp);
+            jmp_of_mid[m] = Some(j);
         }
     }
     let old = std::mem::take(&mut f.layout);
@@ -265,6 +265,9 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
         if let Some(s) = else_of[b] {
             // The then side ends by going to the join; no lane falls into the else side.
             let r = &regions[&s];
+            let jmp = r
+                .jmp
+                .expect("a region with an else side has its jump block");
             if let Some(&prev) = layout.last() {
                 let p: &mut mir::BlockData = &mut f.blocks[prev];
                 p.lanes_stop = false;
@@ -274,9 +277,8 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
                 .insts
                 .first()
                 .map_or(kc_dialect::Loc::UNKNOWN, |i| i.loc);
-            f.blocks[r.jmp].insts =
-                vec![Inst::new(Opc::S_BRANCH, vec![Operand::Label(r.end)], loc)];
-            layout.push(r.jmp);
+            f.blocks[jmp].insts = vec![Inst::new(Opc::S_BRANCH, vec![Operand::Label(r.end)], loc)];
+            layout.push(jmp);
         }
         // The listing says which scheme each divergent construct left here uses.
         if let Some(c) = f.blocks[b]
