@@ -7,7 +7,7 @@
 //! of caller allocations, and asynchronous memory with `s_waitcnt`.
 //!
 //! Guarantees:
-//! - Every row of `isa.rs` executes with its documented gfx942 semantics (see `exec.rs` and
+//! - Every row of `isa.rs` executes with its documented gfx942 semantics (see `exec/` and
 //!   `alu.rs` for the per-op notes, including the SCC rule of each SALU op).
 //! - A listing llvm-mc-22 rejects for the encoding reasons kc can get wrong (a literal in a
 //!   VOP3 operand, more than one SGPR or literal on the constant bus, an SGPR or VGPR out of
@@ -56,8 +56,6 @@ mod parse;
 mod run;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_ops;
 
 pub use parse::parse;
 pub use run::run;

@@ -3,8 +3,8 @@
 //! written independently of `alu.rs` (f64 / i128 arithmetic, bit counting), on edge values in
 //! all 64 lanes, inactive lanes untouched.
 
-use super::exec::{Wave, EXEC};
-use super::tests::{exec1, exec_mem, one, wave, EDGE};
+use super::super::exec::{Wave, EXEC};
+use super::{exec1, exec_mem, one, wave, EDGE};
 
 fn fl(x: u32) -> f32 {
     f32::from_bits(x)

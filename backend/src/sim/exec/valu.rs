@@ -1,0 +1,268 @@
+//! Vector ALU instructions (VOP1, VOP2, VOP3, VOPC) on one wave: lanes outside EXEC keep
+//! their values, lane masks written are 0 for inactive lanes.
+
+use super::super::alu;
+use super::{f, Inst, Op, Stop, Wave, VCC};
+use crate::isa::Opc;
+
+pub(super) fn vopc(w: &mut Wave, inst: &Inst, exec: u64) {
+    let ops = inst.ops;
+    let opc = inst.opc;
+    let mut mask = 0u64;
+    if matches!(ops[1], Op::V(_, 2) | Op::S(_, 2)) || is_cmp64(opc) {
+        let (a, b) = (w.vsrc64(ops[1]), w.vsrc64(ops[2]));
+        for l in 0..64 {
+            mask |= (alu::vcmp64(opc, a[l], b[l]) as u64) << l;
+        }
+    } else {
+        let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+        for l in 0..64 {
+            mask |= (alu::vcmp32(opc, a[l], b[l]) as u64) << l;
+        }
+    }
+    w.set_s(ops[0], mask & exec);
+}
+
+fn is_cmp64(opc: Opc) -> bool {
+    matches!(opc.desc().operands[1], crate::isa::Kind::VSrc(2))
+}
+
+macro_rules! map1 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+macro_rules! map2 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+macro_rules! map3 {
+    ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
+        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
+        let c = $w.fsrc($inst.ops[3], $inst.mods[3]);
+        let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l], c[l]));
+        $w.vwrite($inst.ops[0], &d, $exec);
+    }};
+}
+
+pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+    use Opc::*;
+    let ops = inst.ops;
+    match inst.opc {
+        V_MOV_B32 => map1!(w, inst, exec, |a| a),
+        V_MOV_B64 => {
+            let a = w.vsrc64(ops[1]);
+            w.vwrite64(ops[0], &a, exec);
+        }
+        V_NOT_B32 => map1!(w, inst, exec, |a: u32| !a),
+        V_CVT_F32_I32 => map1!(w, inst, exec, |a: u32| (a as i32 as f32).to_bits()),
+        V_CVT_F32_U32 => map1!(w, inst, exec, |a: u32| (a as f32).to_bits()),
+        V_CVT_I32_F32 => map1!(w, inst, exec, |a| alu::cvt_i32_f32(f(a))),
+        V_CVT_U32_F32 => map1!(w, inst, exec, |a| alu::cvt_u32_f32(f(a))),
+        V_RCP_F32 | V_RCP_IFLAG_F32 => map1!(w, inst, exec, |a| (1.0 / f(a)).to_bits()),
+        V_TRUNC_F32 => map1!(w, inst, exec, |a| alu::trunc(f(a)).to_bits()),
+        V_FLOOR_F32 => map1!(w, inst, exec, |a| alu::floor(f(a)).to_bits()),
+        V_RNDNE_F32 => map1!(w, inst, exec, |a| alu::rndne(f(a)).to_bits()),
+        V_FFBH_U32 => map1!(w, inst, exec, alu::ffbh_u32),
+        V_FFBH_I32 => map1!(w, inst, exec, alu::ffbh_i32),
+        V_FREXP_MANT_F32 => map1!(w, inst, exec, |a| alu::frexp_mant(f(a)).to_bits()),
+        V_FREXP_EXP_I32_F32 => map1!(w, inst, exec, |a| alu::frexp_exp(f(a)) as u32),
+        V_READFIRSTLANE_B32 => {
+            let Op::V(r, _) = ops[1] else { unreachable!() };
+            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
+            w.set_s(ops[0], w.v[r as usize][lane as usize] as u64);
+        }
+        V_ADD_U32 | V_ADD_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_add(b)),
+        V_SUB_U32 | V_SUB_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_sub(b)),
+        V_SUBREV_U32 => map2!(w, inst, exec, |a: u32, b: u32| b.wrapping_sub(a)),
+        V_AND_B32 => map2!(w, inst, exec, |a: u32, b| a & b),
+        V_OR_B32 => map2!(w, inst, exec, |a: u32, b| a | b),
+        V_XOR_B32 => map2!(w, inst, exec, |a: u32, b| a ^ b),
+        V_LSHLREV_B32 | V_LSHLREV_B32_E64 => map2!(w, inst, exec, |s: u32, b: u32| b << (s & 31)),
+        V_LSHRREV_B32 => map2!(w, inst, exec, |s: u32, b: u32| b >> (s & 31)),
+        V_ASHRREV_I32 => map2!(w, inst, exec, |s: u32, b: u32| ((b as i32) >> (s & 31))
+            as u32),
+        V_MIN_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).min(b as i32)
+            as u32),
+        V_MAX_I32 => map2!(w, inst, exec, |a: u32, b: u32| (a as i32).max(b as i32)
+            as u32),
+        V_MIN_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.min(b)),
+        V_MAX_U32 => map2!(w, inst, exec, |a: u32, b: u32| a.max(b)),
+        V_ADD_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x + y)
+            .to_bits()),
+        V_SUB_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x - y)
+            .to_bits()),
+        V_MUL_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(a), f(b), |x, y| x * y)
+            .to_bits()),
+        V_MIN_F32 => map2!(w, inst, exec, |a, b| alu::min_f32(f(a), f(b)).to_bits()),
+        V_MAX_F32 => map2!(w, inst, exec, |a, b| alu::max_f32(f(a), f(b)).to_bits()),
+        V_MUL_LO_U32 => map2!(w, inst, exec, |a: u32, b| a.wrapping_mul(b)),
+        V_LDEXP_F32 => map2!(w, inst, exec, |a, n: u32| alu::ldexp_f32(f(a), n as i32)
+            .to_bits()),
+        V_FMAC_F32 => {
+            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let Op::V(r, _) = ops[0] else { unreachable!() };
+            let c = w.v[r as usize];
+            let d: [u32; 64] = std::array::from_fn(|l| f(a[l]).mul_add(f(b[l]), f(c[l])).to_bits());
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_MUL_HI_U32 => map2!(w, inst, exec, |a: u32, b: u32| {
+            ((a as u64 * b as u64) >> 32) as u32
+        }),
+        V_MUL_HI_I32 => map2!(w, inst, exec, |a: u32, b: u32| {
+            ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+        }),
+        V_MBCNT_LO_U32_B32 => {
+            let (m, c) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let below = if l >= 32 { u32::MAX } else { (1u32 << l) - 1 };
+                (m[l] & below).count_ones().wrapping_add(c[l])
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_MBCNT_HI_U32_B32 => {
+            let (m, c) = (w.vsrc(ops[1]), w.vsrc(ops[2]));
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let below = if l < 32 {
+                    0
+                } else {
+                    (1u64 << (l - 32)) as u32 - 1
+                };
+                (m[l] & below).count_ones().wrapping_add(c[l])
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_CNDMASK_B32 => {
+            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let m = w.s64(ops[3]);
+            let d: [u32; 64] = std::array::from_fn(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_LSHL_ADD_U32 => map3!(w, inst, exec, |a: u32, s: u32, c: u32| (a << (s & 31))
+            .wrapping_add(c)),
+        V_ALIGNBIT_B32 => map3!(
+            w,
+            inst,
+            exec,
+            |hi: u32, lo: u32, s: u32| ((((hi as u64) << 32) | lo as u64) >> (s & 31)) as u32
+        ),
+        V_MUL_LO_U16 => map2!(
+            w,
+            inst,
+            exec,
+            |a: u32, b: u32| (a as u16).wrapping_mul(b as u16) as u32
+        ),
+        V_BFE_U32 => map3!(w, inst, exec, |a: u32, o: u32, n: u32| {
+            let width = n & 31;
+            (a >> (o & 31)) & ((1u64 << width) - 1) as u32
+        }),
+        V_FMA_F32 => map3!(w, inst, exec, |a, b, c| f(a).mul_add(f(b), f(c)).to_bits()),
+        V_ADD3_U32 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| a
+            .wrapping_add(b)
+            .wrapping_add(c)),
+        V_MAD_U64_U32 => {
+            let (a, b, c) = (w.vsrc(ops[2]), w.vsrc(ops[3]), w.vsrc64(ops[4]));
+            let mut carry = 0u64;
+            let d: [u64; 64] = std::array::from_fn(|l| {
+                let (r, o) = (a[l] as u64 * b[l] as u64).overflowing_add(c[l]);
+                carry |= (o as u64) << l;
+                r
+            });
+            w.vwrite64(ops[0], &d, exec);
+            w.set_s(ops[1], carry & exec);
+        }
+        V_DIV_FIXUP_F32 => map3!(w, inst, exec, |q, d, n| alu::div_fixup(f(q), f(d), f(n))
+            .to_bits()),
+        V_DIV_FMAS_F32 => {
+            let vcc = w.s64(Op::S(VCC, 2));
+            let a = w.fsrc(ops[1], inst.mods[1]);
+            let b = w.fsrc(ops[2], inst.mods[2]);
+            let c = w.fsrc(ops[3], inst.mods[3]);
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                alu::div_fmas(f(a[l]), f(b[l]), f(c[l]), vcc >> l & 1 != 0).to_bits()
+            });
+            w.vwrite(ops[0], &d, exec);
+        }
+        V_DIV_SCALE_F32 => {
+            let a = w.fsrc(ops[2], inst.mods[2]);
+            let b = w.fsrc(ops[3], inst.mods[3]);
+            let c = w.fsrc(ops[4], inst.mods[4]);
+            let mut mask = 0u64;
+            let d: [u32; 64] = std::array::from_fn(|l| {
+                let (r, v) = alu::div_scale(f(a[l]), f(b[l]), f(c[l]));
+                mask |= (v as u64) << l;
+                r.to_bits()
+            });
+            w.vwrite(ops[0], &d, exec);
+            w.set_s(ops[1], mask & exec);
+        }
+        V_ADD_CO_U32 | V_SUB_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32 => carry_op(w, inst, exec),
+        V_LSHL_ADD_U64 => {
+            let (a, s, c) = (w.vsrc64(ops[1]), w.vsrc(ops[2]), w.vsrc64(ops[3]));
+            // gfx940: the shift amount is S1[2:0] (llvm-mc accepts 0..7).
+            let d: [u64; 64] = std::array::from_fn(|l| (a[l] << (s[l] & 7)).wrapping_add(c[l]));
+            w.vwrite64(ops[0], &d, exec);
+        }
+        V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64 => {
+            let (s, a) = (w.vsrc(ops[1]), w.vsrc64(ops[2]));
+            let opc = inst.opc;
+            let d: [u64; 64] = std::array::from_fn(|l| {
+                let n = s[l] & 63;
+                match opc {
+                    V_LSHLREV_B64 => a[l] << n,
+                    V_LSHRREV_B64 => a[l] >> n,
+                    _ => ((a[l] as i64) >> n) as u64,
+                }
+            });
+            w.vwrite64(ops[0], &d, exec);
+        }
+        V_READLANE_B32 => {
+            let Op::V(r, _) = ops[1] else { unreachable!() };
+            let lane = w.s32(ops[2]) & 63;
+            w.set_s(ops[0], w.v[r as usize][lane as usize] as u64);
+        }
+        V_WRITELANE_B32 => {
+            let Op::V(r, _) = ops[0] else { unreachable!() };
+            let lane = w.s32(ops[2]) & 63;
+            w.v[r as usize][lane as usize] = w.s32(ops[1]);
+        }
+        o => return Err(Stop::Fault(format!("{o} is not a VALU op"))),
+    }
+    Ok(())
+}
+
+/// `v_add_co/v_sub_co/v_addc_co/v_subb_co_u32_e64 vdst, sdst, a, b [, carry-in]`: the carry
+/// (or borrow) out of each active lane into `sdst`; inactive lanes' bits are 0.
+fn carry_op(w: &mut Wave, inst: &Inst, exec: u64) {
+    let ops = inst.ops;
+    let (a, b) = (w.vsrc(ops[2]), w.vsrc(ops[3]));
+    let cin = match inst.opc {
+        Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 => w.s64(ops[4]),
+        _ => 0,
+    };
+    let sub = matches!(inst.opc, Opc::V_SUB_CO_U32 | Opc::V_SUBB_CO_U32);
+    let mut mask = 0u64;
+    let d: [u32; 64] = std::array::from_fn(|l| {
+        let c = cin >> l & 1;
+        let (x, y) = (a[l] as u64, b[l] as u64);
+        let (r, out) = if sub {
+            (x.wrapping_sub(y).wrapping_sub(c), y + c > x)
+        } else {
+            let s = x + y + c;
+            (s, s >> 32 != 0)
+        };
+        mask |= (out as u64) << l;
+        r as u32
+    });
+    w.vwrite(ops[0], &d, exec);
+    w.set_s(ops[1], mask & exec);
+}
