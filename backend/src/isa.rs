@@ -278,7 +278,7 @@ isa! {
     BUFFER_WBL2 = "buffer_wbl2" Global Vmem [] defs 0 NO + mem;
     BUFFER_INV = "buffer_inv" Global Vmem [] defs 0 NO + mem;
 
-    // ---- FORK/JOIN (`fork_join`; their semantics in `sim/exec.rs`) ----
+    // ---- FORK/JOIN (`fork_join`; their semantics in `sim/exec/mod.rs`) ----
     // `s_getreg_b32 sN, hwreg(HW_REG_MODE, 29, 3)` reads the control stack pointer (CSP).
     S_GETREG_B32 = "s_getreg_b32" Sopk Salu [SReg(1), Imm] defs 1 NO;
     // The 16-bit immediate sign-extended (clang's listings).
