@@ -5,12 +5,13 @@
 //! stdin and `-o -` (the default) writes stdout. Every write to stdout or stderr goes through
 //! [`crate::output`]: one that fails is exit code 2.
 
+use crate::input::{read_input, LangArg};
 use crate::output;
 use crate::pass_manager;
 use crate::pipeline::{self, Input, Options, Stage};
 use clap::{Parser, ValueEnum};
 use kc_dialect::text::Generic;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 
 /// kc: a GPU-kernel compiler for AMD gfx942.
 ///
@@ -160,13 +161,6 @@ pub(crate) enum GenericArg {
     All,
     /// kc's own ops (kernel, conv); builtin, arith and cf keep their MLIR custom form.
     Kc,
-}
-
-#[derive(Copy, Clone, Debug, ValueEnum)]
-pub(crate) enum LangArg {
-    K,
-    Mlir,
-    Mir,
 }
 
 /// Runs kc with the process arguments; returns the exit code.
@@ -339,45 +333,6 @@ pub(crate) fn exit_failure(failure: &pipeline::Failure) -> i32 {
         pipeline::Failure::Diagnostics(text) => output::diagnostics(text, 1),
         pipeline::Failure::Usage(msg) => output::error(msg, 2),
     }
-}
-
-pub(crate) fn read_input(path: &str) -> Result<(String, String), pipeline::Failure> {
-    use pipeline::Failure;
-    let (name, bytes) = if path == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .map_err(|e| Failure::Usage(format!("cannot read stdin: {e}")))?;
-        ("<stdin>".to_string(), b)
-    } else {
-        let b = std::fs::read(path)
-            .map_err(|e| Failure::Usage(format!("cannot read `{path}`: {e}")))?;
-        (path.to_string(), b)
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok((name, text)),
-        Err(e) => Err(Failure::Diagnostics(invalid_utf8(
-            &name,
-            e.as_bytes(),
-            e.utf8_error(),
-        ))),
-    }
-}
-
-/// `file:line:col: error: invalid UTF-8`, at the first bad byte, with its line up to there.
-fn invalid_utf8(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> String {
-    let at = e.valid_up_to();
-    // The prefix up to `at` is valid UTF-8 by definition.
-    let prefix = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
-    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
-    let line = prefix.matches('\n').count() + 1;
-    let before = &prefix[line_start..];
-    let col = before.chars().count() + 1;
-    format!(
-        "{name}:{line}:{col}: error: the file is not valid UTF-8 (byte 0x{:02x})\n  {before}\n  {}^\n",
-        bytes[at],
-        " ".repeat(col - 1)
-    )
 }
 
 fn write_output(path: &str, text: &str) -> Result<(), String> {

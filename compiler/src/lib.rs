@@ -11,6 +11,7 @@ pub mod builtins;
 pub mod check;
 pub mod diag;
 pub mod driver;
+pub mod input;
 pub mod lexer;
 pub mod lower;
 pub mod mlir_gpu;

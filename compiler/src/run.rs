@@ -14,7 +14,7 @@
 
 use crate::ast::{self, Span};
 use crate::diag::{self, Diagnostic, SourceFile};
-use crate::driver::{read_input, LangArg};
+use crate::input::{read_input, LangArg};
 use crate::output;
 use crate::parse;
 use crate::pipeline::{self, Failure, Input};
