@@ -269,7 +269,7 @@ impl Costs {
 
 /// `d = s` between two whole virtual registers of the same class.
 fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
-    if !liveness::is_move(inst.op) {
+    if !liveness::is_move(inst.op) || inst.dpp.is_some() {
         return None;
     }
     let whole = |o: &Operand| match *o {
@@ -728,7 +728,7 @@ fn rewrite(
         }
         f.blocks[b]
             .insts
-            .retain(|i| !(liveness::is_move(i.op) && i.ops[0] == i.ops[1]));
+            .retain(|i| !(liveness::is_move(i.op) && i.dpp.is_none() && i.ops[0] == i.ops[1]));
     }
     usage
 }
