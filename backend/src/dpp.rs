@@ -62,7 +62,10 @@ impl Dpp {
     }
 
     pub fn row_mask(self, m: u8) -> Dpp {
-        Dpp { row_mask: m, ..self }
+        Dpp {
+            row_mask: m,
+            ..self
+        }
     }
 
     pub fn bound_ctrl(self) -> Dpp {

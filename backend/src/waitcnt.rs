@@ -633,7 +633,10 @@ mod tests {
         assert_eq!(nops_in(vec![add(1), add(2)]), vec![1]);
         let other = || inst(Opc::V_MOV_B32, vec![v(3), v(0)]);
         assert_eq!(nops_in(vec![add(1), other(), add(2)]), vec![0]);
-        assert_eq!(nops_in(vec![add(1), other(), other(), add(2)]), Vec::<i64>::new());
+        assert_eq!(
+            nops_in(vec![add(1), other(), other(), add(2)]),
+            Vec::<i64>::new()
+        );
         // src1 counts too, as in LLVM (every VGPR use of the DPP instruction).
         let mixed = dpp(Opc::V_ADD_U32, vec![v(5), v(4), v(1)], RowShr(1));
         assert_eq!(nops_in(vec![add(1), mixed]), vec![1]);

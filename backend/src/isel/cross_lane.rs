@@ -302,7 +302,13 @@ impl Isel<'_> {
                 for step in scan_steps(true) {
                     let ops = vec![wlo.clone(), vcc.clone(), wlo.clone(), wlo.clone()];
                     self.emit_dpp(Opc::V_ADD_CO_U32, ops, step);
-                    let ops = vec![whi.clone(), vcc.clone(), whi.clone(), whi.clone(), vcc.clone()];
+                    let ops = vec![
+                        whi.clone(),
+                        vcc.clone(),
+                        whi.clone(),
+                        whi.clone(),
+                        vcc.clone(),
+                    ];
                     self.emit_dpp(Opc::V_ADDC_CO_U32, ops, step);
                 }
             }

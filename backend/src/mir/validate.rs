@@ -725,7 +725,8 @@ impl Validator<'_> {
                     inst.op == Opc::S_ANDN2_B64 && inst.ops.get(2) == Some(&super::p(PReg::Exec));
                 for (j, o) in inst.ops.iter().enumerate() {
                     let def = j < d.defs as usize;
-                    let reads = !def || (j == 0 && inst.reads_dst() && inst.op != Opc::V_WRITELANE_B32);
+                    let reads =
+                        !def || (j == 0 && inst.reads_dst() && inst.op != Opc::V_WRITELANE_B32);
                     if !reads || (merge && j == 1) {
                         continue;
                     }

@@ -157,7 +157,11 @@ fn carry_ops_and_minmax_take_dpp() {
             ((l as u64 - 1) << 32) | lo(l - 1) as u64
         };
         let want = own.wrapping_add(other);
-        assert_eq!((w.v[3][l] as u64) << 32 | w.v[2][l] as u64, want, "lane {l}");
+        assert_eq!(
+            (w.v[3][l] as u64) << 32 | w.v[2][l] as u64,
+            want,
+            "lane {l}"
+        );
     }
     // Without bound_ctrl, a lane with no source keeps its value: min(x, identity).
     let mut w = wave();
@@ -191,6 +195,9 @@ fn parser_rejects_what_llvm_mc_rejects() {
         "v_add_co_u32_dpp v0, s[2:3], v1, v2 row_shr:1",
         "v_add_u32_e32 v0, v1, v2 row_shr:1",
     ] {
-        assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "accepted `{bad}`");
+        assert!(
+            parse(&format!("k:\n\t{bad}\n")).is_err(),
+            "accepted `{bad}`"
+        );
     }
 }
