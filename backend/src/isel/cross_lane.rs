@@ -24,6 +24,7 @@
 //!   the high halves with the same control (the carry in VCC); 64-bit min / max (no 64-bit
 //!   DPP): `t = x`, `v_mov_b32_dpp` of both halves into `t`, `v_cmp_{lt,gt}_{i,u}64` and two
 //!   `v_cndmask_b32` keep the better of `t` and `x`.
+//!
 //! The VGPRs written with the whole wave (`x`, `t`) would clobber lanes of other values that
 //! parked lanes still need, so they are this kernel's `whole_wave` registers, shared by all
 //! its reductions, which register allocation reserves for the whole kernel. With no lane
