@@ -206,12 +206,58 @@ impl Isel<'_> {
             self.def(op, r);
             return Ok(());
         }
-        let r = if ty.bits() == 64 {
-            self.reduce64(&kind, x)?
+        let dw = Self::dwords(ty);
+        let v = self.vreg(x, dw)?;
+        let (w, save) = if dw == 2 {
+            self.scan64(&kind, v)?
         } else {
-            self.reduce32(&kind, x)?
+            self.scan32(&kind, v)?
         };
+        // The inclusive scan's last lane is the reduction.
+        let r = if dw == 2 { self.s64() } else { self.s32() };
+        for i in 0..dw {
+            self.emit(
+                Opc::V_READLANE_B32,
+                vec![mir::rsub(r, i, 1), mir::rsub(w, i, 1), Operand::Imm(63)],
+            );
+        }
+        self.emit(Opc::S_MOV_B64, vec![Self::exec(), mir::r(save)]);
         self.def(op, Val::S(Operand2::Virt(r)));
+        Ok(())
+    }
+
+    /// `kernel.scan`: the inclusive scan over the active lanes, in lane order (a divergent
+    /// value): the DPP scan of `reduce` copied out of the whole-wave register under the
+    /// restored EXEC, or, for an f32 sum, a loop over the active lanes.
+    pub(super) fn wave_scan(&mut self, op: Op) -> Result<(), IselError> {
+        let ir = self.ir;
+        let d = &ir.ops[op];
+        let kind = ir
+            .attr(op, "kind")
+            .and_then(Attr::as_str)
+            .unwrap_or("add")
+            .to_string();
+        let dw = Self::dwords(ir.value_type(d.results[0]));
+        let x = self.use_val(d.operands[0], op)?;
+        let v = self.vreg(x, dw)?;
+        if kind == "fadd" {
+            let r = self.fadd_prefix_loop(v);
+            self.def(op, Val::V(r));
+            return Ok(());
+        }
+        let (w, save) = if dw == 2 {
+            self.scan64(&kind, v)?
+        } else {
+            self.scan32(&kind, v)?
+        };
+        self.emit(Opc::S_MOV_B64, vec![Self::exec(), mir::r(save)]);
+        let (r, mov) = if dw == 2 {
+            (self.v64(), Opc::V_MOV_B64)
+        } else {
+            (self.v32(), Opc::V_MOV_B32)
+        };
+        self.emit(mov, vec![mir::r(r), mir::r(w)]);
+        self.def(op, Val::V(r));
         Ok(())
     }
 
@@ -247,8 +293,9 @@ impl Isel<'_> {
         self.emit(op, ops).dpp = Some(dpp);
     }
 
-    /// The 32-bit reduction `kind` of VGPR operand `x` over the active lanes, with DPP.
-    fn reduce32(&mut self, kind: &str, x: Val) -> Result<VReg, IselError> {
+    /// The DPP inclusive scan `kind` of 32-bit VGPR `v` over the active lanes: the whole-wave
+    /// register holding it and the saved EXEC, which the caller restores.
+    fn scan32(&mut self, kind: &str, v: VReg) -> Result<(VReg, VReg), IselError> {
         let (alu, identity, float): (Opc, i64, bool) = match kind {
             "add" => (Opc::V_ADD_U32, 0, false),
             "min" => (Opc::V_MIN_I32, i32::MAX as i64, false),
@@ -259,7 +306,6 @@ impl Isel<'_> {
             "fmax" => (Opc::V_MAX_F32, QNAN, true),
             _ => return Err(self.internal(&format!("reduction kind `{kind}`"))),
         };
-        let v = self.vreg(x, 1)?;
         let save = self.s64();
         self.emit(Opc::S_OR_SAVEEXEC_B64, vec![mir::r(save), Operand::Imm(-1)]);
         let w = self.whole_wave_vgpr(Class::V32, 0);
@@ -270,17 +316,11 @@ impl Isel<'_> {
         for step in scan_steps(kind == "add") {
             self.emit_dpp(alu, vec![mir::r(w), mir::r(w), mir::r(w)], step);
         }
-        let r = self.s32();
-        self.emit(
-            Opc::V_READLANE_B32,
-            vec![mir::r(r), mir::r(w), Operand::Imm(63)],
-        );
-        self.emit(Opc::S_MOV_B64, vec![Self::exec(), mir::r(save)]);
-        Ok(r)
+        Ok((w, save))
     }
 
-    /// The 64-bit reduction `kind` of VGPR operand `x` over the active lanes, with DPP.
-    fn reduce64(&mut self, kind: &str, x: Val) -> Result<VReg, IselError> {
+    /// The DPP inclusive scan `kind` of 64-bit VGPR `v` (as `scan32`).
+    fn scan64(&mut self, kind: &str, v: VReg) -> Result<(VReg, VReg), IselError> {
         // Identity halves and, for min / max, the compare that says `t` is better than `x`.
         let (lo, hi, cmp) = match kind {
             "add" => (0, 0, None),
@@ -290,7 +330,6 @@ impl Isel<'_> {
             "umax" => (0, 0, Some(Opc::V_CMP_GT_U64)),
             _ => return Err(self.internal(&format!("64-bit reduction kind `{kind}`"))),
         };
-        let v = self.vreg(x, 2)?;
         let save = self.s64();
         self.emit(Opc::S_OR_SAVEEXEC_B64, vec![mir::r(save), Operand::Imm(-1)]);
         let w = self.whole_wave_vgpr(Class::V64, 0);
@@ -330,15 +369,7 @@ impl Isel<'_> {
                 }
             }
         }
-        let r = self.s64();
-        for (i, half) in [wlo, whi].into_iter().enumerate() {
-            self.emit(
-                Opc::V_READLANE_B32,
-                vec![mir::rsub(r, i as u8, 1), half, Operand::Imm(63)],
-            );
-        }
-        self.emit(Opc::S_MOV_B64, vec![Self::exec(), mir::r(save)]);
-        Ok(r)
+        Ok((w, save))
     }
 
     /// An f32 sum over the active lanes, lowest first (the reference's order): a loop with
@@ -346,6 +377,28 @@ impl Isel<'_> {
     /// -0.0) and `s_bitset0_b64`.
     fn fadd_loop(&mut self, op: Op, x: Val) -> Result<(), IselError> {
         let v = self.vreg(x, 1)?;
+        let acc = self.fadd_lanes(v, None);
+        let r = self.s32();
+        self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(r), mir::r(acc)]);
+        self.def(op, Val::S(Operand2::Virt(r)));
+        Ok(())
+    }
+
+    /// The f32 prefix sums of `v` over the active lanes, lowest first: the loop of
+    /// `fadd_loop`, which after each lane's addition writes the running sum into that lane of
+    /// the result (`v_readfirstlane_b32`, `v_writelane_b32`).
+    fn fadd_prefix_loop(&mut self, v: VReg) -> VReg {
+        let r = self.v32();
+        // Defined under EXEC first: `v_writelane_b32` then replaces one lane at a time.
+        self.emit(Opc::V_MOV_B32, vec![mir::r(r), Operand::Imm(0)]);
+        self.fadd_lanes(v, Some(r));
+        r
+    }
+
+    /// The loop over the active lanes adding `v`'s lanes, lowest first, into a VGPR (every
+    /// active lane then holds the sum), writing each partial sum into that lane of `prefix`
+    /// if given. Returns the sum's VGPR; code continues after the loop.
+    fn fadd_lanes(&mut self, v: VReg, prefix: Option<VReg>) -> VReg {
         let lanes = self.s64();
         self.emit(Opc::S_MOV_B64, vec![mir::r(lanes), Self::exec()]);
         let acc = self.v32();
@@ -359,14 +412,19 @@ impl Isel<'_> {
         self.emit(Opc::S_FF1_I32_B64, vec![mir::r(l), mir::r(lanes)]);
         self.emit(Opc::V_READLANE_B32, vec![mir::r(t), mir::r(v), mir::r(l)]);
         self.emit(Opc::V_ADD_F32, vec![mir::r(acc), mir::r(t), mir::r(acc)]);
+        if let Some(p) = prefix {
+            // The lane select in M0: an SGPR there would be a second constant-bus read.
+            let s = self.s32();
+            let m0 = mir::p(PReg::M0);
+            self.emit(Opc::S_MOV_B32, vec![m0.clone(), mir::r(l)]);
+            self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(s), mir::r(acc)]);
+            self.emit(Opc::V_WRITELANE_B32, vec![mir::r(p), mir::r(s), m0]);
+        }
         self.emit(Opc::S_BITSET0_B64, vec![mir::r(lanes), mir::r(l)]);
         self.emit(Opc::S_CMP_LG_U64, vec![mir::r(lanes), Operand::Imm(0)]);
         self.emit(Opc::S_CBRANCH_SCC1, vec![Operand::Label(body)]);
         self.start_block(done);
-        let r = self.s32();
-        self.emit(Opc::V_READFIRSTLANE_B32, vec![mir::r(r), mir::r(acc)]);
-        self.def(op, Val::S(Operand2::Virt(r)));
-        Ok(())
+        acc
     }
 
     /// x * (number of active lanes) for a uniform 64-bit x: lo = x_lo n, hi = x_hi n +

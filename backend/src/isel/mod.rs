@@ -603,6 +603,7 @@ impl<'a> Isel<'a> {
             ReadLane => self.read_lane(op)?,
             Shuffle => self.shuffle(op)?,
             Reduce => self.reduce(op)?,
+            Scan => self.wave_scan(op)?,
             _ => self.arith(op, div)?,
         }
         Ok(())

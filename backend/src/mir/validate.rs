@@ -503,7 +503,11 @@ impl Validator<'_> {
                     if let Some(m) = want_reg(Some(File::S), n) {
                         msgs.push(m);
                     }
-                    if !def && valu {
+                    // M0 as `v_writelane_b32`'s lane select is not read over the constant bus
+                    // (llvm-mc-22 accepts `v_writelane_b32 v1, s2, m0`).
+                    let m0_lane =
+                        inst.op == Opc::V_WRITELANE_B32 && j == 2 && *o == super::p(PReg::M0);
+                    if !def && valu && !m0_lane {
                         bus.push(o.clone());
                     }
                     true
