@@ -753,7 +753,7 @@ impl Gen {
                 // no scan, and keep their kernels as they were).
                 let scan = self.race_free && self.rng.chance(33);
                 let f = if scan { "scan" } else { "reduce" };
-                let op = ["add", "min", "max"][k as usize - 1];
+                let op = ["add", "min", "max"][k - 1];
                 format!("{f}_{op}({}){at}", self.expr(ty, depth - 1, None))
             }
             4 => {
