@@ -1,9 +1,12 @@
 //! Instruction selection for the cross-lane operations: lane id, ballot, read-first-lane,
-//! read-lane, shuffle and wave reductions (`kernel.reduce`, 32- and 64-bit).
+//! read-lane, shuffle, wave reductions (`kernel.reduce`) and inclusive scans (`kernel.scan`),
+//! 32- and 64-bit.
 //!
 //! Guarantees: each reads or combines exactly the lanes the structured semantics gives it (the
 //! op stays at its IR position, so EXEC is the lanes that execute it); results of ballot,
-//! read-lane and reductions are uniform, in SGPRs. Shuffles read the source lane with
+//! read-lane and reductions are uniform, in SGPRs; scans are per lane, in VGPRs: the same DPP
+//! scan, copied out of the whole-wave register after EXEC is restored (f32 sums: the loop
+//! below, writing each prefix into its lane with `v_writelane_b32`, lane select in M0). Shuffles read the source lane with
 //! `ds_bpermute_b32` (byte address `lane * 4`; an inactive source lane reads 0, which the
 //! language leaves undefined).
 //!
