@@ -4,7 +4,7 @@
 //! Kernels come from `kc_tests::gen::source::race_free_kernel` (nested if/else, loops with
 //! uniform and divergent trip counts, break/continue/return at any depth, uniform and
 //! divergent arithmetic, loads, stores, atomics, ballot, readfirstlane, shuffles,
-//! reductions), with implicit and explicit convergence tokens, in which every store and
+//! reductions, scans), with implicit and explicit convergence tokens, in which every store and
 //! atomic goes to the work-item's own slots: with data races, the engines could
 //! legitimately disagree (they order lanes and waves differently: a store that follows a
 //! loop exit in the CFG runs after the loop on the GPU). Each runs with a random block size

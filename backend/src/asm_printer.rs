@@ -137,16 +137,19 @@ pub fn print_kernel(
             let start = out.len();
             let d = i.op.desc();
             out.push('\t');
-            match d
-                .name
-                .strip_suffix("_e64")
-                .filter(|_| crate::mir::has_e32(i))
-            {
-                Some(stem) => {
+            let stem = d.name.strip_suffix("_e32").or(d.name.strip_suffix("_e64"));
+            match stem {
+                // The DPP encoding (VOP1/VOP2 with the DPP word; the validator checks the op
+                // has one).
+                Some(stem) if i.dpp.is_some() => {
+                    out.push_str(stem);
+                    out.push_str("_dpp");
+                }
+                Some(stem) if d.name.ends_with("_e64") && crate::mir::has_e32(i) => {
                     out.push_str(stem);
                     out.push_str("_e32");
                 }
-                None => out.push_str(d.name),
+                _ => out.push_str(d.name),
             }
             for (k, o) in i.ops.iter().enumerate() {
                 out.push_str(if k == 0 { " " } else { ", " });
@@ -169,6 +172,9 @@ pub fn print_kernel(
             }
             if i.sc1 {
                 out.push_str(" sc1");
+            }
+            if let Some(dpp) = &i.dpp {
+                let _ = write!(out, " {dpp}");
             }
             let mut loc = None;
             if i.loc.is_known() {

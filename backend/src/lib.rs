@@ -22,6 +22,7 @@ pub mod asm_printer;
 pub mod branch_folding;
 pub mod branch_relax;
 pub mod dead_defs;
+pub mod dpp;
 pub mod exec_lowering;
 pub mod fork_join;
 pub mod isa;

@@ -180,7 +180,7 @@ pub fn accesses(f: &Func, inst: &Inst, mut visit: impl FnMut(VReg, u8, u8, Acces
     };
     for (j, o) in inst.ops.iter().enumerate() {
         let def = j < d.defs as usize;
-        if def && !(j == 0 && d.reads_dst) {
+        if def && !(j == 0 && inst.reads_dst()) {
             continue;
         }
         if let Some((v, lo, hi)) = range(o) {
@@ -188,7 +188,7 @@ pub fn accesses(f: &Func, inst: &Inst, mut visit: impl FnMut(VReg, u8, u8, Acces
         }
     }
     for (j, o) in inst.ops.iter().enumerate().take(d.defs as usize) {
-        if j == 0 && d.reads_dst {
+        if j == 0 && inst.reads_dst() {
             continue;
         }
         if let Some((v, lo, hi)) = range(o) {

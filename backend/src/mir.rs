@@ -146,6 +146,9 @@ pub struct Inst {
     pub sc0: bool,
     /// `sc1` (the cache operations of the memory model: agent scope).
     pub sc1: bool,
+    /// The DPP control of a VOP1/VOP2 instruction in its `_dpp` encoding (src0 read across
+    /// lanes; see `dpp`).
+    pub dpp: Option<crate::dpp::Dpp>,
     pub loc: Loc,
     pub comment: Option<String>,
 }
@@ -171,9 +174,16 @@ impl Inst {
             offset: 0,
             sc0: false,
             sc1: false,
+            dpp: None,
             loc,
             comment: None,
         }
+    }
+
+    /// The first definition is also read: the table says so (`v_writelane_b32`), or a DPP
+    /// control may leave lanes of it unwritten.
+    pub fn reads_dst(&self) -> bool {
+        self.op.desc().reads_dst || self.dpp.is_some_and(|d| d.partial_write())
     }
 }
 

@@ -53,6 +53,9 @@ fn pair_source(lo: &Operand, hi: &Operand) -> Option<Operand> {
 
 /// `a` then `b` as one move, if they combine.
 fn combine(a: &Inst, b: &Inst) -> Option<Inst> {
+    if a.dpp.is_some() || b.dpp.is_some() {
+        return None; // a DPP move reads another lane: not a copy
+    }
     let (wide, vgpr) = match (a.op, b.op) {
         (Opc::V_MOV_B32, Opc::V_MOV_B32) => (Opc::V_MOV_B64, true),
         (Opc::S_MOV_B32, Opc::S_MOV_B32) => (Opc::S_MOV_B64, false),

@@ -38,6 +38,9 @@
 //!   allocated again (the reload and spill temporaries live across one instruction and are
 //!   never chosen), until everything fits. The spill VGPRs are then reserved for the whole
 //!   kernel (their lanes are reached whatever EXEC holds) and the other VGPRs allocated.
+//! - VGPRs written while EXEC is all ones (after `s_or_saveexec_b64 s, -1`, until EXEC is
+//!   written again in the block: the DPP wave reductions) are reserved for the whole kernel
+//!   too: such a write reaches lanes whose values per-lane liveness places in any register.
 //! - Over the VGPR budget (256 addressable VGPRs) is an error, not a crash: VGPR spilling to
 //!   scratch memory is not implemented.
 //! Time: liveness is linear in the code plus its result; the scan is O(registers x
@@ -114,8 +117,13 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     let last = f.layout.last().map_or(0, |&b| {
         2 * (cfg.start[cfg.index[b] as usize] + f.blocks[b].insts.len() as u32) + 1
     });
-    for &v in &spiller.vgprs {
+    // So are the VGPRs written under a whole-wave EXEC (the DPP wave reductions): such a
+    // write reaches lanes that per-lane liveness leaves to other values.
+    for v in spiller.vgprs.iter().copied().chain(whole_wave_vgprs(f)) {
         live.segs[v] = vec![(0, last)];
+        for d in live.dword_segs[v].iter_mut() {
+            *d = vec![(0, last)];
+        }
     }
     let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
     let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None, &[])? else {
@@ -129,6 +137,38 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     }
     vcc::shrink(f);
     Ok(usage)
+}
+
+/// The VGPRs written while EXEC is all ones: after `s_or_saveexec_b64 s, -1` (or
+/// `s_mov_b64 exec, -1`) until the next write of EXEC in the block.
+fn whole_wave_vgprs(f: &Func) -> Vec<VReg> {
+    let mut out = Vec::new();
+    for &b in &f.layout {
+        let mut whole = false;
+        for inst in &f.blocks[b].insts {
+            let d = inst.op.desc();
+            let exec_dst = inst.ops.first() == Some(&mir::p(PReg::Exec));
+            if d.implicit.writes_exec || exec_dst {
+                let all = inst.ops.get(1) == Some(&Operand::Imm(-1));
+                whole = all && matches!(inst.op, Opc::S_OR_SAVEEXEC_B64 | Opc::S_MOV_B64);
+                continue;
+            }
+            if !whole {
+                continue;
+            }
+            for o in inst.ops.iter().take(d.defs as usize) {
+                if let Operand::Reg {
+                    reg: Reg::Virt(v), ..
+                } = o
+                {
+                    if f.vregs[*v].file == File::V && !out.contains(v) {
+                        out.push(*v);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 fn out_of(f: &Func, file: File) -> AllocError {
@@ -269,7 +309,7 @@ impl Costs {
 
 /// `d = s` between two whole virtual registers of the same class.
 fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
-    if !liveness::is_move(inst.op) {
+    if !liveness::is_move(inst.op) || inst.dpp.is_some() {
         return None;
     }
     let whole = |o: &Operand| match *o {
@@ -728,7 +768,7 @@ fn rewrite(
         }
         f.blocks[b]
             .insts
-            .retain(|i| !(liveness::is_move(i.op) && i.ops[0] == i.ops[1]));
+            .retain(|i| !(liveness::is_move(i.op) && i.dpp.is_none() && i.ops[0] == i.ops[1]));
     }
     usage
 }

@@ -10,7 +10,10 @@
 //! as an SGPR gets 5 wait states, a `v_readlane`/`v_writelane` lane select 4, any other VALU
 //! instruction reading it as an SGPR 2 and `v_readlane`/`v_readfirstlane` reading it as its
 //! VGPR 1, as gfx942 requires (the last two are gfx940's additions: clang pads
-//! `v_cmp_*` + `v_cndmask_b32` with `s_nop 1`); `s_nop N` provides N+1. The window of recent
+//! `v_cmp_*` + `v_cndmask_b32` with `s_nop 1`); a DPP instruction (`_dpp`) reading a VGPR 2
+//! after any instruction wrote it (VALU or a load's issue: LLVM's checkDPPHazards counts every
+//! definition). LLVM's other DPP rule, 5 wait states after a VALU write of EXEC, never applies:
+//! the MIR validator admits only SALU writes of EXEC. `s_nop N` provides N+1. The window of recent
 //! writes flows along the fall-through and every forward jump (a block is padded for its
 //! worst predecessor); only a back edge drains it before the branch.
 //! Linear in the number of instructions: what is outstanding is kept per register (issue
@@ -288,13 +291,15 @@ fn nop(wait_states: usize) -> Inst {
 
 /// Wait states operand `i` of `inst` (a register of the given file) needs after a VALU
 /// instruction wrote it, as gfx942 requires (LLVM's GCNHazardRecognizer: checkVMEMHazards,
-/// checkRWLaneHazards, and gfx940's VDecCoExec rules in checkVALUHazards): an SGPR read by
-/// VMEM/SMEM 5; a `v_readlane`/`v_writelane` lane select 4; an SGPR read by any other VALU
-/// instruction 2; the VGPR `v_readlane`/`v_readfirstlane` reads 1.
+/// checkRWLaneHazards, checkDPPHazards, and gfx940's VDecCoExec rules in checkVALUHazards):
+/// an SGPR read by VMEM/SMEM 5; a `v_readlane`/`v_writelane` lane select 4; an SGPR read by
+/// any other VALU instruction 2; a VGPR a DPP instruction reads 2; the VGPR
+/// `v_readlane`/`v_readfirstlane` reads 1.
 fn wait_states_needed(inst: &Inst, i: usize, vgpr: bool) -> usize {
     let d = inst.op.desc();
     let lane_op = matches!(inst.op, Opc::V_READLANE_B32 | Opc::V_WRITELANE_B32);
     match (vgpr, d.unit) {
+        (true, Unit::Valu) if inst.dpp.is_some() => 2,
         (false, Unit::Vmem | Unit::Smem) => 5,
         (false, _) if lane_op && i == 2 => 4,
         (false, Unit::Valu) => 2,
@@ -405,10 +410,11 @@ pub fn fix_hazards(f: &mut Func) {
                 out.push(nop(wait_states));
                 pos += wait_states;
             }
-            if d.unit == Unit::Valu {
+            // VALU writes; a VGPR written by a load counts too (for DPP reads).
+            if matches!(d.unit, Unit::Valu | Unit::Vmem | Unit::Lds) {
                 for o in inst.ops.iter().take(d.defs as usize) {
                     if let Some((vgpr, b, n)) = regs(o) {
-                        if reader_need(vgpr, b, n) > 0 {
+                        if (vgpr || d.unit == Unit::Valu) && reader_need(vgpr, b, n) > 0 {
                             last_write.push((vgpr, b, n, pos));
                         }
                     }
@@ -591,5 +597,63 @@ mod tests {
         let nops = branch_then_read(Opc::S_BRANCH, 0, true);
         // layout: bb2 (the reader, first), bb0 (write + branch back), bb1.
         assert_eq!(nops, vec![vec![], vec![4], vec![]]);
+    }
+
+    fn dpp(op: Opc, ops: Vec<Operand>, ctrl: crate::dpp::DppCtrl) -> Inst {
+        let mut i = inst(op, ops);
+        i.dpp = Some(crate::dpp::Dpp::new(ctrl));
+        i
+    }
+
+    /// The nops in one block after padding.
+    fn nops_in(insts: Vec<Inst>) -> Vec<i64> {
+        let mut f = Func::default();
+        let b = f.new_block();
+        f.layout = vec![b];
+        f.blocks[b].insts = insts;
+        fix_hazards(&mut f);
+        f.blocks[b]
+            .insts
+            .iter()
+            .filter(|i| i.op == Opc::S_NOP)
+            .map(|i| match i.ops[0] {
+                Operand::Imm(n) => n,
+                _ => -1,
+            })
+            .collect()
+    }
+
+    /// A DPP read of a VGPR needs 2 wait states after its write (LLVM's `s_nop 1` between the
+    /// steps of a wave reduction), 1 after one unrelated instruction, none after two; the
+    /// `v_readlane_b32` of the result 1 (`s_nop 0`); a non-DPP read of the VGPR none.
+    #[test]
+    fn dpp_reads_wait_two_states() {
+        use crate::dpp::DppCtrl::RowShr;
+        let add = |k| dpp(Opc::V_ADD_U32, vec![v(1), v(1), v(1)], RowShr(k));
+        assert_eq!(nops_in(vec![add(1), add(2)]), vec![1]);
+        let other = || inst(Opc::V_MOV_B32, vec![v(3), v(0)]);
+        assert_eq!(nops_in(vec![add(1), other(), add(2)]), vec![0]);
+        assert_eq!(
+            nops_in(vec![add(1), other(), other(), add(2)]),
+            Vec::<i64>::new()
+        );
+        // src1 counts too, as in LLVM (every VGPR use of the DPP instruction).
+        let mixed = dpp(Opc::V_ADD_U32, vec![v(5), v(4), v(1)], RowShr(1));
+        assert_eq!(nops_in(vec![add(1), mixed]), vec![1]);
+        let readlane = inst(Opc::V_READLANE_B32, vec![s(8, 1), v(1), Operand::Imm(63)]);
+        assert_eq!(nops_in(vec![add(8), readlane]), vec![0]);
+        let plain = inst(Opc::V_ADD_U32, vec![v(2), v(1), v(1)]);
+        assert_eq!(nops_in(vec![add(1), plain]), Vec::<i64>::new());
+        // A loaded VGPR counts from the load's issue (s_waitcnt is one wait state).
+        let load = inst(Opc::GLOBAL_LOAD_DWORD, vec![v(1), v(0), s(2, 2)]);
+        let wait = Inst::new(
+            Opc::S_WAITCNT,
+            vec![Operand::Wait {
+                vm: Some(0),
+                lgkm: None,
+            }],
+            Loc::UNKNOWN,
+        );
+        assert_eq!(nops_in(vec![load, wait, add(1)]), vec![0]);
     }
 }

@@ -35,6 +35,9 @@ pub enum Builtin {
     ReduceAdd,
     ReduceMin,
     ReduceMax,
+    ScanAdd,
+    ScanMin,
+    ScanMax,
     AtomicAdd,
     AtomicMin,
     AtomicMax,
@@ -95,6 +98,9 @@ pub const TABLE: &[Def] = &[
     def(B::ReduceAdd, "reduce_add", 1, O::Reduce),
     def(B::ReduceMin, "reduce_min", 1, O::Reduce),
     def(B::ReduceMax, "reduce_max", 1, O::Reduce),
+    def(B::ScanAdd, "scan_add", 1, O::Scan),
+    def(B::ScanMin, "scan_min", 1, O::Scan),
+    def(B::ScanMax, "scan_max", 1, O::Scan),
     def(B::AtomicAdd, "atomic_add", 2, O::Atomic),
     def(B::AtomicMin, "atomic_min", 2, O::Atomic),
     def(B::AtomicMax, "atomic_max", 2, O::Atomic),
@@ -184,7 +190,10 @@ mod tests {
                 "shuffle",
                 "reduce_add",
                 "reduce_min",
-                "reduce_max"
+                "reduce_max",
+                "scan_add",
+                "scan_min",
+                "scan_max"
             ]
         );
         let pure: Vec<&str> = TABLE

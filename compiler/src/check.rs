@@ -1110,7 +1110,10 @@ impl Checker<'_> {
             Builtin::ReadFirstLane
             | Builtin::ReduceAdd
             | Builtin::ReduceMin
-            | Builtin::ReduceMax => {
+            | Builtin::ReduceMax
+            | Builtin::ScanAdd
+            | Builtin::ScanMin
+            | Builtin::ScanMax => {
                 let t = self.value(&args[0], hint);
                 self.numeric_arg(name, t, &args[0])
             }

@@ -698,9 +698,11 @@ impl Lowerer<'_> {
             b => b.def().op,
         };
         let kind = match builtin {
-            Builtin::ReduceAdd | Builtin::AtomicAdd => Some(if float { "fadd" } else { "add" }),
-            Builtin::ReduceMin => Some(minmax("min", float, signed)),
-            Builtin::ReduceMax => Some(minmax("max", float, signed)),
+            Builtin::ReduceAdd | Builtin::ScanAdd | Builtin::AtomicAdd => {
+                Some(if float { "fadd" } else { "add" })
+            }
+            Builtin::ReduceMin | Builtin::ScanMin => Some(minmax("min", float, signed)),
+            Builtin::ReduceMax | Builtin::ScanMax => Some(minmax("max", float, signed)),
             // Atomics have no float min/max (the checker rejects them).
             Builtin::AtomicMin => Some(minmax("min", false, signed)),
             Builtin::AtomicMax => Some(minmax("max", false, signed)),

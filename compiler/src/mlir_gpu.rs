@@ -838,6 +838,13 @@ impl<'a> Kernel<'a> {
                 );
                 self.line(&format!("cf.cond_br {c}, {ta}, {tb}"), loc);
             }
+            Scan => {
+                return Err(
+                    "`kernel.scan` has no upstream translation (the gpu dialect has no subgroup \
+                     scan)"
+                        .into(),
+                )
+            }
             _ => {
                 return Err(format!(
                     "`{}` has no upstream translation (CF form expected)",

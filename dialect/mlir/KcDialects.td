@@ -223,6 +223,12 @@ def Kernel_ReduceOp : Op<Kernel_Dialect, "reduce", []> {
   let results = (outs Kc_Data:$res);
 }
 
+def Kernel_ScanOp : Op<Kernel_Dialect, "scan", []> {
+  let summary = "kernel.scan [pure, convergent, co-convergent, divergence-source, takes-token]";
+  let arguments = (ins Kc_Data:$value, Optional<Conv_TokenType>:$token, Kc_OneOf<["add", "min", "max", "umin", "umax", "fadd", "fmin", "fmax"]>:$kind);
+  let results = (outs Kc_Data:$res);
+}
+
 def Conv_EntryOp : Op<Conv_Dialect, "entry", []> {
   let summary = "conv.entry [convergent]";
   let results = (outs Conv_TokenType:$token);

@@ -312,6 +312,29 @@ builtin.module {
       irdl.operands(value: %value, token: optional %token)
       irdl.results(res: %res_res)
     }
+    irdl.operation @scan {
+      %value_i32 = irdl.is i32
+      %value_i64 = irdl.is i64
+      %value_f32 = irdl.is f32
+      %value = irdl.any_of(%value_i32, %value_i64, %value_f32)
+      %token = irdl.base @conv::@token
+      %res_res_i32 = irdl.is i32
+      %res_res_i64 = irdl.is i64
+      %res_res_f32 = irdl.is f32
+      %res_res = irdl.any_of(%res_res_i32, %res_res_i64, %res_res_f32)
+      %attr_kind_add = irdl.is "add"
+      %attr_kind_min = irdl.is "min"
+      %attr_kind_max = irdl.is "max"
+      %attr_kind_umin = irdl.is "umin"
+      %attr_kind_umax = irdl.is "umax"
+      %attr_kind_fadd = irdl.is "fadd"
+      %attr_kind_fmin = irdl.is "fmin"
+      %attr_kind_fmax = irdl.is "fmax"
+      %attr_kind = irdl.any_of(%attr_kind_add, %attr_kind_min, %attr_kind_max, %attr_kind_umin, %attr_kind_umax, %attr_kind_fadd, %attr_kind_fmin, %attr_kind_fmax)
+      irdl.attributes { "kind" = %attr_kind }
+      irdl.operands(value: %value, token: optional %token)
+      irdl.results(res: %res_res)
+    }
     irdl.operation @mulhiu {
       %lhs = irdl.is i32
       %rhs = irdl.is i32

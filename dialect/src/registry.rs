@@ -281,6 +281,9 @@ ops! {
     ReadLane = "kernel.readlane" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(2), N(1), 0, N(0)) uniform (&[1]);
     Shuffle = "kernel.shuffle" [PURE | CONVERGENT | CO_CONVERGENT | TAKES_TOKEN] (Min(2), N(1), 0, N(0));
     Reduce = "kernel.reduce" [PURE | CONVERGENT | CO_CONVERGENT | ALWAYS_UNIFORM | TAKES_TOKEN] (Min(1), N(1), 0, N(0)) kw (Keyword::Ident("kind", REDUCE_KINDS));
+    // Inclusive scan over the active lanes in lane order: each lane's result folds the values
+    // of the active lanes at or below it, so it differs per lane whatever the operand.
+    Scan = "kernel.scan" [PURE | CONVERGENT | CO_CONVERGENT | DIVERGENCE_SOURCE | TAKES_TOKEN] (Min(1), N(1), 0, N(0)) kw (Keyword::Ident("kind", REDUCE_KINDS));
 
     // ---- conv: convergence tokens ----
     ConvEntry = "conv.entry" [CONVERGENT] (N(0), N(1), 0, N(0));

@@ -529,7 +529,7 @@ impl Verifier<'_> {
                 ty(0) == Some(Type::I1) && res(0) == Some(Type::I64),
                 "takes an i1 and returns an i64 mask",
             ),
-            ReadFirstLane | Reduce => need(
+            ReadFirstLane | Reduce | Scan => need(
                 ty(0)
                     .and_then(Type::scalar)
                     .is_some_and(|s| s != Scalar::I1)

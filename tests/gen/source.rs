@@ -13,7 +13,7 @@
 //! typed by context (up to the type's limits) and float literals, `select`, `min`/`max`,
 //! loads with indices of every integer type, every atomic (`add min max xchg cmpxchg`, and
 //! `atomic_add` on `f32`) on global and shared memory, every cross-lane builtin
-//! (`ballot readfirstlane shuffle reduce_add/min/max`) on every type they take, and the
+//! (`ballot readfirstlane shuffle reduce_add/min/max scan_add/min/max`) on every type they take, and the
 //! work-item and grid queries. Leaves mix uniform values (parameters, constants, workgroup
 //! queries, cross-lane results, loads at uniform indices) with divergent ones (`workitem_id`,
 //! `lane_id`, `shuffle`, atomics, loads at divergent indices); conditions are biased towards
@@ -747,9 +747,15 @@ impl Gen {
         let at = self.at();
         match self.rng.below(6) {
             0 => format!("readfirstlane({}){at}", self.expr(ty, depth - 1, None)),
-            1 => format!("reduce_add({}){at}", self.expr(ty, depth - 1, None)),
-            2 => format!("reduce_min({}){at}", self.expr(ty, depth - 1, None)),
-            3 => format!("reduce_max({}){at}", self.expr(ty, depth - 1, None)),
+            k @ 1..=3 => {
+                // A reduction or, a third of the time in race-free kernels, an inclusive scan
+                // (only those: `kernel`'s other users export to MLIR's gpu dialect, which has
+                // no scan, and keep their kernels as they were).
+                let scan = self.race_free && self.rng.chance(33);
+                let f = if scan { "scan" } else { "reduce" };
+                let op = ["add", "min", "max"][k - 1];
+                format!("{f}_{op}({}){at}", self.expr(ty, depth - 1, None))
+            }
             4 => {
                 let v = self.expr(ty, depth - 1, None);
                 let l = self.expr(Ty::I32, depth - 1, None);
@@ -1412,6 +1418,9 @@ mod tests {
             "reduce_add(",
             "reduce_min(",
             "reduce_max(",
+            "scan_add(",
+            "scan_min(",
+            "scan_max(",
             "barrier()",
             "select(",
             "min(",

@@ -145,6 +145,9 @@ pub struct Isel<'a> {
     /// VGPRs holding a 32-bit constant in the current block, for read-only operands of
     /// accesses (`memory::vconst`).
     pub(super) vconsts: HashMap<i64, VReg>,
+    /// VGPRs the wave reductions write under a whole-wave EXEC (`cross_lane`), shared by
+    /// every reduction of the kernel: register allocation reserves them for the whole kernel.
+    pub(super) whole_wave: Vec<VReg>,
 }
 
 fn err<T>(loc: Loc, m: impl Into<String>) -> Result<T, IselError> {
@@ -177,6 +180,7 @@ impl<'a> Isel<'a> {
             shadow: HashMap::default(),
             byte_offsets: HashMap::default(),
             vconsts: HashMap::default(),
+            whole_wave: Vec::new(),
             shadowed: HashSet::default(),
             ctx: CtxStack::default(),
             loop_div: HashSet::default(),
@@ -599,6 +603,7 @@ impl<'a> Isel<'a> {
             ReadLane => self.read_lane(op)?,
             Shuffle => self.shuffle(op)?,
             Reduce => self.reduce(op)?,
+            Scan => self.wave_scan(op)?,
             _ => self.arith(op, div)?,
         }
         Ok(())

@@ -503,6 +503,7 @@ impl Parser<'_> {
                 || l.is_ident("offset")
                 || l.is_ident("sc0")
                 || l.is_ident("sc1")
+                || matches!(l.peek(), Some(Tok::Ident(k)) if crate::dpp::Dpp::is_key(k))
                 || l.is_ident("loc")
                 || matches!(l.peek(), Some(Tok::Comment(_)))
         };
@@ -529,6 +530,14 @@ impl Parser<'_> {
         if l.is_ident("sc1") {
             l.next();
             inst.sc1 = true;
+        }
+        while let Some(Tok::Ident(k)) = l.peek() {
+            if !crate::dpp::Dpp::is_key(k) {
+                break;
+            }
+            let (key, at) = l.ident("a DPP modifier")?;
+            let value = dpp_value(l, &key)?;
+            crate::dpp::Dpp::set(&mut inst.dpp, &key, &value).or_else(|m| err(at, m))?;
         }
         if l.is_ident("loc") {
             l.next();
@@ -769,6 +778,28 @@ pub fn parse_class(s: &str) -> Option<Class> {
         file,
         dwords: (bits / 32) as u8,
     })
+}
+
+/// The text after a DPP modifier's key: `:N`, `:[a,b,c,d]`, or nothing (`row_mirror`).
+fn dpp_value(l: &mut Line, key: &str) -> Result<String, ParseError> {
+    if matches!(key, "row_mirror" | "row_half_mirror") {
+        return Ok(String::new());
+    }
+    l.punct(':')?;
+    if !l.is_punct('[') {
+        return Ok(l.int("a DPP value")?.0.to_string());
+    }
+    l.next();
+    let mut parts = Vec::new();
+    loop {
+        parts.push(l.int("a lane of the quad")?.0.to_string());
+        if l.is_punct(',') {
+            l.next();
+            continue;
+        }
+        l.punct(']')?;
+        return Ok(format!("[{}]", parts.join(",")));
+    }
 }
 
 #[cfg(test)]

@@ -238,6 +238,9 @@ pub fn inst(m: &MirModule, f: &Func, i: &Inst) -> String {
     if i.sc1 {
         line.push_str(" sc1");
     }
+    if let Some(d) = &i.dpp {
+        let _ = write!(line, " {d}");
+    }
     if i.loc.is_known() {
         let pad = 40usize.saturating_sub(line.len() + 1);
         let _ = write!(line, "{:pad$} {}", "", loc(m, i.loc));

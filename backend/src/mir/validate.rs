@@ -406,6 +406,37 @@ impl Validator<'_> {
                 inst.offset, d.name
             ));
         }
+        if let Some(dpp) = &inst.dpp {
+            if !crate::dpp::capable(inst.op) {
+                msgs.push(format!("{} has no DPP form", d.name));
+            }
+            if !dpp.valid() {
+                msgs.push(format!("DPP control out of range: {dpp}"));
+            }
+            // The DPP word replaces the VOP2 encoding's: every source a VGPR, lane masks VCC.
+            for (j, (o, &kind)) in inst.ops.iter().zip(d.operands).enumerate() {
+                let ok = match kind {
+                    Kind::VSrc(_) | Kind::VReg(_) if j >= d.defs as usize => match o {
+                        Operand::Reg {
+                            reg: Reg::Virt(v), ..
+                        } => f.vregs.get(*v).is_some_and(|c| c.file == File::V),
+                        Operand::Reg {
+                            reg: Reg::Phys(PReg::V(..)),
+                            ..
+                        } => true,
+                        _ => false,
+                    },
+                    Kind::SReg(2) | Kind::SSrc(2) => *o == crate::mir::p(PReg::Vcc),
+                    _ => true,
+                };
+                if !ok {
+                    msgs.push(format!(
+                        "operand {j} of {}_dpp: DPP sources are VGPRs and lane masks VCC",
+                        d.name
+                    ));
+                }
+            }
+        }
         // The e32 form (lane masks all VCC, src1 a VGPR) takes a literal in src0.
         let vop3 = matches!(d.fmt, Fmt::Vop3 | Fmt::Vopc) && !crate::mir::has_e32(inst);
         let valu = d.unit == Unit::Valu;
@@ -472,7 +503,11 @@ impl Validator<'_> {
                     if let Some(m) = want_reg(Some(File::S), n) {
                         msgs.push(m);
                     }
-                    if !def && valu {
+                    // M0 as `v_writelane_b32`'s lane select is not read over the constant bus
+                    // (llvm-mc-22 accepts `v_writelane_b32 v1, s2, m0`).
+                    let m0_lane =
+                        inst.op == Opc::V_WRITELANE_B32 && j == 2 && *o == super::p(PReg::M0);
+                    if !def && valu && !m0_lane {
                         bus.push(o.clone());
                     }
                     true
@@ -694,7 +729,8 @@ impl Validator<'_> {
                     inst.op == Opc::S_ANDN2_B64 && inst.ops.get(2) == Some(&super::p(PReg::Exec));
                 for (j, o) in inst.ops.iter().enumerate() {
                     let def = j < d.defs as usize;
-                    let reads = !def || (j == 0 && d.reads_dst && inst.op != Opc::V_WRITELANE_B32);
+                    let reads =
+                        !def || (j == 0 && inst.reads_dst() && inst.op != Opc::V_WRITELANE_B32);
                     if !reads || (merge && j == 1) {
                         continue;
                     }

@@ -78,6 +78,7 @@ pub(super) fn precolor(f: &mut Func, file: File) -> Option<Vec<(VReg, u16)>> {
         let inst = &f.blocks[b].insts[i as usize];
         if f.vregs[v].file != file
             || !matches!(inst.op, Opc::S_MOV_B32 | Opc::S_MOV_B64 | Opc::V_MOV_B32)
+            || inst.dpp.is_some()
         {
             continue;
         }

@@ -183,7 +183,9 @@ pub(super) fn fold_constants(f: &mut Func, sgprs: &SecondaryMap<VReg, Option<u16
         let (b, i) = defs.single[t]?;
         let def = &f.blocks[b].insts[i as usize];
         match (def.op, &def.ops[1]) {
-            (Opc::V_MOV_B32, Operand::Imm(c)) if f.vregs[t] == crate::mir::Class::V32 => {
+            (Opc::V_MOV_B32, Operand::Imm(c))
+                if f.vregs[t] == crate::mir::Class::V32 && def.dpp.is_none() =>
+            {
                 Some((t, *c))
             }
             _ => None,

@@ -239,8 +239,16 @@ impl Parser {
 
     fn instruction(&mut self, s: &str) -> Result<Inst, ParseError> {
         let (mn, rest) = split_word(s);
+        // `_dpp`: the VOP1/VOP2 encoding with a DPP word (the rules of the e32 spelling).
+        let dpp_stem = mn.strip_suffix("_dpp");
+        let resolved = match dpp_stem {
+            Some(stem) => resolve_mnemonic(&format!("{stem}_e32"))
+                .filter(|&(o, _, _)| crate::dpp::capable(o))
+                .map(|(o, _, _)| (o, true, false)),
+            None => resolve_mnemonic(mn),
+        };
         // A control-flow pseudo is MIR only, not an instruction.
-        let (opc, spelled_e32, spelled_e64) = resolve_mnemonic(mn)
+        let (opc, spelled_e32, spelled_e64) = resolved
             .filter(|(o, _, _)| !o.desc().is_pseudo())
             .ok_or_else(|| self.err(format!("unknown instruction `{mn}` in `{s}`")))?;
         let d = opc.desc();
@@ -258,7 +266,16 @@ impl Parser {
         }
         // Modifiers after the operands.
         for m in &mods {
+            let (key, value) = m.split_once(':').unwrap_or((m, ""));
+            if dpp_stem.is_some() && crate::dpp::Dpp::is_key(key) {
+                crate::dpp::Dpp::set(&mut inst.dpp, key, value)
+                    .map_err(|e| self.err(format!("{e} in `{s}`")))?;
+                continue;
+            }
             self.modifier(&mut inst, m, s)?;
+        }
+        if dpp_stem.is_some() && inst.dpp.is_none() {
+            return Err(self.err(format!("`{mn}` without a DPP control: `{s}`")));
         }
         let mut kinds: Vec<Kind> = d.operands.to_vec();
         let returning_atomic = d.fmt == Fmt::Global && d.defs == 1 && kinds.len() == 4;
@@ -330,6 +347,15 @@ impl Parser {
             inst.mods[slot] = m;
         }
         self.check_encoding(&inst, &kinds, vop3, spelled_e32, s)?;
+        if inst.dpp.is_some() {
+            // The DPP word holds src0's register: no constant, no SGPR anywhere.
+            let defs = d.defs as usize;
+            for (j, k) in kinds.iter().enumerate().skip(defs) {
+                if matches!(k, Kind::VSrc(_) | Kind::VReg(_)) && !matches!(inst.ops[j], Op::V(..)) {
+                    return Err(self.err(format!("DPP sources must be VGPRs: `{s}`")));
+                }
+            }
+        }
         Ok(inst)
     }
 

@@ -10,7 +10,7 @@
 //!   then its else-region with the others, and continues with the union of the lanes that
 //!   reach its end; a loop runs until no lane is left in it; `break` / `continue` / `return`
 //!   remove lanes until the loop exit, the latch, or the end of the kernel. Cross-lane ops
-//!   (`ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`) see the active lanes of their
+//!   (`ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`, `scan`) see the active lanes of their
 //!   wave: 64 consecutive lanes by linear local id `x + y*bx + z*bx*by`. A `barrier` needs
 //!   every lane of the workgroup that has not returned. See `simt.rs`.
 //! - **CF-form IR** ([`Ir::is_cf_kernel`]) runs thread by thread, each work-item to
@@ -257,6 +257,7 @@ fn is_cross_lane(code: Opcode) -> bool {
             | Opcode::ReadLane
             | Opcode::Shuffle
             | Opcode::Reduce
+            | Opcode::Scan
     )
 }
 
@@ -683,7 +684,7 @@ impl<'a> Prep<'a> {
             | Opcode::WorkgroupSize
             | Opcode::NumWorkgroups => str_attr("dim", DIMS)?,
             Opcode::Atomic => str_attr("kind", ATOMIC_KINDS)?,
-            Opcode::Reduce => str_attr("kind", REDUCE_KINDS)?,
+            Opcode::Reduce | Opcode::Scan => str_attr("kind", REDUCE_KINDS)?,
             Opcode::SharedAlloc => {
                 let len = ir
                     .attr(o, "size")
@@ -882,7 +883,7 @@ fn eval_op(
         Set => a[1],
         ConvEntry | ConvAnchor | ConvLoop => 0,
         Module | Func | Return | If | Loop | Yield | Break | Continue | Br | CondBr | Barrier
-        | Ballot | ReadFirstLane | ReadLane | Shuffle | Reduce => {
+        | Ballot | ReadFirstLane | ReadLane | Shuffle | Reduce | Scan => {
             return Err(format!(
                 "internal error: `{}` is not a lane-local op",
                 run.prep.ir.spec(op).name

@@ -433,7 +433,8 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                     | Opcode::ReadFirstLane
                     | Opcode::ReadLane
                     | Opcode::Shuffle
-                    | Opcode::Reduce => self.cross_lane(op, code, &m)?,
+                    | Opcode::Reduce
+                    | Opcode::Scan => self.cross_lane(op, code, &m)?,
                     Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
                     _ => self.lanes(op, code, &m)?,
                 }
@@ -637,7 +638,8 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                 | Opcode::ReadFirstLane
                 | Opcode::ReadLane
                 | Opcode::Shuffle
-                | Opcode::Reduce => self.cross_lane(op, code, &f.m)?,
+                | Opcode::Reduce
+                | Opcode::Scan => self.cross_lane(op, code, &f.m)?,
                 Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
                 _ => self.lanes(op, code, &f.m)?,
             }
@@ -767,8 +769,8 @@ impl<'p> Simt<'_, 'p, '_, '_> {
         Ok(())
     }
 
-    /// `ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`, one wave at a time over
-    /// its active lanes.
+    /// `ballot`, `readfirstlane`, `readlane`, `shuffle`, `reduce`, `scan`, one wave at a time
+    /// over its active lanes.
     fn cross_lane(&mut self, op: Op, code: Opcode, m: &Mask) -> Result<(), InterpError> {
         let info = self.run.prep.info[op].clone();
         let (src, lane_arg, dest) = (info.args[0], info.args[1], info.dest);
@@ -810,6 +812,18 @@ impl<'p> Simt<'_, 'p, '_, '_> {
             };
             if let Some(v) = uniform {
                 for l in lanes() {
+                    self.vals[dest as usize * self.n + l] = v;
+                }
+                continue;
+            }
+            if code == Opcode::Scan {
+                // Inclusive prefix in lane order: lane l folds the active lanes at or below it,
+                // lowest first (as `reduce` folds them all).
+                let mut acc: Option<u64> = None;
+                for l in lanes() {
+                    let x = self.val(src, l);
+                    let v = acc.map_or(x, |a| eval::reduce_step(info.attr, a, x, bits));
+                    acc = Some(v);
                     self.vals[dest as usize * self.n + l] = v;
                 }
                 continue;

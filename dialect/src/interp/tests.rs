@@ -927,6 +927,68 @@ fn shuffle_of_an_inactive_or_missing_lane_is_an_error() {
 }
 
 #[test]
+fn scans_over_active_lanes() {
+    // Lanes 0..3 inactive (the if); each active lane folds the active lanes at or below it.
+    let src = |kind: &str, ty: &str| {
+        format!(
+            "kernel.func @k {{
+            ^entry(%out: !kernel.ptr<global, {ty}>, %in: !kernel.ptr<global, {ty}>):
+              %tid = kernel.workitem_id x : i32
+              %v = kernel.load %in, %tid : {ty}
+              %three = arith.constant 3 : i32
+              %c = arith.cmpi sge, %tid, %three : i32
+              kernel.if %c {{
+                %r = kernel.scan {kind}, %v : {ty}
+                kernel.store %r, %out, %tid
+                kernel.yield
+              }} else {{
+                kernel.yield
+              }}
+              kernel.return
+            }}"
+        )
+    };
+    let go = |kind: &str| {
+        let mut input = buf(Scalar::I32, 8);
+        input.data = [100, -100, 7, -5, 9, 2, -3, 4]
+            .iter()
+            .map(|&v: &i32| v as u32 as u64)
+            .collect();
+        let (m, _) = exec(
+            &src(kind, "i32"),
+            launch(1, 8),
+            vec![buf(Scalar::I32, 8), input],
+            &[],
+        )
+        .unwrap();
+        i32s(&m.buffers[0])
+    };
+    assert_eq!(go("add"), [0, 0, 0, -5, 4, 6, 3, 7]);
+    assert_eq!(go("min"), [0, 0, 0, -5, -5, -5, -5, -5]);
+    assert_eq!(go("max"), [0, 0, 0, -5, 9, 9, 9, 9]);
+    assert_eq!(go("umin"), [0, 0, 0, -5, 9, 2, 2, 2]);
+    assert_eq!(go("umax"), [0, 0, 0, -5, -5, -5, -3, -3]);
+    // f32 sums round after each lane, lowest first: 1e8 + 1 + 1 + 1 stays 1e8.
+    let mut input = buf(Scalar::F32, 8);
+    input.data = [0.0, 0.0, 0.0, 1e8, 1.0, 1.0, 1.0, -1e8]
+        .iter()
+        .map(|&v| fl(v))
+        .collect();
+    let (m, _) = exec(
+        &src("fadd", "f32"),
+        launch(1, 8),
+        vec![buf(Scalar::F32, 8), input],
+        &[],
+    )
+    .unwrap();
+    let got: Vec<f32> = m.buffers[0].data[3..]
+        .iter()
+        .map(|&b| f32::from_bits(b as u32))
+        .collect();
+    assert_eq!(got, [1e8, 1e8, 1e8, 1e8, 0.0]);
+}
+
+#[test]
 fn reductions_over_active_lanes() {
     let src = |kind: &str, ty: &str| {
         format!(

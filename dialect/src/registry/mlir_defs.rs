@@ -129,7 +129,7 @@ pub fn signature(op: Opcode) -> Option<Signature> {
         ),
         Barrier => t(NONE, NONE),
         Ballot => t(&[("cond", T::I1)], &[("mask", T::I64)]),
-        ReadFirstLane | Reduce => t(&[("value", T::Data)], &[("res", T::Data)]),
+        ReadFirstLane | Reduce | Scan => t(&[("value", T::Data)], &[("res", T::Data)]),
         ReadLane | Shuffle => t(&[("value", T::Data), ("lane", T::I32)], &[("res", T::Data)]),
         MulHiU => s(&[("lhs", T::I32), ("rhs", T::I32)], &[("res", T::I32)]),
         ConvEntry | ConvAnchor => s(NONE, &[("token", T::Token)]),

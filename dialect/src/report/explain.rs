@@ -962,6 +962,7 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
         Opcode::ReadLane => call("readlane"),
         Opcode::Shuffle => call("shuffle"),
         Opcode::Reduce => call(&format!("reduce_{}", kw("kind").unwrap_or_default())),
+        Opcode::Scan => call(&format!("scan_{}", kw("kind").unwrap_or_default())),
         Opcode::CondBr => format!("if {}", p(0)),
         Opcode::ConvEntry => "convergence_entry()".into(),
         Opcode::ConvAnchor => "convergence_anchor()".into(),

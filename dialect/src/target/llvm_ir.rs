@@ -515,6 +515,82 @@ impl<'a> FuncEmitter<'a> {
         ));
     }
 
+    /// `kernel.scan`: LLVM has no scan intrinsic, so the inclusive scan is open-coded as its
+    /// atomic optimizer builds one for gfx9 (`buildScan`): `set.inactive` puts the identity in
+    /// the inactive lanes, six `update.dpp` steps (`row_shr:1,2,4,8`, then `row_bcast:15` into
+    /// rows 1 and 3 and `row_bcast:31` into rows 2 and 3) each combined with the operation, and
+    /// `strict.wwm` returns to the active lanes.
+    fn scan(&mut self, op: Op) -> Result<(), String> {
+        let r = self.result(op)?;
+        let b = self.bundle(op)?;
+        let v = self.operand(op, 0)?;
+        let s = self.scalar_of(v)?;
+        let kind = self.str_attr(op, "kind")?;
+        let (identity, combine) = match (kind.as_str(), s) {
+            ("add", Scalar::I32 | Scalar::I64) => ("0", "add"),
+            ("min", Scalar::I32) => ("2147483647", "smin"),
+            ("min", Scalar::I64) => ("9223372036854775807", "smin"),
+            ("max", Scalar::I32) => ("-2147483648", "smax"),
+            ("max", Scalar::I64) => ("-9223372036854775808", "smax"),
+            ("umin", Scalar::I32 | Scalar::I64) => ("-1", "umin"),
+            ("umax", Scalar::I32 | Scalar::I64) => ("0", "umax"),
+            ("fadd", Scalar::F32) => ("-0.0", "fadd"),
+            ("fmin", Scalar::F32) => ("0x7FF8000000000000", "minnum"),
+            ("fmax", Scalar::F32) => ("0x7FF8000000000000", "maxnum"),
+            _ => return Err(format!("`kernel.scan {kind}` on {s} is not supported")),
+        };
+        let t = scalar_ty(s);
+        let m = mangle(s);
+        let mut cur = self.fresh(format!("{r}.scan"));
+        let args = vec![self.tv(v)?, format!("{t} {identity}")];
+        let callee = format!("llvm.amdgcn.set.inactive.{m}");
+        self.call(Some(&cur), t, &callee, &[t, t], &args, Attrs::CrossLane, &b);
+        // (DPP control, row mask): row_shr:n is 0x110 + n, row_bcast:15 0x142, row_bcast:31 0x143.
+        for (ctrl, rows) in [
+            (0x111, 15),
+            (0x112, 15),
+            (0x114, 15),
+            (0x118, 15),
+            (0x142, 10),
+            (0x143, 12),
+        ] {
+            let moved = self.fresh(format!("{r}.dpp"));
+            let args = vec![
+                format!("{t} {identity}"),
+                format!("{t} %{cur}"),
+                format!("i32 {ctrl}"),
+                format!("i32 {rows}"),
+                "i32 15".to_string(),
+                "i1 false".to_string(),
+            ];
+            let params = [t, t, "i32 immarg", "i32 immarg", "i32 immarg", "i1 immarg"];
+            let callee = format!("llvm.amdgcn.update.dpp.{m}");
+            self.call(
+                Some(&moved),
+                t,
+                &callee,
+                &params,
+                &args,
+                Attrs::CrossLane,
+                &b,
+            );
+            let next = self.fresh(format!("{r}.scan"));
+            match combine {
+                "add" | "fadd" => self.line(format!("%{next} = {combine} {t} %{cur}, %{moved}")),
+                f => {
+                    let args = vec![format!("{t} %{cur}"), format!("{t} %{moved}")];
+                    let callee = format!("llvm.{f}.{m}");
+                    self.call(Some(&next), t, &callee, &[t, t], &args, Attrs::Pure, "");
+                }
+            }
+            cur = next;
+        }
+        let args = vec![format!("{t} %{cur}")];
+        let callee = format!("llvm.amdgcn.strict.wwm.{m}");
+        self.call(Some(&r), t, &callee, &[t], &args, Attrs::CrossLane, &b);
+        Ok(())
+    }
+
     /// The `[ "convergencectrl"(token %t) ]` bundle of a convergent op ("" without tokens).
     fn bundle(&self, op: Op) -> Result<String, String> {
         let ir = self.ir;
@@ -1017,6 +1093,7 @@ impl<'a> FuncEmitter<'a> {
                 );
             }
             Shuffle => self.shuffle(op)?,
+            Scan => self.scan(op)?,
             Reduce => {
                 let r = self.result(op)?;
                 let b = self.bundle(op)?;

@@ -23,7 +23,7 @@ use super::Stats;
 use crate::isa::{Fmt, Opc, Unit};
 use memory::{ds, global, smem};
 use std::collections::VecDeque;
-use valu::{valu, vopc};
+use valu::{dpp, vopc};
 
 /// Scalar register file indices (the hardware's operand encoding): s0..s101 are SGPRs.
 pub const VCC: u8 = 106;
@@ -63,6 +63,8 @@ pub struct Inst {
     pub vm: u8,
     pub lgkm: u8,
     pub line: u32,
+    /// The DPP control of a `_dpp` instruction (src0 read from other lanes; see `dpp.rs`).
+    pub dpp: Option<crate::dpp::Dpp>,
 }
 
 impl Inst {
@@ -77,6 +79,7 @@ impl Inst {
             vm: NOWAIT,
             lgkm: NOWAIT,
             line,
+            dpp: None,
         }
     }
 }
@@ -127,6 +130,8 @@ pub struct Wave {
     pub max_csp: u8,
     /// What the last fork or join did to the stack, for the trace.
     pub stack_event: Option<String>,
+    /// While a `_dpp` instruction runs: its src0 as moved across lanes (`valu::dpp`).
+    pub dpp_src0: Option<[u32; 64]>,
 }
 
 impl Wave {
@@ -145,6 +150,7 @@ impl Wave {
             csp: 0,
             max_csp: 0,
             stack_event: None,
+            dpp_src0: None,
         }
     }
 
@@ -192,6 +198,16 @@ impl Wave {
         match op {
             Op::V(r, _) => self.v[r as usize],
             _ => [self.s32(op); 64],
+        }
+    }
+
+    /// Source operand `slot` of `inst`: src0 of a `_dpp` instruction as moved across lanes,
+    /// else the register or constant with its VOP3 modifiers applied.
+    #[inline(always)]
+    fn src(&self, inst: &Inst, slot: usize) -> [u32; 64] {
+        match &self.dpp_src0 {
+            Some(a) if slot == inst.opc.desc().defs as usize => *a,
+            _ => self.fsrc(inst.ops[slot], inst.mods[slot]),
         }
     }
 
@@ -496,7 +512,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         Fmt::Sopp => return Ok(sopp(w, inst)),
         Fmt::Sopk => unreachable!("every SOPK instruction is handled above"),
         Fmt::Smem => smem(w, inst, pc, sh)?,
-        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 => valu(w, inst, exec)?,
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 => dpp(w, inst, exec)?,
         Fmt::Vopc => vopc(w, inst, exec),
         Fmt::Ds => ds(w, inst, pc, exec, sh)?,
         Fmt::Global => global(w, inst, pc, exec, sh)?,

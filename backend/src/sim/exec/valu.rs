@@ -1,5 +1,11 @@
 //! Vector ALU instructions (VOP1, VOP2, VOP3, VOPC) on one wave: lanes outside EXEC keep
 //! their values, lane masks written are 0 for inactive lanes.
+//!
+//! DPP (`_dpp` forms, `dpp`): src0 of each lane comes from the lane the control names
+//! (`crate::dpp::Dpp::source_lane`); a lane is written only if it is in EXEC, its row and bank
+//! are enabled by `row_mask` / `bank_mask`, and its source lane is valid and in EXEC, or,
+//! with `bound_ctrl`, src0 reads 0 for an invalid or inactive source and the lane is written.
+//! A lane not written is treated as inactive by the operation, so its carry-out bit is 0.
 
 use super::super::alu;
 use super::{f, Inst, Op, Stop, Wave, VCC};
@@ -29,7 +35,7 @@ fn is_cmp64(opc: Opc) -> bool {
 
 macro_rules! map1 {
     ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
-        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
+        let a = $w.src($inst, 1);
         let d: [u32; 64] = std::array::from_fn(|l| $f(a[l]));
         $w.vwrite($inst.ops[0], &d, $exec);
     }};
@@ -37,8 +43,8 @@ macro_rules! map1 {
 
 macro_rules! map2 {
     ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
-        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
-        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
+        let a = $w.src($inst, 1);
+        let b = $w.src($inst, 2);
         let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l]));
         $w.vwrite($inst.ops[0], &d, $exec);
     }};
@@ -46,12 +52,40 @@ macro_rules! map2 {
 
 macro_rules! map3 {
     ($w:expr, $inst:expr, $exec:expr, $f:expr) => {{
-        let a = $w.fsrc($inst.ops[1], $inst.mods[1]);
-        let b = $w.fsrc($inst.ops[2], $inst.mods[2]);
-        let c = $w.fsrc($inst.ops[3], $inst.mods[3]);
+        let a = $w.src($inst, 1);
+        let b = $w.src($inst, 2);
+        let c = $w.src($inst, 3);
         let d: [u32; 64] = std::array::from_fn(|l| $f(a[l], b[l], c[l]));
         $w.vwrite($inst.ops[0], &d, $exec);
     }};
+}
+
+/// A `_dpp` instruction: src0 moved across lanes, then the operation on the lanes written.
+pub(super) fn dpp(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+    let Some(d) = inst.dpp else {
+        return valu(w, inst, exec);
+    };
+    let Op::V(r, _) = inst.ops[inst.opc.desc().defs as usize] else {
+        return Err(Stop::Fault("a DPP src0 that is not a VGPR".into()));
+    };
+    let a = w.v[r as usize];
+    let mut moved = [0u32; 64];
+    let mut write = 0u64;
+    for (l, m) in moved.iter_mut().enumerate() {
+        if exec >> l & 1 == 0 || !d.lane_enabled(l) {
+            continue;
+        }
+        match d.source_lane(l).filter(|&s| exec >> s & 1 != 0) {
+            Some(s) => *m = a[s],
+            None if d.bound_ctrl => *m = 0,
+            None => continue,
+        }
+        write |= 1 << l;
+    }
+    w.dpp_src0 = Some(moved);
+    let r = valu(w, inst, write);
+    w.dpp_src0 = None;
+    r
 }
 
 pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
@@ -109,7 +143,7 @@ pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_LDEXP_F32 => map2!(w, inst, exec, |a, n: u32| alu::ldexp_f32(f(a), n as i32)
             .to_bits()),
         V_FMAC_F32 => {
-            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let (a, b) = (w.src(inst, 1), w.src(inst, 2));
             let Op::V(r, _) = ops[0] else { unreachable!() };
             let c = w.v[r as usize];
             let d: [u32; 64] = std::array::from_fn(|l| f(a[l]).mul_add(f(b[l]), f(c[l])).to_bits());
@@ -142,7 +176,7 @@ pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             w.vwrite(ops[0], &d, exec);
         }
         V_CNDMASK_B32 => {
-            let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+            let (a, b) = (w.src(inst, 1), w.src(inst, 2));
             let m = w.s64(ops[3]);
             let d: [u32; 64] = std::array::from_fn(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
             w.vwrite(ops[0], &d, exec);
@@ -244,7 +278,7 @@ pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
 /// (or borrow) out of each active lane into `sdst`; inactive lanes' bits are 0.
 fn carry_op(w: &mut Wave, inst: &Inst, exec: u64) {
     let ops = inst.ops;
-    let (a, b) = (w.vsrc(ops[2]), w.vsrc(ops[3]));
+    let (a, b) = (w.src(inst, 2), w.src(inst, 3));
     let cin = match inst.opc {
         Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 => w.s64(ops[4]),
         _ => 0,

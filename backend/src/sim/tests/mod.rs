@@ -11,6 +11,7 @@ use super::mem::{Lds, MemView};
 use super::*;
 use std::cell::RefCell;
 
+mod dpp;
 mod fork_join;
 mod isa;
 mod ops;
