@@ -30,7 +30,9 @@
 //!   VGPRs) and below the counts `usage` gives the kernel descriptor;
 //! - definitions: every register dword read is written on some path of the wave-level CFG
 //!   (layout fall-through, every branch, a long branch's target) from the kernel entry to the
-//!   read (may-defined; the ABI inputs and EXEC are defined at entry). Must-defined (written
+//!   read (may-defined; the ABI inputs and EXEC are defined at entry), for reads in blocks
+//!   that path reaches (code behind an endless loop never runs: a FORK/JOIN join whose both
+//!   sides loop forever reads its arrival mask there). Must-defined (written
 //!   on every path) does not hold for what isel produces, on either CFG, so it would reject
 //!   correct code: on the wave-level CFG, a loop's uniform exit value is written in the exit
 //!   blocks that park the leaving lanes and read after the loop, where the wave only arrives
@@ -710,6 +712,7 @@ impl Validator<'_> {
     fn definitions(&mut self) {
         let f = self.func();
         let (preds, succs) = wave_cfg(f);
+        let live = reachable(f);
         let units = Units::new(f);
         let nb = f.layout.len();
         let total = units.total();
@@ -822,7 +825,10 @@ impl Validator<'_> {
             if bad.len() >= MAX_PROBLEMS {
                 break;
             }
-            if let Some(&(_, bi, k)) = reads.iter().find(|r| good[r.1 as usize] != u) {
+            if let Some(&(_, bi, k)) = reads
+                .iter()
+                .find(|r| live[r.1 as usize] && good[r.1 as usize] != u)
+            {
                 let b = f.layout[bi as usize];
                 let inst = &f.blocks[b].insts[k as usize];
                 let Some(j) = inst
