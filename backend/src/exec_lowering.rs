@@ -15,6 +15,7 @@
 //! | `cf_join_outer %o, %o, %s` | a divergent if joins at the enclosing if's join (nothing runs between the two): its waiting lanes `%s` are added to that join's mask `%o` (optimizeEndCf) | `s_or_b64 %o, %o, %s` |
 //! | `cf_break %m, %m, %l` | the lanes `%l` (`exec`: all of them) branch to a label or a loop's next iteration: they wait in its mask `%m` | `s_or_b64 %m, %m, %l` + `s_andn2_b64 exec, exec, %l` (`s_mov_b64 exec, 0` for `exec`) |
 //! | `cf_exit %l` | the lanes `%l` (`exec`: all) leave the kernel | `s_andn2_b64 exec, exec, %l` (`s_mov_b64 exec, 0`) |
+//! | `cf_park %l` | the lanes `%l` (`exec`: all) branch to a label whose mask is EXEC at its start (every lane that enters it reaches its end, which restores that mask): nothing records them | `s_andn2_b64 exec, exec, %l` (`s_mov_b64 exec, 0`) |
 //! | `cf_loop bbH` | the back edge of a loop whose lanes leave at different iterations: again while any lane stays | `s_cbranch_execnz bbH` |
 //! | `cf_skip bbT` | EXEC may be empty here: the code up to `bbT` (the innermost point that restores EXEC; laid out after the skip) may be skipped | `s_cbranch_execz bbT` when that code is long or unsafe with no lanes, else nothing |
 //!
@@ -119,7 +120,7 @@ fn expand(inst: Inst, out: &mut Vec<Inst>) {
         Opc::CF_ELSE => push(Opc::S_ANDN2_SAVEEXEC_B64, ops.clone()),
         Opc::CF_END => push(Opc::S_OR_B64, smallvec![exec(), exec(), ops[0].clone()]),
         Opc::CF_JOIN_OUTER => push(Opc::S_OR_B64, ops.clone()),
-        Opc::CF_BREAK | Opc::CF_EXIT => {
+        Opc::CF_BREAK | Opc::CF_EXIT | Opc::CF_PARK => {
             if inst.op == Opc::CF_BREAK {
                 push(Opc::S_OR_B64, ops.clone());
             }

@@ -361,7 +361,7 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
                         continue;
                     }
                 }
-                Opc::CF_BREAK | Opc::CF_EXIT | Opc::CF_LOOP => {
+                Opc::CF_BREAK | Opc::CF_EXIT | Opc::CF_PARK | Opc::CF_LOOP => {
                     if let Some(c) = inst.comment.as_mut().filter(|c| c.contains("divergent")) {
                         c.push_str(" (EXEC mask)");
                     }

@@ -470,6 +470,7 @@ isa! {
     CF_JOIN_OUTER = "cf_join_outer" Pseudo Salu [SReg(2), SSrc(2), SSrc(2)] defs 1 SCC_W;
     CF_BREAK = "cf_break" Pseudo Salu [SReg(2), SSrc(2), SSrc(2)] defs 1 EXEC_RW;
     CF_EXIT = "cf_exit" Pseudo Salu [SSrc(2)] defs 0 EXEC_RW;
+    CF_PARK = "cf_park" Pseudo Salu [SSrc(2)] defs 0 EXEC_RW;
     CF_LOOP = "cf_loop" Pseudo Branch [Label] defs 0 EX;
     CF_SKIP = "cf_skip" Pseudo Branch [Label] defs 0 EX;
 }

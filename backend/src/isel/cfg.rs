@@ -19,7 +19,10 @@
 //!   emits nothing; a *real* jump (no divergent construct crossed) is `s_branch` /
 //!   `s_endpgm`; otherwise the lanes leave through a lane mask: `cf_break` into the target
 //!   label's mask (a StructurizeCFG Flow predicate; `cf_exit` for the kernel's end), for all
-//!   lanes of EXEC or a `BrIf`'s, rejoining at the label's end with `cf_end`;
+//!   lanes of EXEC or a `BrIf`'s, rejoining at the label's end with `cf_end`; when every lane
+//!   that enters a label reaches its end (nothing in it leaves for an enclosing construct),
+//!   its mask is EXEC at its start instead and the branches are `cf_park` (they only leave
+//!   EXEC): a divergent loop's exit then costs no `s_or_b64` per iteration;
 //! - a loop whose lanes can leave at different iterations ends in `cf_loop`, one whose lanes
 //!   all stay together in `s_branch`; a continue mask rejoins at the loop's end (`cf_end`);
 //! - block arguments are assigned on each edge under the edge's EXEC (lane masks merge), as
@@ -66,6 +69,10 @@ enum Ctx {
         label: u32,
         mask: Option<VReg>,
         end: MBlock,
+        /// The mask is EXEC at the label's start and every lane that enters reaches its end
+        /// (no branch in it leaves for an enclosing construct or the kernel's end): lanes
+        /// branching to the label just leave EXEC (`cf_park`), nothing records them.
+        from_entry: bool,
     },
     Loop {
         header: u32,
@@ -417,9 +424,18 @@ impl Isel<'_> {
                 br,
             } => self.lower_brif(*term, *cond, *negate, &tree[*br]),
             Node::Block { label, body } => {
+                // Every lane that enters the label reaches its end: its mask is EXEC here,
+                // and a branch to it only takes lanes out of EXEC (a divergent loop's exit
+                // costs no `s_or_b64` per iteration).
+                let from_entry = !facts.loses_lanes(n);
                 let mask = self.label_mask.contains(label).then(|| {
                     let m = self.s64();
-                    self.emit(Opc::S_MOV_B64, vec![mir::r(m), Operand::Imm(0)]);
+                    let init = if from_entry {
+                        Self::exec()
+                    } else {
+                        Operand::Imm(0)
+                    };
+                    self.emit(Opc::S_MOV_B64, vec![mir::r(m), init]);
                     m
                 });
                 let end = self.mf.new_block();
@@ -427,6 +443,7 @@ impl Isel<'_> {
                     label: *label,
                     mask,
                     end,
+                    from_entry,
                 });
                 stack.push(Task::BlockEnd {
                     mask,
@@ -528,7 +545,15 @@ impl Isel<'_> {
                 }
                 // `exec` for the lanes: all of them leave.
                 let src = lanes.map_or(Self::exec(), mir::r);
+                let parks = matches!(
+                    self.ctx.of_target(t),
+                    Some(Ctx::Block {
+                        from_entry: true,
+                        ..
+                    })
+                );
                 match acc {
+                    Some(_) if parks => self.emit(Opc::CF_PARK, vec![src]),
                     Some(m) => self.emit(Opc::CF_BREAK, vec![mir::r(m), mir::r(m), src]),
                     None => self.emit(Opc::CF_EXIT, vec![src]),
                 };
