@@ -247,7 +247,7 @@ pub fn check(ir: &Ir, op: Op) -> Option<String> {
             names.join(", ")
         )),
         None => Some(format!(
-            "needs an `{attr}` attribute (one of {})",
+            "needs the `{attr}` attribute (one of {})",
             names.join(", ")
         )),
     };
