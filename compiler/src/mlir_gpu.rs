@@ -474,12 +474,20 @@ impl<'a> Kernel<'a> {
         }
         let seq_cst = s.ordering == Ordering::SeqCst;
         if s.ordering.releases() {
-            let o = if seq_cst { s.ordering } else { Ordering::Release };
+            let o = if seq_cst {
+                s.ordering
+            } else {
+                Ordering::Release
+            };
             self.line(&fence(o), loc);
         }
         self.plain_op(op)?;
         if s.ordering.acquires() {
-            let o = if seq_cst { s.ordering } else { Ordering::Acquire };
+            let o = if seq_cst {
+                s.ordering
+            } else {
+                Ordering::Acquire
+            };
             self.line(&fence(o), loc);
         }
         Ok(())

@@ -49,9 +49,10 @@
 //!    in its forbidden direction; a relaxed atomic orders only its own element. Two accesses
 //!    cannot touch one element when they are in different address spaces or at different
 //!    constant offsets of the same base (`memory_place`); distinct pointer parameters may
-//!    alias. Of the transforms, only `sink` moves a memory op past others (a load, into the
-//!    branch that reads it), and it asks this rule for every op it crosses; the others move
-//!    pure ops only, or a load or store with nothing in between (`sink_common`).
+//!    alias. Of the transforms, only `cse` moves a memory op past others (a load merged
+//!    into an equal earlier load of its block moves up to it), and it asks this rule for
+//!    every op it crosses; the others move pure ops only, or a load or store with nothing
+//!    in between (`sink_common`).
 
 use crate::analysis::{DomTree, Uniformity};
 use crate::entities::{Block, Op, Value};

@@ -1,5 +1,5 @@
-//! sink: moves pure ops and loads down into the conditionally executed block that needs them
-//! (LLVM's Sink pass), so threads that do not take that path do not compute them.
+//! sink: moves pure ops down into the conditionally executed block that needs them (LLVM's
+//! Sink pass), so threads that do not take that path do not compute them.
 //!
 //! Pre: verified IR; only CF kernels are changed.
 //! Post: the IR verifies and computes the same buffers. A pure op whose results are all read
@@ -12,13 +12,7 @@
 //!   way, which the recomputed uniformity analysis sees);
 //! - `legality::can_move` refuses (cross-lane ops: seed 004 rules; never out of or into a
 //!   cycle, never into a branch taken by fewer threads: a ballot sunk into `if (c)` would see
-//!   only the threads with `c` true, unless `c` is uniform);
-//! - the op is a load and T has another predecessor than its block, or the load may not take
-//!   effect after one of the ops that follow it in its block (`legality::may_reorder`, the
-//!   memory-order rule: not past a release, a seq_cst op, a barrier, or a write or atomic
-//!   that may touch its element; at most `CROSS_LIMIT` ops are checked). A load runs once
-//!   per thread on either path and may fault no more often after the move (it runs under a
-//!   condition it was not under), so it needs no speculation check.
+//!   only the threads with `c` true, unless `c` is uniform).
 //!
 //! Ops are visited bottom-up in each block and blocks in post-order, so a chain of ops feeding
 //! one another sinks together, in its original order.
@@ -30,32 +24,10 @@
 use crate::analysis::{DomTree, RegionCfg};
 use crate::entities::Op;
 use crate::ir::Ir;
-use crate::registry::Opcode;
 use crate::transforms::legality::{self, Facts};
 
 /// Longest dominator-tree climb per op.
 const CLIMB_LIMIT: usize = 64;
-/// Most ops a load is checked against on its way to the end of its block.
-const CROSS_LIMIT: usize = 64;
-
-/// May load `op` (in node `n`) move to the start of node `t`? Only into a block whose one
-/// predecessor is its own (the ops it passes are then the rest of its block), and only if
-/// it may take effect after each of them (`legality::may_reorder`, rule 6).
-fn load_may_sink(ir: &Ir, cfg: &RegionCfg, op: Op, n: u32, t: u32) -> bool {
-    if cfg.preds[t as usize][..] != [n] {
-        return false;
-    }
-    let mut later = ir.next_op(op);
-    let mut seen = 0;
-    while let Some(o) = later {
-        seen += 1;
-        if seen > CROSS_LIMIT || !legality::may_reorder(ir, op, o) {
-            return false;
-        }
-        later = ir.next_op(o);
-    }
-    true
-}
 
 /// Sinks ops in every CF kernel; returns the number of ops moved.
 pub fn sink(ir: &mut Ir) -> usize {
@@ -76,8 +48,7 @@ fn sink_kernel(ir: &mut Ir, func: Op) -> usize {
         let block = cfg.blocks[n as usize];
         let ops: Vec<Op> = ir.block_ops(block).collect();
         for &op in ops.iter().rev() {
-            let load = ir.opcode(op) == Opcode::Load;
-            if !(legality::is_pure(ir, op) || load) || ir.ops[op].results.is_empty() {
+            if !legality::is_pure(ir, op) || ir.ops[op].results.is_empty() {
                 continue;
             }
             // The nearest common dominator of the readers' blocks (node numbers).
@@ -119,10 +90,7 @@ fn sink_kernel(ir: &mut Ir, func: Op) -> usize {
                 continue;
             }
             let to = cfg.blocks[t as usize];
-            if load && !load_may_sink(ir, &cfg, op, n, t) {
-                continue;
-            }
-            if !legality::is_free(ir, op) && !load {
+            if !legality::is_free(ir, op) {
                 let f = facts.get_or_insert_with(|| Facts::compute(ir, func));
                 match f {
                     Some(f) if legality::can_move(ir, f, op, to) => {}
