@@ -1096,7 +1096,7 @@ impl Checker<'_> {
             if max > arity {
                 d = d.with_note(format!(
                     "the last two are the memory ordering and the scope: `{}`",
-                    sync_example(*b)
+                    sync::example(*b)
                 ));
             }
             self.error(d);
@@ -1388,18 +1388,6 @@ impl Checker<'_> {
             );
         }
     }
-}
-
-/// A call of synchronizing builtin `b` with every argument, for diagnostics.
-fn sync_example(b: Builtin) -> String {
-    let (args, ordering) = match b {
-        Builtin::Fence => ("", "acq_rel"),
-        Builtin::AtomicLoad => ("&p[i], ", "acquire"),
-        Builtin::AtomicStore => ("&p[i], v, ", "release"),
-        Builtin::AtomicCmpXchg => ("&p[i], cmp, new, ", "acq_rel"),
-        _ => ("&p[i], v, ", "acq_rel"),
-    };
-    format!("{b}({args}{ordering}, agent)")
 }
 
 /// An integer literal whose type is still open (possibly negated or combined

@@ -118,3 +118,15 @@ impl Checker<'_> {
         None
     }
 }
+
+/// A call of synchronizing builtin `b` with every argument, for diagnostics.
+pub(super) fn example(b: Builtin) -> String {
+    let (args, ordering) = match b {
+        Builtin::Fence => ("", "acq_rel"),
+        Builtin::AtomicLoad => ("&p[i], ", "acquire"),
+        Builtin::AtomicStore => ("&p[i], v, ", "release"),
+        Builtin::AtomicCmpXchg => ("&p[i], cmp, new, ", "acq_rel"),
+        _ => ("&p[i], v, ", "acq_rel"),
+    };
+    format!("{b}({args}{ordering}, agent)")
+}
