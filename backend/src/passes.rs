@@ -8,8 +8,10 @@
 //! ```
 //!
 //! `isel` (structurization into a control tree, then instruction selection) turns each CF
-//! kernel into a machine kernel, its divergent control flow as pseudo instructions on the
-//! logical CFG (`cf_if`, `cf_else`, `cf_end`, ...); `fork-join` lowers the divergent ifs of a
+//! kernel into a machine kernel, every atomic, fence and barrier already inside its gfx942
+//! memory-model sequence (`memory_model.rs`), its divergent control flow as pseudo
+//! instructions on the logical CFG (`cf_if`, `cf_else`, `cf_end`, ...); `fork-join` lowers
+//! the divergent ifs of a
 //! kernel compiled with `--divergence=fork-join` to FORK/JOIN (nothing otherwise);
 //! `exec-lowering` expands the rest into EXEC-mask code (`exec_lowering.rs` documents each); every later pass maps a machine module to a
 //! machine module, so the driver can print, validate and time the MIR between any two of
@@ -26,8 +28,8 @@
 use crate::isel::{self, KernelInfo};
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
-    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, memory_model,
-    move_pairs, regalloc, structurize, waitcnt, Error,
+    asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, move_pairs,
+    regalloc, structurize, waitcnt, Error,
 };
 use kc_dialect::analysis::uniformity::Uniformity;
 use kc_dialect::Ir;
@@ -92,14 +94,6 @@ pub const PASSES: &[BackendPass] = &[
         summary: "jump threading, unreachable code and jumps to the next block removed",
         run: |k| {
             branch_folding::fold_branches(&mut k.func);
-            Ok(())
-        },
-    },
-    BackendPass {
-        name: "memory-model",
-        summary: "the gfx942 memory-model sequences around atomics (buffer_wbl2 sc1 / buffer_inv sc1 and waits for seq_cst agent-scope global atomics, waits around LDS atomics)",
-        run: |k| {
-            memory_model::insert_sequences(&mut k.func);
             Ok(())
         },
     },

@@ -118,11 +118,6 @@ impl Outstanding {
         self.vm_last_load > self.vm_retired
     }
 
-    /// Some VMEM operation (a store too) is outstanding.
-    fn vm_any(&self) -> bool {
-        self.vm_issued > self.vm_retired
-    }
-
     fn lgkm_any(&self) -> bool {
         self.lgkm_count > 0
     }
@@ -218,11 +213,12 @@ pub fn insert_waits(f: &mut Func) {
                 out.push(inst);
                 continue;
             }
-            let flush = d.is_branch() || inst.op == Opc::S_ENDPGM || inst.op == Opc::S_BARRIER;
+            // (A barrier waits for what the memory model's sequence around it asks: isel's.)
+            let flush = d.is_branch() || inst.op == Opc::S_ENDPGM;
             let mut need_vm: Option<usize> = None;
             let mut need_lgkm = false;
             if flush {
-                if out_ops.vm_loads() || inst.op == Opc::S_BARRIER && out_ops.vm_any() {
+                if out_ops.vm_loads() {
                     need_vm = Some(0);
                 }
                 if out_ops.lgkm_any() {

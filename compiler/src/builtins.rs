@@ -43,6 +43,9 @@ pub enum Builtin {
     AtomicMax,
     AtomicXchg,
     AtomicCmpXchg,
+    AtomicLoad,
+    AtomicStore,
+    Fence,
     ConvergenceEntry,
     ConvergenceAnchor,
 }
@@ -51,7 +54,8 @@ pub enum Builtin {
 pub struct Def {
     pub builtin: Builtin,
     pub name: &'static str,
-    /// Arguments in the source (a dimension `x`/`y`/`z` counts as one).
+    /// Arguments in the source (a dimension `x`/`y`/`z` counts as one), not counting the
+    /// optional memory ordering and scope of a synchronizing builtin (`Builtin::syncs`).
     pub arity: usize,
     /// The IR op it becomes; for `min`/`max` the signed integer variant (the float and
     /// unsigned ones have the same traits).
@@ -106,6 +110,9 @@ pub const TABLE: &[Def] = &[
     def(B::AtomicMax, "atomic_max", 2, O::Atomic),
     def(B::AtomicXchg, "atomic_xchg", 2, O::Atomic),
     def(B::AtomicCmpXchg, "atomic_cmpxchg", 3, O::AtomicCmpxchg),
+    def(B::AtomicLoad, "atomic_load", 1, O::AtomicLoad),
+    def(B::AtomicStore, "atomic_store", 2, O::AtomicStore),
+    def(B::Fence, "fence", 0, O::Fence),
     def(B::ConvergenceEntry, "convergence_entry", 0, O::ConvEntry),
     def(B::ConvergenceAnchor, "convergence_anchor", 0, O::ConvAnchor),
 ];
@@ -139,6 +146,17 @@ impl Builtin {
         self.def().arity
     }
 
+    /// Takes an optional memory ordering and scope after its arguments (its op synchronizes:
+    /// the registry's `SYNC` trait).
+    pub fn syncs(self) -> bool {
+        self.has(Traits::SYNC)
+    }
+
+    /// The most arguments it takes: its arity, plus ordering and scope if it synchronizes.
+    pub fn max_arity(self) -> usize {
+        self.arity() + if self.syncs() { 2 } else { 0 }
+    }
+
     fn has(self, t: Traits) -> bool {
         self.def().op.spec().has(t)
     }
@@ -148,8 +166,9 @@ impl Builtin {
         self.has(Traits::TAKES_TOKEN)
     }
 
+    /// An atomic access of memory (read-modify-write, load or store), not a fence.
     pub fn is_atomic(self) -> bool {
-        matches!(self.def().op, O::Atomic | O::AtomicCmpxchg)
+        self.syncs() && self.def().op != O::Fence
     }
 
     /// A pure query with no convergence constraint: safe to evaluate unconditionally.
@@ -216,5 +235,23 @@ mod tests {
             ]
         );
         assert_eq!(Builtin::WorkgroupSize(Dim::Z).name(), "workgroup_size");
+        let syncs: Vec<&str> = TABLE
+            .iter()
+            .filter(|d| d.builtin.syncs())
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(
+            syncs,
+            [
+                "atomic_add",
+                "atomic_min",
+                "atomic_max",
+                "atomic_xchg",
+                "atomic_cmpxchg",
+                "atomic_load",
+                "atomic_store",
+                "fence"
+            ]
+        );
     }
 }

@@ -9,7 +9,10 @@
 
 use crate::ast::*;
 use crate::diag::{Diagnostic, SourceFile};
+use kc_dialect::sync::Sync;
 use std::collections::HashMap;
+
+mod sync;
 
 /// Index of a binding site (parameter, `let`, `var`, `for` variable, shared
 /// array, token, heart) in [`Checked::bindings`].
@@ -75,6 +78,9 @@ pub struct Checked {
     pub builtins: Vec<Option<Builtin>>,
     /// For `Call` expressions with `@ tok`: the token binding.
     pub call_tokens: Vec<Option<BindingId>>,
+    /// For calls to synchronizing builtins (atomics, `fence`): the ordering and scope, given
+    /// or defaulted (`check/sync.rs`).
+    pub syncs: Vec<Option<Sync>>,
     pub bindings: Vec<Binding>,
     /// Binding site (span of the declared name) -> binding.
     pub decls: HashMap<Span, BindingId>,
@@ -99,6 +105,10 @@ impl Checked {
         self.call_tokens.get(e.id.index()).copied().flatten()
     }
 
+    pub fn sync(&self, e: &Expr) -> Option<Sync> {
+        self.syncs.get(e.id.index()).copied().flatten()
+    }
+
     /// The binding introduced by a binding site's name (param, let, var, for
     /// variable, shared array, heart).
     pub fn decl(&self, name: &Ident) -> Option<BindingId> {
@@ -121,6 +131,7 @@ pub fn check(file: &SourceFile, module: &Module) -> Result<Checked, Vec<Diagnost
             uses: vec![None; n],
             builtins: vec![None; n],
             call_tokens: vec![None; n],
+            syncs: vec![None; n],
             ..Checked::default()
         },
         poisoned: Vec::new(),
@@ -1055,8 +1066,8 @@ impl Checker<'_> {
         ty
     }
 
-    /// Checks arity and argument types; returns the result type. Dimension
-    /// builtins get their `Dim` filled in.
+    /// Checks arity, argument types and the ordering and scope of synchronizing builtins;
+    /// returns the result type.
     fn builtin_args(
         &mut self,
         b: &mut Builtin,
@@ -1065,25 +1076,54 @@ impl Checker<'_> {
         args: &[Expr],
         hint: Option<Type>,
     ) -> Ty {
-        let arity = b.arity();
-        if args.len() != arity {
-            self.error(Diagnostic::error(
+        let (arity, max) = (b.arity(), b.max_arity());
+        if args.len() < arity || args.len() > max {
+            let expected = if max == arity {
+                format!("{arity} argument{}", plural(arity))
+            } else {
+                format!("{arity} to {max} arguments")
+            };
+            let mut d = Diagnostic::error(
                 format!(
-                    "`{}` takes {arity} argument{} but {} {} supplied",
+                    "`{}` takes {expected} but {} {} supplied",
                     callee.name,
-                    plural(arity),
                     args.len(),
                     if args.len() == 1 { "was" } else { "were" }
                 ),
                 e.span,
-                format!("expected {arity} argument{}", plural(arity)),
-            ));
-            for a in args {
+                format!("expected {expected}"),
+            );
+            if max > arity {
+                d = d.with_note(format!(
+                    "the last two are the memory ordering and the scope: `{}`",
+                    sync::example(*b)
+                ));
+            }
+            self.error(d);
+            for a in &args[..args.len().min(arity)] {
                 self.value(a, None);
             }
             return Ty::Error;
         }
-        let name = callee.name.as_str();
+        let (args, extra) = args.split_at(arity);
+        let ty = self.builtin_types(b, args, hint);
+        if b.syncs() {
+            let space = match args.first().and_then(|a| self.out.expr_types[a.id.index()]) {
+                Some(Type::Ptr(space, _)) => Some(space),
+                _ => None,
+            };
+            if b.is_atomic() && space.is_none() {
+                return ty; // The pointer is already diagnosed.
+            }
+            self.sync_args(e, *b, extra, space);
+        }
+        ty
+    }
+
+    /// The argument and result types of builtin `b` (arity already checked); dimension
+    /// builtins get their `Dim` filled in.
+    fn builtin_types(&mut self, b: &mut Builtin, args: &[Expr], hint: Option<Type>) -> Ty {
+        let name = b.name();
         match b {
             Builtin::WorkitemId(d)
             | Builtin::WorkgroupId(d)
@@ -1100,7 +1140,7 @@ impl Checker<'_> {
                 Ty::Val(Type::I32)
             }
             Builtin::LaneId | Builtin::WaveSize => Ty::Val(Type::I32),
-            Builtin::Barrier => Ty::Void,
+            Builtin::Barrier | Builtin::Fence => Ty::Void,
             Builtin::ConvergenceEntry | Builtin::ConvergenceAnchor => Ty::Val(Type::Token),
             Builtin::Ballot => {
                 let t = self.value(&args[0], Some(Type::BOOL));
@@ -1147,7 +1187,9 @@ impl Checker<'_> {
             | Builtin::AtomicMin
             | Builtin::AtomicMax
             | Builtin::AtomicXchg
-            | Builtin::AtomicCmpXchg => self.atomic(*b, name, args),
+            | Builtin::AtomicCmpXchg
+            | Builtin::AtomicLoad
+            | Builtin::AtomicStore => self.atomic(*b, name, args),
         }
     }
 
@@ -1189,7 +1231,12 @@ impl Checker<'_> {
         let pt = self.value(&args[0], None);
         let elem = match pt {
             Ty::Val(Type::Ptr(_, s)) => {
-                let ok = s.is_int() || (s == Scalar::F32 && b == Builtin::AtomicAdd);
+                // Loads and stores move any element; of the updates only add has an f32 form.
+                let float_ok = matches!(
+                    b,
+                    Builtin::AtomicAdd | Builtin::AtomicLoad | Builtin::AtomicStore
+                );
+                let ok = s.is_int() || (s == Scalar::F32 && float_ok);
                 if !ok {
                     self.error(Diagnostic::error(
                         format!("`{name}` does not support element type `{}`", s.name()),
@@ -1222,6 +1269,9 @@ impl Checker<'_> {
                     "operand must match the pointer's element type",
                 );
             }
+        }
+        if b == Builtin::AtomicStore {
+            return Ty::Void;
         }
         elem.map_or(Ty::Error, Ty::Val)
     }

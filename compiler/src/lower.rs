@@ -669,6 +669,8 @@ impl Lowerer<'_> {
             let op = self.op(code, &[], &[Type::I32], span);
             return Some(self.with_attr(op, "dim", Attr::Str(name.into())));
         }
+        // The ordering and scope names after a synchronizing builtin's arguments are no values.
+        let args = &args[..builtin.arity().min(args.len())];
         let mut vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
         // Signedness and float-ness of the data operand (the value for atomics).
         let data = if builtin.is_atomic() {
@@ -687,6 +689,22 @@ impl Lowerer<'_> {
             self.op(Opcode::Barrier, &vals, &[], span);
             return None;
         }
+        if builtin.syncs() {
+            let sync = self
+                .checked
+                .sync(e)
+                .expect("checked program: a synchronizing call has its ordering and scope");
+            let op = match builtin {
+                Builtin::Fence => self.op(Opcode::Fence, &[], &[], span),
+                // The IR op takes the value first, like `kernel.store`.
+                Builtin::AtomicStore => {
+                    self.op(Opcode::AtomicStore, &[vals[1], vals[0]], &[], span)
+                }
+                _ => return self.atomic(builtin, &vals, ty(), signed, float, sync, span),
+            };
+            kc_dialect::sync::set(&mut self.ir, op, sync);
+            return None;
+        }
         // The table's op, in the variant the data type asks for, and the `kind` of
         // reductions and atomics.
         let code = match builtin {
@@ -698,21 +716,43 @@ impl Lowerer<'_> {
             b => b.def().op,
         };
         let kind = match builtin {
-            Builtin::ReduceAdd | Builtin::ScanAdd | Builtin::AtomicAdd => {
-                Some(if float { "fadd" } else { "add" })
-            }
+            Builtin::ReduceAdd | Builtin::ScanAdd => Some(if float { "fadd" } else { "add" }),
             Builtin::ReduceMin | Builtin::ScanMin => Some(minmax("min", float, signed)),
             Builtin::ReduceMax | Builtin::ScanMax => Some(minmax("max", float, signed)),
-            // Atomics have no float min/max (the checker rejects them).
-            Builtin::AtomicMin => Some(minmax("min", false, signed)),
-            Builtin::AtomicMax => Some(minmax("max", false, signed)),
-            Builtin::AtomicXchg => Some("xchg"),
             _ => None,
         };
         let op = self.op(code, &vals, &[ty()], span);
         if let Some(kind) = kind {
             self.ir.set_attr(op, "kind", Attr::Str(kind.into()));
         }
+        Some(self.ir.ops[op].results[0])
+    }
+
+    /// A valued atomic (read-modify-write or load) with its `kind`, ordering and scope.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        builtin: Builtin,
+        vals: &[Value],
+        ty: Type,
+        signed: bool,
+        float: bool,
+        sync: kc_dialect::sync::Sync,
+        span: ast::Span,
+    ) -> Option<Value> {
+        let kind = match builtin {
+            Builtin::AtomicAdd => Some(if float { "fadd" } else { "add" }),
+            // Atomics have no float min/max (the checker rejects them).
+            Builtin::AtomicMin => Some(minmax("min", false, signed)),
+            Builtin::AtomicMax => Some(minmax("max", false, signed)),
+            Builtin::AtomicXchg => Some("xchg"),
+            _ => None,
+        };
+        let op = self.op(builtin.def().op, vals, &[ty], span);
+        if let Some(kind) = kind {
+            self.ir.set_attr(op, "kind", Attr::Str(kind.into()));
+        }
+        kc_dialect::sync::set(&mut self.ir, op, sync);
         Some(self.ir.ops[op].results[0])
     }
 }

@@ -32,6 +32,16 @@
 //!   `mins`, `maxs`, `minu`, `maxu`, `assign` for `xchg`, `addf`); `kernel.atomic_cmpxchg` is
 //!   `memref.generic_atomic_rmw` whose body selects the new value when the current one
 //!   equals the expected one, and returns the old value like kc's op.
+//! - Orderings and scopes: memref's atomics have none (MLIR lowers `atomic_rmw` to an
+//!   `atomicrmw ... acq_rel` at system scope and `generic_atomic_rmw` to a cmpxchg loop), and
+//!   memref has no atomic load or store. So an op's ordering becomes `llvm.fence`s at its
+//!   scope around the memref op: a releasing op gets `llvm.fence syncscope("S") release`
+//!   before it, an acquiring one `... acquire` after it (`seq_cst` ones a `seq_cst` fence on
+//!   each side), and `kernel.fence` is one `llvm.fence`. `kernel.atomic_load` and
+//!   `kernel.atomic_store` become plain `memref.load` / `memref.store`: what is dropped is
+//!   their atomicity as MLIR sees it (one aligned element, a single access on AMDGPU) and,
+//!   for relaxed ones, the per-location coherence MLIR may then optimize away (two relaxed
+//!   loads of one element may be merged).
 //! - Cross-lane: `gpu.barrier`; `gpu.shuffle idx` with width 64 for `kernel.shuffle`;
 //!   `gpu.subgroup_reduce` (`add`, `minsi`, `maxsi`, `minui`, `maxui`, `add` on f32,
 //!   `minnumf`, `maxnumf`: NaN-ignoring, like kc's `fmin`/`fmax`); `gpu.subgroup_broadcast`
@@ -49,6 +59,7 @@ use kc_dialect::entities::{Block, Op, Value};
 use kc_dialect::location::Loc;
 use kc_dialect::mlir_float::format_f32;
 use kc_dialect::registry::{Opcode, CMPF_PREDICATES, CMPI_PREDICATES};
+use kc_dialect::sync::Ordering;
 use kc_dialect::text;
 use kc_dialect::types::{AddrSpace, Scalar, Type};
 use kc_dialect::Ir;
@@ -449,7 +460,40 @@ impl<'a> Kernel<'a> {
             .ok_or_else(|| format!("`{}` needs `{name}`", self.ir.spec(op).name))
     }
 
+    /// One op; a synchronizing op between the `llvm.fence`s that carry its ordering.
     fn op(&mut self, op: Op) -> Result<(), String> {
+        let Some(s) = kc_dialect::sync::of(self.ir, op) else {
+            return self.plain_op(op);
+        };
+        let loc = self.ir.ops[op].loc;
+        let fence = |o: Ordering| format!("llvm.fence{} {}", s.scope.llvm_syncscope(), o.llvm());
+        let code = self.ir.opcode(op);
+        if code == Opcode::Fence {
+            self.line(&fence(s.ordering), loc);
+            return Ok(());
+        }
+        let seq_cst = s.ordering == Ordering::SeqCst;
+        if s.ordering.releases() {
+            let o = if seq_cst {
+                s.ordering
+            } else {
+                Ordering::Release
+            };
+            self.line(&fence(o), loc);
+        }
+        self.plain_op(op)?;
+        if s.ordering.acquires() {
+            let o = if seq_cst {
+                s.ordering
+            } else {
+                Ordering::Acquire
+            };
+            self.line(&fence(o), loc);
+        }
+        Ok(())
+    }
+
+    fn plain_op(&mut self, op: Op) -> Result<(), String> {
         let ir = self.ir;
         let data = &ir.ops[op];
         let loc = data.loc;
@@ -736,6 +780,28 @@ impl<'a> Kernel<'a> {
                     &format!("{rn} = memref.atomic_rmw {k} {vn}, %{m}[%{a}] : ({t}, {mt}) -> {t}"),
                     loc,
                 );
+            }
+            AtomicLoad => {
+                let r = result()?;
+                let p = operand(0)?;
+                let Type::Ptr(sp, e) = self.ty(p) else {
+                    return Err("`kernel.atomic_load` from a non-pointer".into());
+                };
+                let rn = self.scalar_of(r)?;
+                let (m, a) = self.element_of(p, &rn[1..], loc)?;
+                let mt = memref(sp, e);
+                self.line(&format!("{rn} = memref.load %{m}[%{a}] : {mt}"), loc);
+            }
+            AtomicStore => {
+                let (v, p) = (operand(0)?, operand(1)?);
+                let Type::Ptr(sp, e) = self.ty(p) else {
+                    return Err("`kernel.atomic_store` to a non-pointer".into());
+                };
+                let vn = self.scalar_of(v)?;
+                let base = self.name(p).to_string();
+                let (m, a) = self.element_of(p, &base, loc)?;
+                let mt = memref(sp, e);
+                self.line(&format!("memref.store {vn}, %{m}[%{a}] : {mt}"), loc);
             }
             AtomicCmpxchg => {
                 let r = result()?;

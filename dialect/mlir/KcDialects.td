@@ -177,15 +177,31 @@ def Kernel_StoreOp : Op<Kernel_Dialect, "store", []> {
 }
 
 def Kernel_AtomicOp : Op<Kernel_Dialect, "atomic", []> {
-  let summary = "kernel.atomic [divergence-source, memory]";
-  let arguments = (ins Kernel_PtrType:$ptr, Kc_Scalar:$value, Kc_OneOf<["add", "min", "max", "umin", "umax", "xchg", "fadd"]>:$kind);
+  let summary = "kernel.atomic [divergence-source, memory, sync]";
+  let arguments = (ins Kernel_PtrType:$ptr, Kc_Scalar:$value, Kc_OneOf<["add", "min", "max", "umin", "umax", "xchg", "fadd"]>:$kind, Kc_OneOf<["relaxed", "acquire", "release", "acq_rel", "seq_cst"]>:$ordering, Kc_OneOf<["wavefront", "workgroup", "agent", "system"]>:$scope);
   let results = (outs Kc_Scalar:$old);
 }
 
 def Kernel_AtomicCmpxchgOp : Op<Kernel_Dialect, "atomic_cmpxchg", []> {
-  let summary = "kernel.atomic_cmpxchg [divergence-source, memory]";
-  let arguments = (ins Kernel_PtrType:$ptr, Kc_Scalar:$expected, Kc_Scalar:$desired);
+  let summary = "kernel.atomic_cmpxchg [divergence-source, memory, sync]";
+  let arguments = (ins Kernel_PtrType:$ptr, Kc_Scalar:$expected, Kc_Scalar:$desired, Kc_OneOf<["relaxed", "acquire", "release", "acq_rel", "seq_cst"]>:$ordering, Kc_OneOf<["wavefront", "workgroup", "agent", "system"]>:$scope);
   let results = (outs Kc_Scalar:$old);
+}
+
+def Kernel_AtomicLoadOp : Op<Kernel_Dialect, "atomic_load", []> {
+  let summary = "kernel.atomic_load [divergence-source, memory, sync]";
+  let arguments = (ins Kernel_PtrType:$ptr, Kc_OneOf<["relaxed", "acquire", "release", "acq_rel", "seq_cst"]>:$ordering, Kc_OneOf<["wavefront", "workgroup", "agent", "system"]>:$scope);
+  let results = (outs Kc_Scalar:$value);
+}
+
+def Kernel_AtomicStoreOp : Op<Kernel_Dialect, "atomic_store", []> {
+  let summary = "kernel.atomic_store [memory, sync]";
+  let arguments = (ins Kc_Scalar:$value, Kernel_PtrType:$ptr, Kc_OneOf<["relaxed", "acquire", "release", "acq_rel", "seq_cst"]>:$ordering, Kc_OneOf<["wavefront", "workgroup", "agent", "system"]>:$scope);
+}
+
+def Kernel_FenceOp : Op<Kernel_Dialect, "fence", []> {
+  let summary = "kernel.fence [memory, sync]";
+  let arguments = (ins Kc_OneOf<["relaxed", "acquire", "release", "acq_rel", "seq_cst"]>:$ordering, Kc_OneOf<["wavefront", "workgroup", "agent", "system"]>:$scope);
 }
 
 def Kernel_BarrierOp : Op<Kernel_Dialect, "barrier", []> {

@@ -213,7 +213,18 @@ builtin.module {
       %attr_kind_xchg = irdl.is "xchg"
       %attr_kind_fadd = irdl.is "fadd"
       %attr_kind = irdl.any_of(%attr_kind_add, %attr_kind_min, %attr_kind_max, %attr_kind_umin, %attr_kind_umax, %attr_kind_xchg, %attr_kind_fadd)
-      irdl.attributes { "kind" = %attr_kind }
+      %attr_ordering_relaxed = irdl.is "relaxed"
+      %attr_ordering_acquire = irdl.is "acquire"
+      %attr_ordering_release = irdl.is "release"
+      %attr_ordering_acq_rel = irdl.is "acq_rel"
+      %attr_ordering_seq_cst = irdl.is "seq_cst"
+      %attr_ordering = irdl.any_of(%attr_ordering_relaxed, %attr_ordering_acquire, %attr_ordering_release, %attr_ordering_acq_rel, %attr_ordering_seq_cst)
+      %attr_scope_wavefront = irdl.is "wavefront"
+      %attr_scope_workgroup = irdl.is "workgroup"
+      %attr_scope_agent = irdl.is "agent"
+      %attr_scope_system = irdl.is "system"
+      %attr_scope = irdl.any_of(%attr_scope_wavefront, %attr_scope_workgroup, %attr_scope_agent, %attr_scope_system)
+      irdl.attributes { "kind" = %attr_kind, "ordering" = %attr_ordering, "scope" = %attr_scope }
       irdl.operands(ptr: %ptr, value: %value)
       irdl.results(old: %res_old)
     }
@@ -234,8 +245,77 @@ builtin.module {
       %res_old_i64 = irdl.is i64
       %res_old_f32 = irdl.is f32
       %res_old = irdl.any_of(%res_old_i1, %res_old_i32, %res_old_i64, %res_old_f32)
+      %attr_ordering_relaxed = irdl.is "relaxed"
+      %attr_ordering_acquire = irdl.is "acquire"
+      %attr_ordering_release = irdl.is "release"
+      %attr_ordering_acq_rel = irdl.is "acq_rel"
+      %attr_ordering_seq_cst = irdl.is "seq_cst"
+      %attr_ordering = irdl.any_of(%attr_ordering_relaxed, %attr_ordering_acquire, %attr_ordering_release, %attr_ordering_acq_rel, %attr_ordering_seq_cst)
+      %attr_scope_wavefront = irdl.is "wavefront"
+      %attr_scope_workgroup = irdl.is "workgroup"
+      %attr_scope_agent = irdl.is "agent"
+      %attr_scope_system = irdl.is "system"
+      %attr_scope = irdl.any_of(%attr_scope_wavefront, %attr_scope_workgroup, %attr_scope_agent, %attr_scope_system)
+      irdl.attributes { "ordering" = %attr_ordering, "scope" = %attr_scope }
       irdl.operands(ptr: %ptr, expected: %expected, desired: %desired)
       irdl.results(old: %res_old)
+    }
+    irdl.operation @atomic_load {
+      %ptr = irdl.base @kernel::@ptr
+      %res_value_i1 = irdl.is i1
+      %res_value_i32 = irdl.is i32
+      %res_value_i64 = irdl.is i64
+      %res_value_f32 = irdl.is f32
+      %res_value = irdl.any_of(%res_value_i1, %res_value_i32, %res_value_i64, %res_value_f32)
+      %attr_ordering_relaxed = irdl.is "relaxed"
+      %attr_ordering_acquire = irdl.is "acquire"
+      %attr_ordering_release = irdl.is "release"
+      %attr_ordering_acq_rel = irdl.is "acq_rel"
+      %attr_ordering_seq_cst = irdl.is "seq_cst"
+      %attr_ordering = irdl.any_of(%attr_ordering_relaxed, %attr_ordering_acquire, %attr_ordering_release, %attr_ordering_acq_rel, %attr_ordering_seq_cst)
+      %attr_scope_wavefront = irdl.is "wavefront"
+      %attr_scope_workgroup = irdl.is "workgroup"
+      %attr_scope_agent = irdl.is "agent"
+      %attr_scope_system = irdl.is "system"
+      %attr_scope = irdl.any_of(%attr_scope_wavefront, %attr_scope_workgroup, %attr_scope_agent, %attr_scope_system)
+      irdl.attributes { "ordering" = %attr_ordering, "scope" = %attr_scope }
+      irdl.operands(ptr: %ptr)
+      irdl.results(value: %res_value)
+    }
+    irdl.operation @atomic_store {
+      %value_i1 = irdl.is i1
+      %value_i32 = irdl.is i32
+      %value_i64 = irdl.is i64
+      %value_f32 = irdl.is f32
+      %value = irdl.any_of(%value_i1, %value_i32, %value_i64, %value_f32)
+      %ptr = irdl.base @kernel::@ptr
+      %attr_ordering_relaxed = irdl.is "relaxed"
+      %attr_ordering_acquire = irdl.is "acquire"
+      %attr_ordering_release = irdl.is "release"
+      %attr_ordering_acq_rel = irdl.is "acq_rel"
+      %attr_ordering_seq_cst = irdl.is "seq_cst"
+      %attr_ordering = irdl.any_of(%attr_ordering_relaxed, %attr_ordering_acquire, %attr_ordering_release, %attr_ordering_acq_rel, %attr_ordering_seq_cst)
+      %attr_scope_wavefront = irdl.is "wavefront"
+      %attr_scope_workgroup = irdl.is "workgroup"
+      %attr_scope_agent = irdl.is "agent"
+      %attr_scope_system = irdl.is "system"
+      %attr_scope = irdl.any_of(%attr_scope_wavefront, %attr_scope_workgroup, %attr_scope_agent, %attr_scope_system)
+      irdl.attributes { "ordering" = %attr_ordering, "scope" = %attr_scope }
+      irdl.operands(value: %value, ptr: %ptr)
+    }
+    irdl.operation @fence {
+      %attr_ordering_relaxed = irdl.is "relaxed"
+      %attr_ordering_acquire = irdl.is "acquire"
+      %attr_ordering_release = irdl.is "release"
+      %attr_ordering_acq_rel = irdl.is "acq_rel"
+      %attr_ordering_seq_cst = irdl.is "seq_cst"
+      %attr_ordering = irdl.any_of(%attr_ordering_relaxed, %attr_ordering_acquire, %attr_ordering_release, %attr_ordering_acq_rel, %attr_ordering_seq_cst)
+      %attr_scope_wavefront = irdl.is "wavefront"
+      %attr_scope_workgroup = irdl.is "workgroup"
+      %attr_scope_agent = irdl.is "agent"
+      %attr_scope_system = irdl.is "system"
+      %attr_scope = irdl.any_of(%attr_scope_wavefront, %attr_scope_workgroup, %attr_scope_agent, %attr_scope_system)
+      irdl.attributes { "ordering" = %attr_ordering, "scope" = %attr_scope }
     }
     irdl.operation @barrier {
       %token = irdl.base @conv::@token

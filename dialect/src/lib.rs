@@ -12,6 +12,7 @@ pub mod location;
 pub mod mlir_float;
 pub mod registry;
 pub mod report;
+pub mod sync;
 pub mod target;
 pub mod text;
 pub mod transforms;

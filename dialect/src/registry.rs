@@ -6,8 +6,9 @@
 //! `arith.cmpi slt, ...`; the upstream ops' custom syntax is MLIR's, `text::print::Upstream`). The verifier checks ops against this table; per-op type rules live
 //! in `verify.rs`. Four dialects:
 //!
-//! - `kernel`: the kernel-level dialect. Kernels (`kernel.func`), thread ids, memory, atomics,
-//!   cross-lane ops, barrier, and structured control flow (`kernel.if`, `kernel.loop` with
+//! - `kernel`: the kernel-level dialect. Kernels (`kernel.func`), thread ids, memory, atomics
+//!   and fences (with `ordering` and `scope` attributes, `crate::sync`), cross-lane ops,
+//!   barrier, and structured control flow (`kernel.if`, `kernel.loop` with
 //!   `kernel.break` / `kernel.continue` / `kernel.yield`) over mutable variables
 //!   (`kernel.var` / `kernel.get` / `kernel.set`). `kernel.return` ends a kernel from any depth.
 //! - `arith`: MLIR's `arith` subset (signless integers, f32), same names, attributes and custom
@@ -50,6 +51,10 @@ impl Traits {
     pub const UPSTREAM: Traits = Traits(1 << 9);
     /// Reads or writes memory.
     pub const MEMORY: Traits = Traits(1 << 10);
+    /// Synchronizes: carries a memory ordering and a scope (`ordering`, `scope` attributes,
+    /// `crate::sync`), which say what other memory accesses may be reordered with it
+    /// (`transforms/legality.rs`) and which cache maintenance the backend puts around it.
+    pub const SYNC: Traits = Traits(1 << 11);
 
     pub const fn union(self, o: Traits) -> Traits {
         Traits(self.0 | o.0)
@@ -68,7 +73,7 @@ impl std::ops::BitOr for Traits {
 
 impl fmt::Debug for Traits {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        const NAMES: [&str; 11] = [
+        const NAMES: [&str; 12] = [
             "pure",
             "terminator",
             "convergent",
@@ -80,6 +85,7 @@ impl fmt::Debug for Traits {
             "takes-token",
             "upstream",
             "memory",
+            "sync",
         ];
         let names: Vec<&str> = NAMES
             .iter()
@@ -197,6 +203,10 @@ pub const CMPF_PREDICATES: &[&str] = &[
     "une", "uno", "true",
 ];
 pub const ATOMIC_KINDS: &[&str] = &["add", "min", "max", "umin", "umax", "xchg", "fadd"];
+/// Memory orderings (`crate::sync::Ordering`), weakest first.
+pub const ORDERINGS: &[&str] = &["relaxed", "acquire", "release", "acq_rel", "seq_cst"];
+/// Synchronization scopes (`crate::sync::Scope`), narrowest first.
+pub const SCOPES: &[&str] = &["wavefront", "workgroup", "agent", "system"];
 pub const REDUCE_KINDS: &[&str] = &["add", "min", "max", "umin", "umax", "fadd", "fmin", "fmax"];
 
 macro_rules! ops {
@@ -271,8 +281,14 @@ ops! {
     PtrOffset = "kernel.ptr_offset" [PURE] (N(2), N(1), 0, N(0));
     Load = "kernel.load" [MEMORY] (N(2), N(1), 0, N(0));
     Store = "kernel.store" [MEMORY] (N(3), N(0), 0, N(0));
-    Atomic = "kernel.atomic" [MEMORY | DIVERGENCE_SOURCE] (N(2), N(1), 0, N(0)) kw (Keyword::Ident("kind", ATOMIC_KINDS));
-    AtomicCmpxchg = "kernel.atomic_cmpxchg" [MEMORY | DIVERGENCE_SOURCE] (N(3), N(1), 0, N(0));
+    Atomic = "kernel.atomic" [MEMORY | DIVERGENCE_SOURCE | SYNC] (N(2), N(1), 0, N(0)) kw (Keyword::Ident("kind", ATOMIC_KINDS));
+    AtomicCmpxchg = "kernel.atomic_cmpxchg" [MEMORY | DIVERGENCE_SOURCE | SYNC] (N(3), N(1), 0, N(0));
+    // One read of the element `ptr` points to; its value may differ between threads (other
+    // threads' writes race with it), hence a divergence source like the other atomics.
+    AtomicLoad = "kernel.atomic_load" [MEMORY | DIVERGENCE_SOURCE | SYNC] (N(1), N(1), 0, N(0));
+    AtomicStore = "kernel.atomic_store" [MEMORY | SYNC] (N(2), N(0), 0, N(0));
+    // Orders the thread's memory accesses (all address spaces) without accessing memory.
+    Fence = "kernel.fence" [MEMORY | SYNC] (N(0), N(0), 0, N(0));
 
     // ---- kernel: convergent and cross-lane ----
     Barrier = "kernel.barrier" [CONVERGENT | TAKES_TOKEN | MEMORY] (Min(0), N(0), 0, N(0));

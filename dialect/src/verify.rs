@@ -9,7 +9,8 @@
 //! 2. Nesting: `kernel.func` sits in the module; `kernel.return` in a kernel;
 //!    `kernel.yield/break/continue` in structured regions (`break`/`continue` inside a
 //!    `kernel.loop`); `kernel.if` / `kernel.loop` regions have exactly one block.
-//! 3. Types: each op's own rules (`check_types`).
+//! 3. Types: each op's own rules (`check_types`); a synchronizing op's `ordering` and `scope`
+//!    (`crate::sync::check`: both present, named, the ordering allowed for the access).
 //! 4. Tokens: `!conv.token` values are only made by `conv.*`, only used as the trailing
 //!    operand of convergent ops that take one (or as the parent of `conv.loop`), never block
 //!    arguments. These hold at every stage; the static rules of controlled convergence
@@ -525,6 +526,14 @@ impl Verifier<'_> {
                 matches!(ty(0), Some(Type::Ptr(_, e)) if ty(1) == Some(Type::Scalar(e)) && ty(2) == ty(1) && res(0) == ty(1)),
                 "compares and exchanges values of the pointer's element type",
             ),
+            AtomicLoad => need(
+                matches!(ty(0), Some(Type::Ptr(_, e)) if e != Scalar::I1 && res(0) == Some(Type::Scalar(e))),
+                "loads the pointer's element type (not i1)",
+            ),
+            AtomicStore => need(
+                matches!(ty(1), Some(Type::Ptr(_, e)) if e != Scalar::I1 && ty(0) == Some(Type::Scalar(e))),
+                "stores the pointer's element type (not i1)",
+            ),
             Ballot => need(
                 ty(0) == Some(Type::I1) && res(0) == Some(Type::I64),
                 "takes an i1 and returns an i64 mask",
@@ -557,7 +566,10 @@ impl Verifier<'_> {
                 Some(_) => {}
                 None => problems.push("needs a `sym_name`".into()),
             },
-            Module | Return | Loop | Yield | Break | Continue | Br | Barrier => {}
+            Module | Return | Loop | Yield | Break | Continue | Br | Barrier | Fence => {}
+        }
+        if let Some(p) = crate::sync::check(ir, op) {
+            problems.push(format!("`{name}`: {p}"));
         }
         for p in problems {
             self.err(op, p);

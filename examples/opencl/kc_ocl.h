@@ -18,7 +18,13 @@
 //   at workgroup scope (release, s_barrier, acquire), as
 //   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE) would.
 // * atomic_cmpxchg / atomic_xchg are seq_cst at device ("agent") scope, as
-//   kc's atomics are (the device library's OpenCL 1.x atomics are relaxed).
+//   kc's atomics are by default (the device library's OpenCL 1.x atomics are
+//   relaxed); atomic_cmpxchg_explicit / atomic_xchg_explicit take kc's
+//   ordering and scope as clang's __ATOMIC_* and __MEMORY_SCOPE_* constants
+//   (clang's scoped atomics, which order every address space like kc's, not
+//   OpenCL 2.0's one-address-space memory_scope_*), and a failed
+//   compare-and-swap gets kc's failure ordering. They are macros: clang's
+//   atomic builtins need constant orderings and scopes.
 //
 // Integers: kc's integer arithmetic wraps, OpenCL C's signed overflow is
 // undefined. Where a stored value or a branch condition could overflow, a
@@ -75,5 +81,22 @@ KC_OCL_FN int atomic_xchg(volatile __global int *p, int val) {
     return __scoped_atomic_exchange_n((__global int *)p, val, __ATOMIC_SEQ_CST,
                                       __MEMORY_SCOPE_DEVICE);
 }
+
+// atomic_cmpxchg_explicit(&p[i], cmp, new, order, scope): returns the old value.
+#define atomic_cmpxchg_explicit(p, cmp, val, order, scope)                    \
+    ({                                                                         \
+        int kc_old_ = (cmp);                                                   \
+        __scoped_atomic_compare_exchange_n(                                    \
+            (__global int *)(p), &kc_old_, (val), false, (order),              \
+            (order) == __ATOMIC_ACQ_REL   ? __ATOMIC_ACQUIRE                   \
+            : (order) == __ATOMIC_RELEASE ? __ATOMIC_RELAXED                   \
+                                          : (order),                           \
+            (scope));                                                          \
+        kc_old_;                                                               \
+    })
+
+// atomic_xchg_explicit(&p[i], v, order, scope): returns the old value.
+#define atomic_xchg_explicit(p, val, order, scope)                             \
+    __scoped_atomic_exchange_n((__global int *)(p), (val), (order), (scope))
 
 #endif

@@ -66,6 +66,11 @@ pub enum Class {
     /// the phi because an incoming from elsewhere (a back edge) differs; the branch diverges
     /// nothing for this argument. `same_target_join.mlir`.
     SameTargetEqualArg,
+    /// kc divergent: `atomic_load` is a divergence source for kc (other threads' atomic
+    /// writes race with it, so threads may read different values: a spin on a flag exits
+    /// at different times), where LLVM 22 calls an atomic load of a uniform address uniform.
+    /// `atomic_load.k`.
+    AtomicLoadSource,
 }
 
 impl Class {
@@ -97,6 +102,9 @@ impl Class {
             }
             Class::ReducibleInIrreducible => {
                 "kc divergent: join inside an irreducible cycle of a branch whose innermost cycle is reducible; LLVM's propagation stops early and misses it [reducible_in_irreducible.mlir]"
+            }
+            Class::AtomicLoadSource => {
+                "kc divergent: atomic_load is a divergence source (racing writes), LLVM calls a uniform-address atomic load uniform [atomic_load.k]"
             }
             Class::ReEntry => {
                 "kc divergent: diverged path re-enters a reducible cycle's header through an irreducible parent, LLVM accepts the reducible cycle [re_entry.mlir]"
@@ -560,7 +568,9 @@ fn explain_kc_divergent(
             missed_irreducible_join(ctx, llvm_u, llvm_reason)
                 .then_some((Class::ReducibleInIrreducible, true))
         }
-        Reason::Source(_) => None,
+        Reason::Source(op) => {
+            (ir.opcode(op) == Opcode::AtomicLoad).then_some((Class::AtomicLoadSource, true))
+        }
     }
 }
 

@@ -406,7 +406,7 @@ impl Emitter {
                     "  %{p} = kernel.ptr_offset %buf, {} : !kernel.ptr<global, i32>",
                     i.name
                 );
-                let _ = writeln!(s, "  %{v} = kernel.atomic add, %{p}, {} : i32", x.name);
+                let _ = writeln!(s, "  %{v} = kernel.atomic add, %{p}, {} {{ordering = \"seq_cst\", scope = \"agent\"}} : i32", x.name);
                 (false, true)
             }
             5 => {

@@ -11,8 +11,10 @@
 //! Expressions are typed: arithmetic, bitwise, shift and comparison operators on every type
 //! they accept, unary `-`/`!`/`~`, casts in every direction `as` allows, integer literals
 //! typed by context (up to the type's limits) and float literals, `select`, `min`/`max`,
-//! loads with indices of every integer type, every atomic (`add min max xchg cmpxchg`, and
-//! `atomic_add` on `f32`) on global and shared memory, every cross-lane builtin
+//! loads with indices of every integer type, every atomic (`add min max xchg cmpxchg load
+//! store`, and `atomic_add`/`load`/`store` on `f32`) on global and shared memory, with no,
+//! one or both of a memory ordering and a scope (every combination LANGUAGE.md §6.1 allows),
+//! `fence` with every ordering and scope, every cross-lane builtin
 //! (`ballot readfirstlane shuffle reduce_add/min/max scan_add/min/max`) on every type they take, and the
 //! work-item and grid queries. Leaves mix uniform values (parameters, constants, workgroup
 //! queries, cross-lane results, loads at uniform indices) with divergent ones (`workitem_id`,
@@ -718,27 +720,55 @@ impl Gen {
         v
     }
 
-    fn atomic(&mut self, ty: Ty, depth: u32) -> String {
+    /// `&place` for an atomic of type `ty`, at a random index.
+    fn atomic_pointer(&mut self, ty: Ty, depth: u32) -> String {
         let places = self.atomic_places(ty);
         let (target, shared) = self.rng.pick(&places).clone();
         let i = self.index(depth - 1, None, false);
-        let p = if shared {
+        if shared {
             format!("&{}", self.shared_place(&target, &i))
         } else {
             format!("&{}", self.place(&target, &i, ty))
-        };
+        }
+    }
+
+    /// The optional memory ordering and scope after an atomic's or a fence's arguments: none
+    /// (the defaults), an ordering from `orderings`, or an ordering and a scope (LANGUAGE.md
+    /// §6.1); with a leading `, ` when `comma`.
+    fn sync_args(&mut self, orderings: &[&str], comma: bool) -> String {
+        const SCOPES: [&str; 4] = ["wavefront", "workgroup", "agent", "system"];
+        let sep = if comma { ", " } else { "" };
+        match self.rng.below(3) {
+            0 => String::new(),
+            1 => format!("{sep}{}", self.rng.pick(orderings)),
+            _ => format!(
+                "{sep}{}, {}",
+                self.rng.pick(orderings),
+                self.rng.pick(&SCOPES)
+            ),
+        }
+    }
+
+    fn atomic(&mut self, ty: Ty, depth: u32) -> String {
+        const ALL: [&str; 5] = ["relaxed", "acquire", "release", "acq_rel", "seq_cst"];
+        let p = self.atomic_pointer(ty, depth);
+        if self.rng.chance(15) {
+            let o = self.sync_args(&["relaxed", "acquire", "seq_cst"], true);
+            return format!("atomic_load({p}{o})");
+        }
         let v = self.expr(ty, depth - 1, None);
+        let o = self.sync_args(&ALL, true);
         if ty == Ty::F32 {
-            return format!("atomic_add({p}, {v})");
+            return format!("atomic_add({p}, {v}{o})");
         }
         match self.rng.below(6) {
-            0 => format!("atomic_add({p}, {v})"),
-            1 => format!("atomic_min({p}, {v})"),
-            2 => format!("atomic_max({p}, {v})"),
-            3 => format!("atomic_xchg({p}, {v})"),
+            0 => format!("atomic_add({p}, {v}{o})"),
+            1 => format!("atomic_min({p}, {v}{o})"),
+            2 => format!("atomic_max({p}, {v}{o})"),
+            3 => format!("atomic_xchg({p}, {v}{o})"),
             _ => {
                 let c = self.expr(ty, depth - 1, None);
-                format!("atomic_cmpxchg({p}, {c}, {v})")
+                format!("atomic_cmpxchg({p}, {c}, {v}{o})")
             }
         }
     }
@@ -971,10 +1001,20 @@ impl Gen {
                     self.ensure_token();
                     let at = self.at();
                     self.line(&format!("barrier(){at};"));
+                } else if self.rng.chance(25) {
+                    let o = self.sync_args(&["acquire", "release", "acq_rel", "seq_cst"], false);
+                    self.line(&format!("fence({o});"));
                 } else {
                     let t = *self.rng.pick(&NUMS);
                     if self.atomic_places(t).is_empty() {
                         return self.store();
+                    }
+                    if self.rng.chance(25) {
+                        let p = self.atomic_pointer(t, 2);
+                        let v = self.expr(t, 1, None);
+                        let o = self.sync_args(&["relaxed", "release", "seq_cst"], true);
+                        self.line(&format!("atomic_store({p}, {v}{o});"));
+                        return;
                     }
                     let a = self.atomic(t, 2);
                     self.line(&format!("{a};"));
@@ -1412,6 +1452,21 @@ mod tests {
             "atomic_max",
             "atomic_xchg",
             "atomic_cmpxchg",
+            "atomic_load(",
+            "atomic_store(",
+            "fence(",
+            "fence()",
+            ", relaxed",
+            ", acquire",
+            ", release",
+            ", acq_rel",
+            ", seq_cst",
+            "(acquire",
+            "(release",
+            ", wavefront)",
+            ", workgroup)",
+            ", agent)",
+            ", system)",
             "ballot(",
             "readfirstlane(",
             "shuffle(",

@@ -1,5 +1,5 @@
 //! Instruction selection for memory: pointer arithmetic (`kernel.ptr_offset`), loads, stores,
-//! atomics (32- and 64-bit), shared arrays (`kernel.shared_alloc`) and barriers.
+//! atomics (32- and 64-bit) and shared arrays (`kernel.shared_alloc`).
 //!
 //! Guarantees:
 //! - a byte offset `idx * sizeof(elem)` is exact (an `i32` index is signed, an `i64` one all
@@ -25,9 +25,9 @@
 //!   `ds_cmpst_rtn_b64` (compare, then new). The result is the old value in a VGPR pair. The
 //!   address is the one `atomic` computes for the 32-bit forms;
 //! - shared arrays get consecutive 8-byte-aligned LDS offsets (`KernelInfo::lds_size`): a
-//!   pointer to one is a constant;
-//! - a barrier waits for every outstanding memory access (`s_waitcnt vmcnt(0) lgkmcnt(0)`)
-//!   before `s_barrier`.
+//!   pointer to one is a constant.
+//!
+//! Atomics are selected here; `sync.rs` puts the memory model's sequence around them.
 
 use super::{err, split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
@@ -357,7 +357,7 @@ impl Isel<'_> {
     }
 
     /// Data an access only reads, in a VGPR (tuple): a 32-bit constant from `vconst`.
-    fn read_only_vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
+    pub(super) fn read_only_vreg(&mut self, x: Val, dw: u8) -> Result<VReg, IselError> {
         match x {
             Val::Const(c) if dw == 1 => Ok(self.vconst(c)),
             x => self.vreg(x, dw),
@@ -497,42 +497,45 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// The address of the element pointer `p` points to (an atomic's `&p[i]`, element 0 of
+    /// it).
+    pub(super) fn pointer_address(&mut self, op: Op, p: Value) -> Result<Addr, IselError> {
+        let ir = self.ir;
+        let pv = self.use_val(p, op)?;
+        let Type::Ptr(space, _) = ir.value_type(p) else {
+            return err(self.loc, "internal: atomic pointer");
+        };
+        Ok(match (space, pv) {
+            (AddrSpace::Global, Val::S(_) | Val::Const(_)) => {
+                let sbase = self.sop(pv, 2)?;
+                let z = self.vconst(0);
+                Addr::Global {
+                    sbase,
+                    voff: z,
+                    offset: 0,
+                }
+            }
+            (AddrSpace::Global, Val::V(v)) => Addr::Flat64(v),
+            (AddrSpace::Shared, Val::Const(c)) => {
+                let z = self.vconst(0);
+                Addr::Lds {
+                    addr: z,
+                    offset: c as u32,
+                }
+            }
+            (AddrSpace::Shared, other) => {
+                let v = self.vreg(other, 1)?;
+                Addr::Lds { addr: v, offset: 0 }
+            }
+            _ => return err(self.loc, "internal: atomic address"),
+        })
+    }
+
     pub(super) fn atomic(&mut self, op: Op) -> Result<(), IselError> {
         let ir = self.ir;
         let d = &ir.ops[op];
         let ty = ir.value_type(d.results[0]);
-        let p = d.operands[0];
-        // Atomics take a pointer (`&p[i]`): element 0 of it.
-        let a = {
-            let pv = self.use_val(p, op)?;
-            let Type::Ptr(space, _) = ir.value_type(p) else {
-                return err(self.loc, "internal: atomic pointer");
-            };
-            match (space, pv) {
-                (AddrSpace::Global, Val::S(_) | Val::Const(_)) => {
-                    let sbase = self.sop(pv, 2)?;
-                    let z = self.vconst(0);
-                    Addr::Global {
-                        sbase,
-                        voff: z,
-                        offset: 0,
-                    }
-                }
-                (AddrSpace::Global, Val::V(v)) => Addr::Flat64(v),
-                (AddrSpace::Shared, Val::Const(c)) => {
-                    let z = self.vconst(0);
-                    Addr::Lds {
-                        addr: z,
-                        offset: c as u32,
-                    }
-                }
-                (AddrSpace::Shared, other) => {
-                    let v = self.vreg(other, 1)?;
-                    Addr::Lds { addr: v, offset: 0 }
-                }
-                _ => return err(self.loc, "internal: atomic address"),
-            }
-        };
+        let a = self.pointer_address(op, d.operands[0])?;
         if ty.bits() == 64 {
             return self.atomic64(op, a);
         }
@@ -699,18 +702,6 @@ impl Isel<'_> {
         self.info.lds_size = base + n * elem;
         self.def(op, Val::Const(base as i64));
     }
-
-    /// `kernel.barrier`.
-    pub(super) fn barrier(&mut self) {
-        self.emit(
-            Opc::S_WAITCNT,
-            vec![Operand::Wait {
-                vm: Some(0),
-                lgkm: Some(0),
-            }],
-        );
-        self.emit(Opc::S_BARRIER, vec![]);
-    }
 }
 
 /// A byte offset computed by `Isel::byte_offset`.
@@ -734,7 +725,7 @@ fn low_dword(o: Operand) -> Operand {
 }
 
 /// Where a memory access goes.
-enum Addr {
+pub(super) enum Addr {
     Global {
         sbase: Operand,
         voff: VReg,
@@ -749,7 +740,7 @@ enum Addr {
 
 impl Addr {
     /// (VGPR address, scalar base or `off`, byte offset) of a global access; `None` for LDS.
-    fn global(&self) -> Option<(VReg, Operand, u32)> {
+    pub(super) fn global(&self) -> Option<(VReg, Operand, u32)> {
         match self {
             Addr::Global {
                 sbase,

@@ -28,7 +28,8 @@
 //! selection; `abi.rs` kernel arguments, the prologue, hidden arguments and ids; `alu.rs`
 //! 32-bit integer and f32 arithmetic, compares and selects; `alu64.rs` 64-bit integer
 //! arithmetic; `convert.rs` casts; `division.rs` integer and f32 division and remainder;
-//! `memory.rs` addresses, loads, stores, atomics; `cross_lane.rs` ballot, readlane, shuffle
+//! `memory.rs` addresses, loads, stores, atomics; `sync.rs` the memory-model sequences around
+//! atomics, atomic loads and stores, fences and barriers; `cross_lane.rs` ballot, readlane, shuffle
 //! and reductions; `cfg.rs` the control-flow selection (pseudos), with `cfg_analysis.rs`
 //! (branch classification, before any code is emitted) and `block_args.rs` (block-argument
 //! registers and edge copies). Each is one or more `impl Isel` blocks and states in its header
@@ -45,6 +46,7 @@ mod cross_lane;
 mod division;
 mod memory;
 mod setup;
+mod sync;
 
 pub use abi::{ArgInfo, Divergence, KernelInfo, HIDDEN_SIZE};
 
@@ -596,7 +598,7 @@ impl<'a> Isel<'a> {
             PtrOffset => self.ptr_offset(op, div)?,
             Load => self.load(op, div)?,
             Store => self.store(op)?,
-            Atomic | AtomicCmpxchg => self.atomic(op)?,
+            Atomic | AtomicCmpxchg | AtomicLoad | AtomicStore | Fence => self.sync_op(op)?,
             Barrier => self.barrier(),
             Ballot => self.ballot(op)?,
             ReadFirstLane => self.read_first_lane(op)?,

@@ -28,7 +28,7 @@ impl Isel<'_> {
         for b in self.ir.region_blocks(region) {
             for op in self.ir.block_ops(b) {
                 let ptr = match self.ir.opcode(op) {
-                    Opcode::Store => Some(self.ir.ops[op].operands[1]),
+                    Opcode::Store | Opcode::AtomicStore => Some(self.ir.ops[op].operands[1]),
                     Opcode::Atomic | Opcode::AtomicCmpxchg => Some(self.ir.ops[op].operands[0]),
                     _ => None,
                 };

@@ -9,7 +9,7 @@ module {
     %1 = kernel.ptr_offset %lock, %0 : !kernel.ptr<global, i32> loc("examples/spinlock.k":7:26)
     %2 = arith.constant 0 : i32 loc("examples/spinlock.k":7:36)
     %3 = arith.constant 1 : i32 loc("examples/spinlock.k":7:39)
-    %4 = kernel.atomic_cmpxchg %1, %2, %3 : i32 loc("examples/spinlock.k":7:11)
+    %4 = kernel.atomic_cmpxchg %1, %2, %3 {ordering = "seq_cst", scope = "agent"} : i32 loc("examples/spinlock.k":7:11)
     %5 = arith.constant 0 : i32 loc("examples/spinlock.k":7:45)
     %6 = arith.cmpi ne, %4, %5 : i32 loc("examples/spinlock.k":7:11)
     cf.cond_br %6, ^then, ^else loc("examples/spinlock.k":7:11)
@@ -31,7 +31,7 @@ module {
     %12 = arith.constant 0 : i32 loc("examples/spinlock.k":11:23)
     %13 = kernel.ptr_offset %lock, %12 : !kernel.ptr<global, i32> loc("examples/spinlock.k":11:17)
     %14 = arith.constant 0 : i32 loc("examples/spinlock.k":11:27)
-    %15 = kernel.atomic xchg, %13, %14 : i32 loc("examples/spinlock.k":11:5)
+    %15 = kernel.atomic xchg, %13, %14 {ordering = "seq_cst", scope = "agent"} : i32 loc("examples/spinlock.k":11:5)
     kernel.return loc("examples/spinlock.k":12:1)
   } loc("examples/spinlock.k":6:1)
 }

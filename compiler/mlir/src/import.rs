@@ -7,8 +7,9 @@
 //! `#gpu.address_space<workgroup>` for workgroup memory, dynamic or static size, identity
 //! layout), `gpu.thread_id`/`block_id`/`block_dim`/`grid_dim`/`lane_id`/`subgroup_size`,
 //! `gpu.barrier`, `gpu.shuffle` (width 64), `gpu.subgroup_reduce`, `gpu.subgroup_broadcast`,
-//! `rocdl.ballot`, and `memref.atomic_rmw` / the compare-and-swap form of
-//! `memref.generic_atomic_rmw` that `--emit=mlir-gpu` writes.
+//! `rocdl.ballot`, `memref.atomic_rmw` / the compare-and-swap form of
+//! `memref.generic_atomic_rmw` that `--emit=mlir-gpu` writes (kc's default ordering and
+//! scope: memref's atomics have none), and `llvm.fence` (a `kernel.fence`).
 //!
 //! **Output**: kc CF IR (`kernel.func` per kernel, `cf` control flow, no convergence tokens)
 //! that the verifier accepts, or a [`TextError`] at the location of the first problem (line 0
@@ -34,6 +35,7 @@ use kc_dialect::attrs::Attr;
 use kc_dialect::entities::{Block, Op, Value};
 use kc_dialect::location::Loc;
 use kc_dialect::registry::Opcode;
+use kc_dialect::sync::{self, Ordering, Scope, Sync};
 use kc_dialect::text::TextError;
 use kc_dialect::types::{AddrSpace, Scalar, Type};
 use kc_dialect::Ir;
@@ -787,6 +789,7 @@ impl<'i> Kernel<'i> {
                 let p = self.emit1(Opcode::PtrOffset, &[p, i], self.ir.value_type(p), loc);
                 let a = self.emit(Opcode::Atomic, &[p, v], &[ty], loc);
                 self.ir.set_attr(a, "kind", Attr::Str(kind.into()));
+                self.default_sync(a, p);
                 let r = self.ir.ops[a].results[0];
                 self.bind(op, 0, r)?;
             }
@@ -824,6 +827,40 @@ impl<'i> Kernel<'i> {
             }
             "gpu.barrier" => {
                 self.emit(Opcode::Barrier, &[], &[], loc);
+            }
+            "llvm.fence" => {
+                // LLVM's AtomicOrdering numbering; no syncscope is the system scope.
+                let ordering = match op
+                    .attribute("ordering")
+                    .ok()
+                    .and_then(|a| attr_int(&a.to_string()))
+                {
+                    Some(4) => Ordering::Acquire,
+                    Some(5) => Ordering::Release,
+                    Some(6) => Ordering::AcqRel,
+                    Some(7) => Ordering::SeqCst,
+                    _ => {
+                        return Err(Self::unsupported(
+                            op,
+                            "kc fences are acquire, release, acq_rel or seq_cst",
+                        ))
+                    }
+                };
+                let scope = match op.attribute("syncscope").ok().map(|a| a.to_string()) {
+                    None => Some(Scope::System),
+                    Some(t) => match t.trim().trim_matches('"') {
+                        "" => Some(Scope::System),
+                        name => Scope::from_name(name),
+                    },
+                };
+                let Some(scope) = scope else {
+                    return Err(Self::unsupported(
+                        op,
+                        "kc's scopes are wavefront, workgroup, agent and system",
+                    ));
+                };
+                let f = self.emit(Opcode::Fence, &[], &[], loc);
+                sync::set(self.ir, f, Sync { ordering, scope });
             }
             "rocdl.ballot" => {
                 let xs = self.operands(op)?;
@@ -1008,7 +1045,20 @@ impl<'i> Kernel<'i> {
         let ty = self.ir.value_type(expected);
         let (p, i) = (xs[0], xs[1]);
         let p = self.emit1(Opcode::PtrOffset, &[p, i], self.ir.value_type(p), loc);
-        let r = self.emit1(Opcode::AtomicCmpxchg, &[p, expected, new], ty, loc);
+        let a = self.emit(Opcode::AtomicCmpxchg, &[p, expected, new], &[ty], loc);
+        self.default_sync(a, p);
+        let r = self.ir.ops[a].results[0];
         self.bind(op, 0, r)
+    }
+
+    /// memref's atomics have no ordering: kc's default (`seq_cst` at the widest scope of the
+    /// pointer's memory); `--emit=mlir-gpu` writes other orderings as `llvm.fence`s around
+    /// them, which come back as `kernel.fence`s.
+    fn default_sync(&mut self, atomic: Op, p: Value) {
+        let space = match self.ir.value_type(p) {
+            Type::Ptr(space, _) => Some(space),
+            _ => None,
+        };
+        sync::set(self.ir, atomic, Sync::default_for(space));
     }
 }

@@ -188,7 +188,8 @@ pub fn address(ir: &Ir, op: Op) -> Option<(Value, Option<Value>)> {
     match ir.opcode(op) {
         Opcode::Load => Some((ops[0], ops.get(1).copied())),
         Opcode::Store => Some((ops[1], ops.get(2).copied())),
-        Opcode::Atomic | Opcode::AtomicCmpxchg => Some((ops[0], None)),
+        Opcode::Atomic | Opcode::AtomicCmpxchg | Opcode::AtomicLoad => Some((ops[0], None)),
+        Opcode::AtomicStore => Some((ops[1], None)),
         _ => None,
     }
 }

@@ -65,14 +65,14 @@ pub struct Release {
 fn is_read(ir: &Ir, op: Op) -> bool {
     matches!(
         ir.opcode(op),
-        Opcode::Load | Opcode::Atomic | Opcode::AtomicCmpxchg
+        Opcode::Load | Opcode::Atomic | Opcode::AtomicCmpxchg | Opcode::AtomicLoad
     )
 }
 
 fn is_write(ir: &Ir, op: Op) -> bool {
     matches!(
         ir.opcode(op),
-        Opcode::Store | Opcode::Atomic | Opcode::AtomicCmpxchg
+        Opcode::Store | Opcode::Atomic | Opcode::AtomicCmpxchg | Opcode::AtomicStore
     )
 }
 

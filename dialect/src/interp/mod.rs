@@ -27,6 +27,12 @@
 //!   work-item; nothing panics on verified IR.
 //! - Every run is deterministic: lanes of one op execute in increasing lane order (so atomics
 //!   and racing stores resolve the same way every time).
+//! - Memory orderings: every access takes effect when its op executes, in one global order
+//!   (sequential consistency), so the `ordering` and `scope` of atomics do not change what
+//!   they compute, and `kernel.fence` does nothing: whatever a fence or an acquire/release
+//!   atomic guarantees on the hardware already holds here. (A relaxed program the hardware
+//!   may run differently, say a flag published without a release, gets the result of this
+//!   one order; the simulator, which also has no caches, agrees.)
 //! - A run stops with an error once a workgroup takes more than [`Limits::max_steps`] steps
 //!   (one op executed by one wave) for structured IR, or a work-item more than that many ops
 //!   for CF IR: e.g. a SIMT deadlock such as `examples/spinlock.k`. The error names the loop
@@ -878,6 +884,13 @@ fn eval_op(
             }
             old
         }
+        AtomicLoad => *mem.cell(a[0], 0)? & eval::mask(rbits),
+        AtomicStore => {
+            *mem.cell(a[1], 0)? = a[0] & eval::mask(info.sbits as u32);
+            0
+        }
+        // Every access is already ordered: see "Memory orderings" in the module docs.
+        Fence => 0,
         // A variable lives in the slot of its `kernel.var` value.
         Var | Get => a[0],
         Set => a[1],

@@ -467,24 +467,24 @@ fn atomics_return_old_values_in_lane_order() {
           %z = arith.constant 0 : i32
           %one = arith.constant 1 : i32
           %c0 = kernel.ptr_offset %cnt, %z : !kernel.ptr<global, i32>
-          %old = kernel.atomic add, %c0, %tid : i32
+          %old = kernel.atomic add, %c0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
           kernel.store %old, %out, %tid
           %c1 = kernel.ptr_offset %cnt, %one : !kernel.ptr<global, i32>
           %m = arith.constant 5 : i32
           %neg = arith.subi %m, %tid : i32
-          %o2 = kernel.atomic min, %c1, %neg : i32
+          %o2 = kernel.atomic min, %c1, %neg {ordering = \"seq_cst\", scope = \"agent\"} : i32
           %two = arith.constant 2 : i32
           %c2 = kernel.ptr_offset %cnt, %two : !kernel.ptr<global, i32>
-          %o3 = kernel.atomic umax, %c2, %neg : i32
+          %o3 = kernel.atomic umax, %c2, %neg {ordering = \"seq_cst\", scope = \"agent\"} : i32
           %three = arith.constant 3 : i32
           %c3 = kernel.ptr_offset %cnt, %three : !kernel.ptr<global, i32>
-          %o4 = kernel.atomic_cmpxchg %c3, %z, %tid : i32
+          %o4 = kernel.atomic_cmpxchg %c3, %z, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
           %four = arith.constant 4 : i32
           %c4 = kernel.ptr_offset %cnt, %four : !kernel.ptr<global, i32>
-          %o5 = kernel.atomic xchg, %c4, %tid : i32
+          %o5 = kernel.atomic xchg, %c4, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
           %half = arith.constant 5.000000e-01 : f32
           %f0 = kernel.ptr_offset %f, %z : !kernel.ptr<global, f32>
-          %o6 = kernel.atomic fadd, %f0, %half : f32
+          %o6 = kernel.atomic fadd, %f0, %half {ordering = \"seq_cst\", scope = \"agent\"} : f32
           kernel.return
         }";
     let (m, _) = exec(
@@ -519,7 +519,7 @@ fn shared_memory_is_per_workgroup_and_zeroed() {
           %g = kernel.workgroup_id x : i32
           %z = arith.constant 0 : i32
           %t0 = kernel.ptr_offset %tile, %z : !kernel.ptr<shared, i32>
-          %old = kernel.atomic add, %t0, %tid : i32
+          %old = kernel.atomic add, %t0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
           kernel.barrier
           %sum = kernel.load %tile, %z : i32
           %c = arith.cmpi eq, %tid, %z : i32
@@ -559,14 +559,14 @@ const DIAMOND: &str = "kernel.func @diamond {
       } else {
         %i1 = arith.constant 1 : i32
         %two = arith.constant 2 : i32
-        %old = kernel.atomic add, %out, %two : i32
+        %old = kernel.atomic add, %out, %two {ordering = \"seq_cst\", scope = \"agent\"} : i32
         kernel.store %two, %out, %i1
         kernel.yield
       }
       %i2 = arith.constant 2 : i32
       %three = arith.constant 3 : i32
       %p = kernel.ptr_offset %out, %i2 : !kernel.ptr<global, i32>
-      %o = kernel.atomic add, %p, %three : i32
+      %o = kernel.atomic add, %p, %three {ordering = \"seq_cst\", scope = \"agent\"} : i32
       kernel.return
     }";
 
@@ -620,7 +620,7 @@ fn two_workgroups_run_in_order() {
           %g = kernel.workgroup_id x : i32
           %z = arith.constant 0 : i32
           %p = kernel.ptr_offset %out, %z : !kernel.ptr<global, i32>
-          %old = kernel.atomic xchg, %p, %g : i32
+          %old = kernel.atomic xchg, %p, %g {ordering = \"seq_cst\", scope = \"agent\"} : i32
           %tid = kernel.workitem_id x : i32
           %n = kernel.workgroup_size x : i32
           %a = arith.muli %g, %n : i32
@@ -664,7 +664,7 @@ const DIVERGENT_BREAK: &str = "kernel.func @k {
         %c0 = arith.cmpi eq, %tid, %rf : i32
         kernel.if %c0 {
           %p = kernel.ptr_offset %out, %n : !kernel.ptr<global, i32>
-          %old = kernel.atomic add, %p, %one : i32
+          %old = kernel.atomic add, %p, %one {ordering = \"seq_cst\", scope = \"agent\"} : i32
           kernel.yield
         } else {
           kernel.yield
@@ -1142,7 +1142,7 @@ fn step_limit_reports_the_innermost_loop() {
             %z = arith.constant 0 : i32
             %one = arith.constant 1 : i32
             %p = kernel.ptr_offset %lock, %z : !kernel.ptr<global, i32>
-            %old = kernel.atomic_cmpxchg %p, %z, %one : i32
+            %old = kernel.atomic_cmpxchg %p, %z, %one {ordering = \"seq_cst\", scope = \"agent\"} : i32
             %taken = arith.cmpi ne, %old, %z : i32
             kernel.if %taken {
               kernel.yield
@@ -1155,7 +1155,7 @@ fn step_limit_reports_the_innermost_loop() {
           } loc(\"s.k\":7:5)
           %z2 = arith.constant 0 : i32
           %q = kernel.ptr_offset %lock, %z2 : !kernel.ptr<global, i32>
-          %o = kernel.atomic xchg, %q, %z2 : i32
+          %o = kernel.atomic xchg, %q, %z2 {ordering = \"seq_cst\", scope = \"agent\"} : i32
           kernel.return
         }";
     let limits = Limits {

@@ -3,7 +3,7 @@
 //! Guarantees: [`irdl`] and [`ods`] describe exactly the ops of [`Opcode::ALL`] outside the
 //! upstream dialects (`builtin`, `arith`, `cf`), with the registry's operand, result, region
 //! and successor counts (a unit test checks every signature below against them), its keyword
-//! attributes, and its traits; the committed copies (`dialect/mlir/kc.irdl.mlir`,
+//! attributes, the `ordering` and `scope` attributes of its synchronizing ops, and its traits; the committed copies (`dialect/mlir/kc.irdl.mlir`,
 //! `dialect/mlir/KcDialects.td`) are checked to equal this output by a test, so they cannot
 //! drift from the registry.
 //!
@@ -23,7 +23,7 @@
 //! rules `verify.rs` checks in code) is in [`signature`], one exhaustive match, so a new op
 //! does not compile until it is described here.
 
-use super::{Keyword, OpSpec, Opcode, Traits};
+use super::{Keyword, OpSpec, Opcode, Traits, ORDERINGS, SCOPES};
 use std::fmt::Write as _;
 
 /// The regeneration command, printed by the drift test.
@@ -127,6 +127,9 @@ pub fn signature(op: Opcode) -> Option<Signature> {
             ],
             &[("old", T::Scalar)],
         ),
+        AtomicLoad => s(&[("ptr", T::Ptr)], &[("value", T::Scalar)]),
+        AtomicStore => s(&[("value", T::Scalar), ("ptr", T::Ptr)], NONE),
+        Fence => s(NONE, NONE),
         Barrier => t(NONE, NONE),
         Ballot => t(&[("cond", T::I1)], &[("mask", T::I64)]),
         ReadFirstLane | Reduce | Scan => t(&[("value", T::Data)], &[("res", T::Data)]),
@@ -243,6 +246,7 @@ fn irdl_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
         irdl_constraint(o, &v, *ty);
         results.push(format!("{name}: %{v}"));
     }
+    let mut attrs: Vec<String> = Vec::new();
     if let Some(kw) = spec.keyword {
         let name = kw.attr();
         let v = format!("attr_{name}");
@@ -262,7 +266,22 @@ fn irdl_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
                 let _ = writeln!(o, "      %{v} = irdl.base \"#builtin.integer\"");
             }
         }
-        let _ = writeln!(o, "      irdl.attributes {{ \"{name}\" = %{v} }}");
+        attrs.push(format!("\"{name}\" = %{v}"));
+    }
+    for (name, names) in sync_attrs(spec) {
+        let v = format!("attr_{name}");
+        let alts: Vec<String> = names
+            .iter()
+            .map(|n| {
+                let _ = writeln!(o, "      %{v}_{n} = irdl.is \"{n}\"");
+                format!("%{v}_{n}")
+            })
+            .collect();
+        let _ = writeln!(o, "      %{v} = irdl.any_of({})", alts.join(", "));
+        attrs.push(format!("\"{name}\" = %{v}"));
+    }
+    if !attrs.is_empty() {
+        let _ = writeln!(o, "      irdl.attributes {{ {} }}", attrs.join(", "));
     }
     for i in 0..sig.regions.len() {
         // Structured control flow has single-block regions; a kernel has a CFG.
@@ -471,6 +490,10 @@ fn ods_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
         };
         args.push(format!("{c}:${}", kw.attr()));
     }
+    for (name, names) in sync_attrs(spec) {
+        let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+        args.push(format!("Kc_OneOf<[{}]>:${name}", quoted.join(", ")));
+    }
     if !args.is_empty() {
         let _ = writeln!(o, "  let arguments = (ins {});", args.join(", "));
     }
@@ -493,6 +516,16 @@ fn ods_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
         let _ = writeln!(o, "  let regions = (region {});", regs.join(", "));
     }
     o.push_str("}\n\n");
+}
+
+/// The attributes a synchronizing op carries besides its keyword: its memory ordering and
+/// scope (`crate::sync`), required.
+fn sync_attrs(spec: &OpSpec) -> Vec<(&'static str, &'static [&'static str])> {
+    if spec.has(Traits::SYNC) {
+        vec![("ordering", ORDERINGS), ("scope", SCOPES)]
+    } else {
+        Vec::new()
+    }
 }
 
 fn ods_type(t: Ty) -> &'static str {

@@ -764,7 +764,9 @@ fn source_kind(ir: &Ir, op: Op) -> &'static str {
     match ir.opcode(op) {
         Opcode::WorkitemId => "each thread has its own id",
         Opcode::LaneId => "each lane has its own id",
-        Opcode::Atomic | Opcode::AtomicCmpxchg => "each thread sees the memory at a different time",
+        Opcode::Atomic | Opcode::AtomicCmpxchg | Opcode::AtomicLoad => {
+            "each thread sees the memory at a different time"
+        }
         Opcode::Shuffle => "each lane reads another lane's value",
         _ => "its result differs between threads",
     }

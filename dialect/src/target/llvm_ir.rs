@@ -59,9 +59,9 @@
 //! - Memory: `shared_alloc` is an `internal addrspace(3)` global `@<kernel>.<name>` (the kc
 //!   value is a zero `getelementptr` of it, to keep the name); loads/stores are
 //!   `getelementptr` + `load`/`store` with natural alignment. Atomics are
-//!   `atomicrmw`/`cmpxchg` + `extractvalue`; LANGUAGE.md does not give an ordering, so they are
-//!   `seq_cst` at `agent` scope (global) or `workgroup` scope (shared): the strongest
-//!   reasonable choice, which keeps lock idioms like `examples/spinlock.k` correct.
+//!   `atomicrmw`/`cmpxchg` + `extractvalue`, atomic loads and stores `load atomic` /
+//!   `store atomic`, fences `fence`, each with its op's ordering and scope (`llvm_ir/atomics.rs`:
+//!   `syncscope("agent") acq_rel`; system scope has no `syncscope`; never a `-one-as` scope).
 //!   **LLVM 22 bug**: llc's AMDGPUAtomicOptimizer rewrites an `atomicrmw` at a uniform
 //!   address into ballot/readlane/DPP calls without `convergencectrl` bundles, so a kernel
 //!   with tokens ends up mixing controlled and uncontrolled convergence and llc aborts
@@ -91,6 +91,8 @@
 //! that call, which LLVM knows to be uniform, is the value carrying kc's name: the emitted
 //! program then states kc's semantics in LLVM's own terms (the intrinsic's result is
 //! already uniform in fact, so the extra call costs at most one `v_readfirstlane_b32`).
+
+mod atomics;
 
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
@@ -990,69 +992,10 @@ impl<'a> FuncEmitter<'a> {
                     align(elem)
                 ));
             }
-            Atomic => {
-                let r = self.result(op)?;
-                let (p, v) = (self.operand(op, 0)?, self.operand(op, 1)?);
-                let (elem, asp, space) = self.pointee(p)?;
-                let kind = self.str_attr(op, "kind")?;
-                let ok = match kind.as_str() {
-                    "add" | "min" | "max" | "umin" | "umax" => {
-                        matches!(elem, Scalar::I32 | Scalar::I64)
-                    }
-                    "xchg" => elem != Scalar::I1,
-                    "fadd" => elem == Scalar::F32,
-                    _ => false,
-                };
-                if !ok {
-                    return Err(format!("`kernel.atomic {kind}` on {elem} is not supported"));
-                }
-                let p = self.val(p)?;
-                let v = self.tv(v)?;
-                self.line(format!(
-                    "%{r} = atomicrmw {kind} ptr addrspace({asp}) {p}, {v} {} seq_cst, align {}",
-                    scope(space),
-                    align(elem)
-                ));
-            }
-            AtomicCmpxchg => {
-                let r = self.result(op)?;
-                let (p, c, n) = (
-                    self.operand(op, 0)?,
-                    self.operand(op, 1)?,
-                    self.operand(op, 2)?,
-                );
-                let (elem, asp, space) = self.pointee(p)?;
-                if !matches!(elem, Scalar::I32 | Scalar::I64) {
-                    return Err(format!(
-                        "`kernel.atomic_cmpxchg` on {elem} is not supported (integers only)"
-                    ));
-                }
-                let pair = self.fresh(format!("{r}.pair"));
-                let (p, c, n) = (self.val(p)?, self.tv(c)?, self.tv(n)?);
-                let s = scope(space);
-                self.line(format!(
-                    "%{pair} = cmpxchg ptr addrspace({asp}) {p}, {c}, {n} {s} seq_cst seq_cst, align {}",
-                    align(elem)
-                ));
-                let t = scalar_ty(elem);
-                self.line(format!("%{r} = extractvalue {{ {t}, i1 }} %{pair}, 0"));
-            }
+            Atomic | AtomicCmpxchg | AtomicLoad | AtomicStore | Fence => self.sync_op(op)?,
 
             // ---- convergent ----
-            Barrier => {
-                let b = self.bundle(op)?;
-                self.line("fence syncscope(\"workgroup\") release");
-                self.call(
-                    None,
-                    "void",
-                    "llvm.amdgcn.s.barrier",
-                    &[],
-                    &[],
-                    Attrs::Barrier,
-                    &b,
-                );
-                self.line("fence syncscope(\"workgroup\") acquire");
-            }
+            Barrier => self.sync_op(op)?,
             Ballot => {
                 let r = self.result(op)?;
                 let b = self.bundle(op)?;
@@ -1377,14 +1320,6 @@ impl<'a> FuncEmitter<'a> {
             Scalar::I1 => return Err("`kernel.shuffle` of i1 is not supported".into()),
         }
         Ok(())
-    }
-}
-
-/// The `syncscope` of an atomic on memory in `space`.
-fn scope(space: AddrSpace) -> &'static str {
-    match space {
-        AddrSpace::Global => "syncscope(\"agent\")",
-        AddrSpace::Shared => "syncscope(\"workgroup\")",
     }
 }
 

@@ -16,14 +16,21 @@
 //! shuffle, reduce: same operands, same token) are merged in a second walk, only where
 //! `legality::can_merge` allows: the two run with exactly the same threads (same block, or
 //! no divergent branch between them, same cycle). Its facts (uniformity, post-dominators)
-//! are computed after the first walk, on the IR the second walk changes. Loads, atomics,
-//! barriers and token ops are never merged.
+//! are computed after the first walk, on the IR the second walk changes. Atomics, barriers
+//! and token ops are never merged.
+//!
+//! Loads (`kernel.load`) are merged within a block, last: a load reads what an equal load
+//! (same pointer, index and type) earlier in its block read when it may take effect that
+//! early, i.e. it may move up past every op in between (`legality::may_reorder`, the
+//! memory-order rule: not past an acquire, a seq_cst op, a barrier, or a write or atomic
+//! that may touch its element). Every thread runs both loads, so each reads its own earlier
+//! value; a write by another thread in between would be a data race, which gives no order.
 //!
 //! Cost: one walk of the blocks in dominator-tree preorder with a hash table of available
 //! expressions; an entry whose block does not dominate the current one is dropped for good
 //! (in preorder its subtree is finished), so the pass is linear in the ops. The second walk
 //! runs only in kernels with cross-lane ops; each legality query explores at most a bounded
-//! region.
+//! region. A load looks back at most `LOAD_WINDOW` ops.
 
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
@@ -47,8 +54,60 @@ pub fn cse(ir: &mut Ir) -> usize {
                 n += cse_kernel(ir, func, Some(&facts));
             }
         }
-        n
+        n + merge_loads(ir, func)
     })
+}
+
+/// How many ops before a load `merge_loads` looks at.
+const LOAD_WINDOW: usize = 64;
+
+/// Replaces every load that an equal load earlier in its block makes redundant (see the
+/// module docs); returns the number removed.
+fn merge_loads(ir: &mut Ir, func: Op) -> usize {
+    let region = ir.ops[func].regions[0];
+    let blocks: Vec<_> = ir.region_blocks(region).collect();
+    let mut repl: HashMap<Value, Value> = HashMap::default();
+    for b in blocks {
+        let ops: Vec<Op> = ir.block_ops(b).collect();
+        for op in ops {
+            rewrite_uses(ir, op, &repl);
+            if ir.opcode(op) != Opcode::Load {
+                continue;
+            }
+            let mut earlier = ir.prev_op(op);
+            for _ in 0..LOAD_WINDOW {
+                let Some(e) = earlier else { break };
+                let same = ir.opcode(e) == Opcode::Load
+                    && ir.ops[e].operands == ir.ops[op].operands
+                    && ir.ops[e].attrs == ir.ops[op].attrs
+                    && ir.value_type(ir.ops[e].results[0]) == ir.value_type(ir.ops[op].results[0]);
+                if same {
+                    let (old, new) = (ir.ops[op].results[0], ir.ops[e].results[0]);
+                    repl.insert(old, new);
+                    if ir.values[new].name.is_none() {
+                        if let Some(name) = ir.values[old].name.clone() {
+                            ir.set_value_name(new, &name);
+                        }
+                    }
+                    ir.remove_op(op);
+                    break;
+                }
+                if !legality::may_reorder(ir, e, op) {
+                    break;
+                }
+                earlier = ir.prev_op(e);
+            }
+        }
+    }
+    // Uses in other blocks (a load's block dominates them all).
+    if !repl.is_empty() {
+        for b in ir.region_blocks(region).collect::<Vec<_>>() {
+            for op in ir.block_ops(b).collect::<Vec<_>>() {
+                rewrite_uses(ir, op, &repl);
+            }
+        }
+    }
+    repl.len()
 }
 
 /// What identifies an expression: opcode, operands (sorted for commutative ops), result

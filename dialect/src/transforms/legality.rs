@@ -38,11 +38,27 @@
 //!    it (LLVM's sink/fold miscompiles, peers.md section 2 items 6 and 13); a value or op
 //!    created after the analysis answers divergent (item 5). Facts are computed by the
 //!    transform on the IR it is about to change; no transform claims to preserve them.
+//! 6. memory order (`may_reorder`): two memory ops of one thread, `first` before `second`,
+//!    may trade places (a load sunk past later ops, say) only if `first` does not acquire
+//!    (acquire, acq_rel, seq_cst: later accesses stay after it), `second` does not release
+//!    (release, acq_rel, seq_cst: earlier accesses stay before it), neither is a barrier
+//!    (a workgroup acq_rel fence and a meeting of the workgroup's threads), and they cannot
+//!    touch the same element when one of them writes or both are atomic (per-location
+//!    coherence). So a load may move down past an acquire and up past a release (into the
+//!    critical section, never out of it), never across a seq_cst op, a barrier, or a fence
+//!    in its forbidden direction; a relaxed atomic orders only its own element. Two accesses
+//!    cannot touch one element when they are in different address spaces or at different
+//!    constant offsets of the same base (`memory_place`); distinct pointer parameters may
+//!    alias. Of the transforms, only `cse` moves a memory op past others (a load merged
+//!    into an equal earlier load of its block moves up to it), and it asks this rule for
+//!    every op it crosses; the others move pure ops only, or a load or store with nothing
+//!    in between (`sink_common`).
 
 use crate::analysis::{DomTree, Uniformity};
 use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;
 use crate::registry::{Opcode, Traits};
+use crate::sync;
 use crate::types::Type;
 
 /// May `op` be moved, merged with an equal op, or removed when unused, with no further
@@ -352,6 +368,46 @@ pub fn can_select(ir: &Ir, op: Op, operand: usize, choice_uniform: bool) -> bool
     let cross_lane =
         spec.traits.contains(Traits::CONVERGENT) || spec.traits.contains(Traits::CO_CONVERGENT);
     !cross_lane && !spec.uniform_operands.contains(&(operand as u8))
+}
+
+/// Rule 6: may memory op `second`, which follows `first` in the same thread, take effect
+/// before it? Ops that access no memory reorder freely.
+pub fn may_reorder(ir: &Ir, first: Op, second: Op) -> bool {
+    use crate::analysis::memory_place;
+    let memory = |o: Op| ir.spec(o).has(Traits::MEMORY);
+    if !memory(first) || !memory(second) {
+        return true;
+    }
+    if ir.opcode(first) == Opcode::Barrier || ir.opcode(second) == Opcode::Barrier {
+        return false;
+    }
+    // A synchronizing op whose attributes do not read counts as seq_cst.
+    let order = |o: Op| {
+        sync::access(ir.opcode(o))
+            .map(|_| sync::of(ir, o).map_or(sync::Ordering::SeqCst, |s| s.ordering))
+    };
+    let (o1, o2) = (order(first), order(second));
+    if o1.is_some_and(|o| o.acquires()) || o2.is_some_and(|o| o.releases()) {
+        return false;
+    }
+    if ir.opcode(first) == Opcode::Fence || ir.opcode(second) == Opcode::Fence {
+        return true;
+    }
+    let reads_only = |o: Op| matches!(ir.opcode(o), Opcode::Load | Opcode::AtomicLoad);
+    if reads_only(first) && reads_only(second) && (o1.is_none() || o2.is_none()) {
+        return true;
+    }
+    let (Some(a), Some(b)) = (
+        memory_place::place(ir, first),
+        memory_place::place(ir, second),
+    ) else {
+        return false;
+    };
+    let spaces_differ = matches!((a.space, b.space), (Some(x), Some(y)) if x != y);
+    let offsets_differ = a.base.is_some()
+        && a.base == b.base
+        && matches!((a.offset, b.offset), (Some(x), Some(y)) if x != y);
+    spaces_differ || offsets_differ
 }
 
 #[cfg(test)]

@@ -21,6 +21,10 @@
   %p = "kernel.shared_alloc"() {size = 64 : i64} : () -> !kernel.ptr<"shared", f32>
   %f = "kernel.load"(%p, %g) : (!kernel.ptr<"shared", f32>, i32) -> f32
   "kernel.store"(%f, %p, %x) : (f32, !kernel.ptr<"shared", f32>, i32) -> ()
+  %o = "kernel.atomic"(%p, %f) {kind = "fadd", ordering = "acq_rel", scope = "agent"} : (!kernel.ptr<"shared", f32>, f32) -> f32
+  %l = "kernel.atomic_load"(%p) {ordering = "acquire", scope = "workgroup"} : (!kernel.ptr<"shared", f32>) -> f32
+  "kernel.atomic_store"(%l, %p) {ordering = "release", scope = "system"} : (f32, !kernel.ptr<"shared", f32>) -> ()
+  "kernel.fence"() {ordering = "seq_cst", scope = "wavefront"} : () -> ()
 }) : () -> ()
 
 // -----
@@ -55,4 +59,21 @@
   // Thread queries return i32.
   // expected-error@+1 {{expected 'i32' but got 'i64'}}
   %x = "kernel.lane_id"() : () -> i64
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  // A fence names its ordering from kc's list (the verifier's own rules, such as "a fence
+  // cannot be relaxed", are kc's, not the definition's).
+  // expected-error@+1 {{'"sometimes"' does not satisfy the constraint}}
+  "kernel.fence"() {ordering = "sometimes", scope = "agent"} : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  // Ordering and scope are required.
+  // expected-error@+1 {{attribute "scope" is expected but not provided}}
+  "kernel.fence"() {ordering = "release"} : () -> ()
 }) : () -> ()

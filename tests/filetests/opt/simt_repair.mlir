@@ -25,7 +25,7 @@ module {
     %1 = kernel.ptr_offset %lock, %0 : !kernel.ptr<global, i32>
     %2 = arith.constant 0 : i32
     %3 = arith.constant 1 : i32
-    %4 = kernel.atomic_cmpxchg %1, %2, %3 : i32
+    %4 = kernel.atomic_cmpxchg %1, %2, %3 {ordering = "seq_cst", scope = "agent"} : i32
     %5 = arith.constant 0 : i32
     %6 = arith.cmpi ne, %4, %5 : i32
     cf.cond_br %6, ^endif, ^loop.exit
@@ -43,7 +43,7 @@ module {
     %12 = arith.constant 0 : i32
     %13 = kernel.ptr_offset %lock, %12 : !kernel.ptr<global, i32>
     %14 = arith.constant 0 : i32
-    %15 = kernel.atomic xchg, %13, %14 : i32
+    %15 = kernel.atomic xchg, %13, %14 {ordering = "seq_cst", scope = "agent"} : i32
     kernel.return
   }
 }

@@ -104,8 +104,8 @@ kernel.func @sources {
   %id.z = kernel.workitem_id z : i32
   %lane = kernel.lane_id : i32
   %one = arith.constant 1 : i32
-  %rmw = kernel.atomic add, %p, %one : i32
-  %cas = kernel.atomic_cmpxchg %p, %n, %one : i32
+  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : i32
+  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : i32
   %load.uni = kernel.load %p, %n : i32
   %load.div = kernel.load %p, %id.x : i32
   %tile = kernel.shared_alloc 64 : !kernel.ptr<shared, i32>
@@ -122,8 +122,8 @@ kernel.func @sources {
 // CHECK-NEXT:  %id.z = kernel.workitem_id z : i32 // divergent
 // CHECK-NEXT:  %lane = kernel.lane_id : i32 // divergent
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %rmw = kernel.atomic add, %p, %one : i32 // divergent
-// CHECK-NEXT:  %cas = kernel.atomic_cmpxchg %p, %n, %one : i32 // divergent
+// CHECK-NEXT:  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : i32 // divergent
+// CHECK-NEXT:  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : i32 // divergent
 // CHECK-NEXT:  %load.uni = kernel.load %p, %n : i32 // uniform
 // CHECK-NEXT:  %load.div = kernel.load %p, %id.x : i32 // divergent
 // CHECK-NEXT:  %tile = kernel.shared_alloc 64 : !kernel.ptr<shared, i32> // uniform

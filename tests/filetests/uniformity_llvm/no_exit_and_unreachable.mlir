@@ -51,7 +51,7 @@ kernel.func @unreachable_loop {
   kernel.return
 ^unreachable_loop:
   %zero = arith.constant 0 : i32
-  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero : i32
+  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : i32
   %cmp.i = arith.cmpi eq, %tmp, %zero : i32
   cf.cond_br %cmp.i, ^unreachable_loop, ^end
 ^end:
@@ -65,7 +65,7 @@ kernel.func @unreachable_loop {
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  ^unreachable_loop:
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero : i32 // divergent
+// CHECK-NEXT:  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : i32 // divergent
 // CHECK-NEXT:  %cmp.i = arith.cmpi eq, %tmp, %zero : i32 // divergent
 // CHECK-NEXT:  cf.cond_br %cmp.i, ^unreachable_loop, ^end // divergent branch
 // CHECK-NEXT:  ^end:

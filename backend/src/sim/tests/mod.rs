@@ -797,6 +797,37 @@ fn global_memory_ops() {
     assert_eq!(f32::from_bits(w.v[9][3]), 2.25);
 }
 
+/// The memory model's cache operations and cache-policy bits (every form
+/// `crate::memory_model` emits) run and change nothing: the simulator has no caches.
+#[test]
+fn cache_operations_and_bits_change_nothing() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    let mut w = wave();
+    w.s[EXEC as usize] = 0b11;
+    w.s[EXEC as usize + 1] = 0;
+    (w.s[0], w.s[1]) = (OUT as u32, 0);
+    for l in 0..2 {
+        (w.v[1][l], w.v[2][l]) = (4 * l as u32, 10 + l as u32);
+    }
+    for body in [
+        "buffer_wbl2 sc1",
+        "buffer_wbl2 sc0 sc1",
+        "buffer_inv sc1",
+        "buffer_inv sc0 sc1",
+        "global_store_dword v1, v2, s[0:1] sc0",
+        "global_store_dword v1, v2, s[0:1] offset:8 sc1",
+        "global_store_dword v1, v2, s[0:1] offset:16 sc0 sc1",
+        "global_load_dword v3, v1, s[0:1] offset:8 sc0 sc1",
+        "global_atomic_add v4, v1, v2, s[0:1] offset:16 sc0 sc1",
+    ] {
+        exec_mem(body, &mut w, &mut mem, &mut lds);
+    }
+    assert_eq!(&mem[..6], &[10, 11, 10, 11, 20, 22]);
+    assert_eq!(&w.v[3][..2], &[10, 11]);
+    assert_eq!(&w.v[4][..2], &[10, 11]);
+}
+
 #[test]
 fn lds_ops() {
     let mut mem = [0u32; 256];
