@@ -332,10 +332,10 @@ fn float_binop_ir(name: &str, op: &str, uniform: bool) -> String {
   kernel.func @{name} {{
   ^entry(%out: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>):
     {idx}
-    %x = kernel.load %a, %i : f32
-    %y = kernel.load %b, %i : f32
+    %x = kernel.load %a, %i : !kernel.ptr<global, f32>, i32
+    %y = kernel.load %b, %i : !kernel.ptr<global, f32>, i32
     %r = {op} %x, %y : f32
-    kernel.store %r, %out, %i
+    kernel.store %r, %out, %i : !kernel.ptr<global, f32>, i32
     kernel.return
   }}
 }}"

@@ -592,7 +592,7 @@ mod tests {
     /// runner's verifier and reported as an internal error naming it, with the IR.
     #[test]
     fn the_verifier_runs_after_every_pass() {
-        let text = "builtin.module {\n  kernel.func @k {\n  ^entry(%out: !kernel.ptr<global, i32>):\n    %0 = arith.constant 1 : i32\n    kernel.store %0, %out, %0\n    kernel.return\n  }\n}\n";
+        let text = "builtin.module {\n  kernel.func @k {\n  ^entry(%out: !kernel.ptr<global, i32>):\n    %0 = arith.constant 1 : i32\n    kernel.store %0, %out, %0 : !kernel.ptr<global, i32>, i32\n    kernel.return\n  }\n}\n";
         let mut ir = kc_dialect::text::parse(text, "k.mlir").unwrap();
         fn break_it(ir: &mut Ir, _: &mut PassCtx) -> Result<(), String> {
             let k = ir.kernels()[0];

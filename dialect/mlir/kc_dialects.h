@@ -24,6 +24,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -46,6 +47,35 @@ inline mlir::FailureOr<llvm::StringRef> parseAddrSpace(mlir::AsmParser &parser) 
 #include "ConvTypes.h.inc"
 #define GET_TYPEDEF_CLASSES
 #include "KernelTypes.h.inc"
+namespace kc {
+// The custom directive `custom<KcWord>($attr)` of KcDialects.td's assembly formats: a
+// string attribute written as a bare keyword (`kernel.workitem_id x`), as kc writes it. Its
+// allowed values are the attribute's constraint, checked by the op's verifier.
+inline mlir::ParseResult parseKcWord(mlir::OpAsmParser &parser, mlir::StringAttr &attr) {
+  llvm::StringRef word;
+  if (parser.parseKeyword(&word))
+    return mlir::failure();
+  attr = parser.getBuilder().getStringAttr(word);
+  return mlir::success();
+}
+inline void printKcWord(mlir::OpAsmPrinter &printer, mlir::Operation *,
+                        mlir::StringAttr attr) {
+  printer << attr.getValue();
+}
+} // namespace kc
+
+namespace kc::kernel {
+// The element type of a pointer or variable (the formats' inferred types: what a load
+// returns, what a variable holds); a null type for anything else, which no type matches.
+inline mlir::Type elementType(mlir::Type type) {
+  if (auto ptr = llvm::dyn_cast<PtrType>(type))
+    return ptr.getElem();
+  if (auto var = llvm::dyn_cast<VarType>(type))
+    return var.getElem();
+  return {};
+}
+} // namespace kc::kernel
+
 #define GET_OP_CLASSES
 #include "ConvOps.h.inc"
 #define GET_OP_CLASSES

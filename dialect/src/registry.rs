@@ -20,6 +20,7 @@
 use std::fmt;
 
 pub mod mlir_defs;
+pub mod syntax;
 
 /// Op traits, a small bit set.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]

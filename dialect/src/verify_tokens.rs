@@ -683,7 +683,7 @@ kernel.func @k {
   %z = kernel.ballot %c, %h1 : i64
   cf.cond_br %c, ^outer, ^exit
 ^exit:
-  kernel.barrier %e
+  kernel.barrier(%e)
   kernel.return
 }
 "#;
@@ -713,7 +713,7 @@ kernel.func @k {
 ^entry(%v: i32):
   %a = conv.anchor : !conv.token
   %b = conv.loop %v : !conv.token
-  %x = kernel.readfirstlane %v, %a, %b : i32
+  %x = "kernel.readfirstlane"(%v, %a, %b) : (i32, !conv.token, !conv.token) -> i32
   kernel.func @inner {
   ^c:
     %e = conv.entry : !conv.token

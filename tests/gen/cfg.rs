@@ -394,7 +394,11 @@ impl Emitter {
             }
             3 => {
                 let i = self.pick_i32(avail, None);
-                let _ = writeln!(s, "  %{v} = kernel.load %buf, {} : i32", i.name);
+                let _ = writeln!(
+                    s,
+                    "  %{v} = kernel.load %buf, {} : !kernel.ptr<global, i32>, i32",
+                    i.name
+                );
                 (false, i.divergent)
             }
             4 => {
@@ -403,10 +407,10 @@ impl Emitter {
                 let p = self.fresh("p");
                 let _ = writeln!(
                     s,
-                    "  %{p} = kernel.ptr_offset %buf, {} : !kernel.ptr<global, i32>",
+                    "  %{p} = kernel.ptr_offset %buf, {} : !kernel.ptr<global, i32>, i32",
                     i.name
                 );
-                let _ = writeln!(s, "  %{v} = kernel.atomic add, %{p}, {} {{ordering = \"seq_cst\", scope = \"agent\"}} : i32", x.name);
+                let _ = writeln!(s, "  %{v} = kernel.atomic add, %{p}, {} {{ordering = \"seq_cst\", scope = \"agent\"}} : !kernel.ptr<global, i32>", x.name);
                 (false, true)
             }
             5 => {
@@ -458,7 +462,11 @@ impl Emitter {
             _ => {
                 let x = self.pick_i32(avail, None);
                 let i = self.pick_i32(avail, None);
-                let _ = writeln!(s, "  kernel.store {}, %buf, {}", x.name, i.name);
+                let _ = writeln!(
+                    s,
+                    "  kernel.store {}, %buf, {} : !kernel.ptr<global, i32>, i32",
+                    x.name, i.name
+                );
                 return;
             }
         };
@@ -533,7 +541,11 @@ impl Emitter {
             0 => {
                 if self.rng.chance(50) {
                     let x = self.pick_i32(avail, None);
-                    let _ = writeln!(s, "  kernel.store {}, %buf, %wg", x.name);
+                    let _ = writeln!(
+                        s,
+                        "  kernel.store {}, %buf, %wg : !kernel.ptr<global, i32>, i32",
+                        x.name
+                    );
                 }
                 s.push_str("  kernel.return\n");
             }

@@ -176,18 +176,18 @@ kernel.func @k {
   %z = arith.constant 0 : i32
   %z64 = arith.extsi %z : i32 to i64
   %c1 = arith.extsi %c : i32 to i64
-  kernel.store %d, %out, %z64
-  kernel.store %e, %out, %z64
+  kernel.store %d, %out, %z64 : !kernel.ptr<global, i64>, i64
+  kernel.store %e, %out, %z64 : !kernel.ptr<global, i64>, i64
   %fx = arith.extsi %f : i32 to i64
-  kernel.store %fx, %out, %z64
+  kernel.store %fx, %out, %z64 : !kernel.ptr<global, i64>, i64
   %gx = arith.extsi %g : i32 to i64
-  kernel.store %gx, %out, %z64
+  kernel.store %gx, %out, %z64 : !kernel.ptr<global, i64>, i64
   %hx = arith.extsi %h : i32 to i64
-  kernel.store %hx, %out, %z64
+  kernel.store %hx, %out, %z64 : !kernel.ptr<global, i64>, i64
   %ix = arith.extsi %i : i32 to i64
-  kernel.store %ix, %out, %z64
-  kernel.store %m, %out, %z64
-  kernel.store %c1, %out, %z64
+  kernel.store %ix, %out, %z64 : !kernel.ptr<global, i64>, i64
+  kernel.store %m, %out, %z64 : !kernel.ptr<global, i64>, i64
+  kernel.store %c1, %out, %z64 : !kernel.ptr<global, i64>, i64
   kernel.return
 }
 "#;

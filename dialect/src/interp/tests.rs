@@ -85,7 +85,7 @@ fn op1(body: &str, ty: &str, rty: &str, a: u64, b: u64) -> Result<u64, InterpErr
         ^entry(%out: !kernel.ptr<global, {rty}>, %a: {ty}, %b: {ty}):
           %r = {body}
           %z = arith.constant 0 : i32
-          kernel.store %r, %out, %z
+          kernel.store %r, %out, %z : !kernel.ptr<global, {rty}>, i32
           kernel.return
         }}"
     );
@@ -160,7 +160,7 @@ fn compares_and_select() {
               %c = arith.cmpi {pred}, %a, %b : i32
               %r = arith.extui %c : i1 to i32
               %z = arith.constant 0 : i32
-              kernel.store %r, %out, %z
+              kernel.store %r, %out, %z : !kernel.ptr<global, i32>, i32
               kernel.return
             }}"
         );
@@ -185,7 +185,7 @@ fn compares_and_select() {
           %z = arith.constant 0 : i32
           %c = arith.cmpi slt, %a, %b : i32
           %r = arith.select %c, %a, %b : i32
-          kernel.store %r, %out, %z
+          kernel.store %r, %out, %z : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(sel, launch(1, 1), vec![buf(Scalar::I32, 1)], &[5, 9]).unwrap();
@@ -316,7 +316,7 @@ fn division_errors_are_located() {
         ^entry(%out: !kernel.ptr<global, i32>, %a: i32, %b: i32):
           %r = arith.divsi %a, %b : i32 loc(\"t.k\":7:13)
           %z = arith.constant 0 : i32
-          kernel.store %r, %out, %z
+          kernel.store %r, %out, %z : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let e = exec(src, launch(1, 1), vec![buf(Scalar::I32, 1)], &[1, 0]).unwrap_err();
@@ -386,14 +386,14 @@ fn geometry_of_a_3d_launch() {
           %i5 = arith.addi %i4, %c1 : i32
           %i6 = arith.addi %i5, %c1 : i32
           %i7 = arith.addi %i6, %c1 : i32
-          kernel.store %x, %out, %base
-          kernel.store %y, %out, %i1
-          kernel.store %zz, %out, %i2
-          kernel.store %g, %out, %i3
-          kernel.store %sy, %out, %i4
-          kernel.store %n, %out, %i5
-          kernel.store %lane, %out, %i6
-          kernel.store %ws, %out, %i7
+          kernel.store %x, %out, %base : !kernel.ptr<global, i32>, i32
+          kernel.store %y, %out, %i1 : !kernel.ptr<global, i32>, i32
+          kernel.store %zz, %out, %i2 : !kernel.ptr<global, i32>, i32
+          kernel.store %g, %out, %i3 : !kernel.ptr<global, i32>, i32
+          kernel.store %sy, %out, %i4 : !kernel.ptr<global, i32>, i32
+          kernel.store %n, %out, %i5 : !kernel.ptr<global, i32>, i32
+          kernel.store %lane, %out, %i6 : !kernel.ptr<global, i32>, i32
+          kernel.store %ws, %out, %i7 : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let l = Launch {
@@ -420,11 +420,11 @@ fn loads_stores_offsets_and_oob_location() {
     let src = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i32>, %in: !kernel.ptr<global, i64>):
           %tid = kernel.workitem_id x : i32
-          %v = kernel.load %in, %tid : i64
+          %v = kernel.load %in, %tid : !kernel.ptr<global, i64>, i32
           %t = arith.trunci %v : i64 to i32
           %one = arith.constant 1 : i32
-          %p = kernel.ptr_offset %out, %one : !kernel.ptr<global, i32>
-          kernel.store %t, %p, %tid loc(\"t.k\":4:9)
+          %p = kernel.ptr_offset %out, %one : !kernel.ptr<global, i32>, i32
+          kernel.store %t, %p, %tid : !kernel.ptr<global, i32>, i32 loc(\"t.k\":4:9)
           kernel.return
         }";
     let mut input = buf(Scalar::I64, 4);
@@ -449,7 +449,7 @@ fn loads_stores_offsets_and_oob_location() {
     let neg = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i32>):
           %m = arith.constant -1 : i32
-          %v = kernel.load %out, %m : i32
+          %v = kernel.load %out, %m : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let e = exec(neg, launch(1, 1), vec![buf(Scalar::I32, 4)], &[]).unwrap_err();
@@ -466,25 +466,25 @@ fn atomics_return_old_values_in_lane_order() {
           %tid = kernel.workitem_id x : i32
           %z = arith.constant 0 : i32
           %one = arith.constant 1 : i32
-          %c0 = kernel.ptr_offset %cnt, %z : !kernel.ptr<global, i32>
-          %old = kernel.atomic add, %c0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
-          kernel.store %old, %out, %tid
-          %c1 = kernel.ptr_offset %cnt, %one : !kernel.ptr<global, i32>
+          %c0 = kernel.ptr_offset %cnt, %z : !kernel.ptr<global, i32>, i32
+          %old = kernel.atomic add, %c0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
+          kernel.store %old, %out, %tid : !kernel.ptr<global, i32>, i32
+          %c1 = kernel.ptr_offset %cnt, %one : !kernel.ptr<global, i32>, i32
           %m = arith.constant 5 : i32
           %neg = arith.subi %m, %tid : i32
-          %o2 = kernel.atomic min, %c1, %neg {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %o2 = kernel.atomic min, %c1, %neg {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           %two = arith.constant 2 : i32
-          %c2 = kernel.ptr_offset %cnt, %two : !kernel.ptr<global, i32>
-          %o3 = kernel.atomic umax, %c2, %neg {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %c2 = kernel.ptr_offset %cnt, %two : !kernel.ptr<global, i32>, i32
+          %o3 = kernel.atomic umax, %c2, %neg {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           %three = arith.constant 3 : i32
-          %c3 = kernel.ptr_offset %cnt, %three : !kernel.ptr<global, i32>
-          %o4 = kernel.atomic_cmpxchg %c3, %z, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %c3 = kernel.ptr_offset %cnt, %three : !kernel.ptr<global, i32>, i32
+          %o4 = kernel.atomic_cmpxchg %c3, %z, %tid {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           %four = arith.constant 4 : i32
-          %c4 = kernel.ptr_offset %cnt, %four : !kernel.ptr<global, i32>
-          %o5 = kernel.atomic xchg, %c4, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %c4 = kernel.ptr_offset %cnt, %four : !kernel.ptr<global, i32>, i32
+          %o5 = kernel.atomic xchg, %c4, %tid {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           %half = arith.constant 5.000000e-01 : f32
-          %f0 = kernel.ptr_offset %f, %z : !kernel.ptr<global, f32>
-          %o6 = kernel.atomic fadd, %f0, %half {ordering = \"seq_cst\", scope = \"agent\"} : f32
+          %f0 = kernel.ptr_offset %f, %z : !kernel.ptr<global, f32>, i32
+          %o6 = kernel.atomic fadd, %f0, %half {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, f32>
           kernel.return
         }";
     let (m, _) = exec(
@@ -518,19 +518,19 @@ fn shared_memory_is_per_workgroup_and_zeroed() {
           %tid = kernel.workitem_id x : i32
           %g = kernel.workgroup_id x : i32
           %z = arith.constant 0 : i32
-          %t0 = kernel.ptr_offset %tile, %z : !kernel.ptr<shared, i32>
-          %old = kernel.atomic add, %t0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %t0 = kernel.ptr_offset %tile, %z : !kernel.ptr<shared, i32>, i32
+          %old = kernel.atomic add, %t0, %tid {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<shared, i32>
           kernel.barrier
-          %sum = kernel.load %tile, %z : i32
+          %sum = kernel.load %tile, %z : !kernel.ptr<shared, i32>, i32
           %c = arith.cmpi eq, %tid, %z : i32
           kernel.if %c {
-            kernel.store %sum, %out, %g
+            kernel.store %sum, %out, %g : !kernel.ptr<global, i32>, i32
             kernel.yield
           } else {
             kernel.yield
           }
           %big = arith.constant 4 : i32
-          %bad = kernel.load %tile, %big : i32 loc(\"t.k\":9:3)
+          %bad = kernel.load %tile, %big : !kernel.ptr<shared, i32>, i32 loc(\"t.k\":9:3)
           kernel.return
         }";
     let e = exec(src, launch(2, 10), vec![buf(Scalar::I32, 2)], &[]).unwrap_err();
@@ -554,19 +554,19 @@ const DIAMOND: &str = "kernel.func @diamond {
       %c = arith.cmpi eq, %tid, %z : i32
       kernel.if %c {
         %one = arith.constant 1 : i32
-        kernel.store %one, %out, %z
+        kernel.store %one, %out, %z : !kernel.ptr<global, i32>, i32
         kernel.yield
       } else {
         %i1 = arith.constant 1 : i32
         %two = arith.constant 2 : i32
-        %old = kernel.atomic add, %out, %two {ordering = \"seq_cst\", scope = \"agent\"} : i32
-        kernel.store %two, %out, %i1
+        %old = kernel.atomic add, %out, %two {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
+        kernel.store %two, %out, %i1 : !kernel.ptr<global, i32>, i32
         kernel.yield
       }
       %i2 = arith.constant 2 : i32
       %three = arith.constant 3 : i32
-      %p = kernel.ptr_offset %out, %i2 : !kernel.ptr<global, i32>
-      %o = kernel.atomic add, %p, %three {ordering = \"seq_cst\", scope = \"agent\"} : i32
+      %p = kernel.ptr_offset %out, %i2 : !kernel.ptr<global, i32>, i32
+      %o = kernel.atomic add, %p, %three {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
       kernel.return
     }";
 
@@ -589,7 +589,7 @@ fn multi_wave_workgroup_of_65_lanes() {
           %tid = kernel.workitem_id x : i32
           %t = arith.constant 1 : i1
           %b = kernel.ballot %t : i64
-          kernel.store %b, %out, %tid
+          kernel.store %b, %out, %tid : !kernel.ptr<global, i64>, i32
           %first = kernel.readfirstlane %tid : i32
           %lane = kernel.lane_id : i32
           %f64 = arith.extsi %first : i32 to i64
@@ -599,7 +599,7 @@ fn multi_wave_workgroup_of_65_lanes() {
           %v = arith.addi %s, %l64 : i64
           %off = arith.constant 65 : i32
           %i = arith.addi %tid, %off : i32
-          kernel.store %v, %out, %i
+          kernel.store %v, %out, %i : !kernel.ptr<global, i64>, i32
           kernel.return
         }";
     let (m, counts) = exec(src, launch(1, 65), vec![buf(Scalar::I64, 130)], &[]).unwrap();
@@ -619,15 +619,15 @@ fn two_workgroups_run_in_order() {
         ^entry(%out: !kernel.ptr<global, i32>):
           %g = kernel.workgroup_id x : i32
           %z = arith.constant 0 : i32
-          %p = kernel.ptr_offset %out, %z : !kernel.ptr<global, i32>
-          %old = kernel.atomic xchg, %p, %g {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %p = kernel.ptr_offset %out, %z : !kernel.ptr<global, i32>, i32
+          %old = kernel.atomic xchg, %p, %g {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           %tid = kernel.workitem_id x : i32
           %n = kernel.workgroup_size x : i32
           %a = arith.muli %g, %n : i32
           %gid = arith.addi %a, %tid : i32
           %one = arith.constant 1 : i32
           %i = arith.addi %gid, %one : i32
-          kernel.store %old, %out, %i
+          kernel.store %old, %out, %i : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(2, 3), vec![buf(Scalar::I32, 7)], &[]).unwrap();
@@ -654,17 +654,17 @@ const DIVERGENT_BREAK: &str = "kernel.func @k {
         }
         %s = kernel.get %sum : i32
         %s2 = arith.addi %s, %iv : i32
-        kernel.set %sum, %s2
+        kernel.set %sum, %s2 : i32
         %i2 = arith.addi %iv, %one : i32
-        kernel.set %i, %i2
+        kernel.set %i, %i2 : i32
         kernel.yield
       } latch {
         %n = arith.constant 64 : i32
         %rf = kernel.readfirstlane %tid : i32
         %c0 = arith.cmpi eq, %tid, %rf : i32
         kernel.if %c0 {
-          %p = kernel.ptr_offset %out, %n : !kernel.ptr<global, i32>
-          %old = kernel.atomic add, %p, %one {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %p = kernel.ptr_offset %out, %n : !kernel.ptr<global, i32>, i32
+          %old = kernel.atomic add, %p, %one {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           kernel.yield
         } else {
           kernel.yield
@@ -672,7 +672,7 @@ const DIVERGENT_BREAK: &str = "kernel.func @k {
         kernel.yield
       }
       %r = kernel.get %sum : i32
-      kernel.store %r, %out, %tid
+      kernel.store %r, %out, %tid : !kernel.ptr<global, i32>, i32
       kernel.return
     }";
 
@@ -706,7 +706,7 @@ fn continue_goes_to_the_latch_and_return_leaves_for_good() {
           %five = arith.constant 5 : i32
           %eight = arith.constant 8 : i32
           %m1 = arith.constant -1 : i32
-          kernel.store %m1, %out, %tid
+          kernel.store %m1, %out, %tid : !kernel.ptr<global, i32>, i32
           %i = kernel.var %z : !kernel.var<i32>
           %sum = kernel.var %z : !kernel.var<i32>
           kernel.loop {
@@ -735,16 +735,16 @@ fn continue_goes_to_the_latch_and_return_leaves_for_good() {
             }
             %s = kernel.get %sum : i32
             %s2 = arith.addi %s, %iv : i32
-            kernel.set %sum, %s2
+            kernel.set %sum, %s2 : i32
             kernel.yield
           } latch {
             %iv2 = kernel.get %i : i32
             %n = arith.addi %iv2, %one : i32
-            kernel.set %i, %n
+            kernel.set %i, %n : i32
             kernel.yield
           }
           %res = kernel.get %sum : i32
-          kernel.store %res, %out, %tid
+          kernel.store %res, %out, %tid : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(1, 4), vec![buf(Scalar::I32, 4)], &[]).unwrap();
@@ -795,23 +795,23 @@ fn nested_loops_break_only_the_inner_one() {
               }
               %nv = kernel.get %n : i32
               %n2 = arith.addi %nv, %one : i32
-              kernel.set %n, %n2
+              kernel.set %n, %n2 : i32
               kernel.yield
             } latch {
               %bv2 = kernel.get %b : i32
               %b2 = arith.addi %bv2, %one : i32
-              kernel.set %b, %b2
+              kernel.set %b, %b2 : i32
               kernel.yield
             }
             kernel.yield
           } latch {
             %av2 = kernel.get %a : i32
             %a2 = arith.addi %av2, %one : i32
-            kernel.set %a, %a2
+            kernel.set %a, %a2 : i32
             kernel.yield
           }
           %r = kernel.get %n : i32
-          kernel.store %r, %out, %tid
+          kernel.store %r, %out, %tid : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(1, 12), vec![buf(Scalar::I32, 12)], &[]).unwrap();
@@ -835,7 +835,7 @@ fn ballot_in_a_branch_sees_only_the_active_lanes() {
             %z = arith.constant 0 : i32
             %even = arith.cmpi eq, %r, %z : i32
             %b = kernel.ballot %even : i64
-            kernel.store %b, %out, %tid
+            kernel.store %b, %out, %tid : !kernel.ptr<global, i64>, i32
             kernel.yield
           } else {
             kernel.yield
@@ -853,14 +853,14 @@ fn readfirstlane_in_a_branch_reads_the_first_active_lane() {
     let src = "kernel.func @k {
         ^entry(%out: !kernel.ptr<global, i32>, %data: !kernel.ptr<global, i32>):
           %tid = kernel.workitem_id x : i32
-          %v = kernel.load %data, %tid : i32
+          %v = kernel.load %data, %tid : !kernel.ptr<global, i32>, i32
           %first = kernel.readfirstlane %v : i32
           %eight = arith.constant 8 : i32
           %c = arith.cmpi sge, %tid, %eight : i32
           kernel.if %c {
             %inner = kernel.readfirstlane %v : i32
             %s = arith.addi %inner, %first : i32
-            kernel.store %s, %out, %tid
+            kernel.store %s, %out, %tid : !kernel.ptr<global, i32>, i32
             kernel.yield
           } else {
             kernel.yield
@@ -883,11 +883,11 @@ const SHUFFLE: &str = "kernel.func @k {
       %v = arith.muli %tid, %ten : i32
       %src = arith.xori %lane, %k : i32
       %s = kernel.shuffle %v, %src : i32 loc(\"t.k\":3:14)
-      kernel.store %s, %out, %tid
+      kernel.store %s, %out, %tid : !kernel.ptr<global, i32>, i32
       %r = kernel.readlane %v, %k : i32
       %big = arith.constant 128 : i32
       %i = arith.addi %tid, %big : i32
-      kernel.store %r, %out, %i
+      kernel.store %r, %out, %i : !kernel.ptr<global, i32>, i32
       kernel.return
     }";
 
@@ -934,12 +934,12 @@ fn scans_over_active_lanes() {
             "kernel.func @k {{
             ^entry(%out: !kernel.ptr<global, {ty}>, %in: !kernel.ptr<global, {ty}>):
               %tid = kernel.workitem_id x : i32
-              %v = kernel.load %in, %tid : {ty}
+              %v = kernel.load %in, %tid : !kernel.ptr<global, {ty}>, i32
               %three = arith.constant 3 : i32
               %c = arith.cmpi sge, %tid, %three : i32
               kernel.if %c {{
                 %r = kernel.scan {kind}, %v : {ty}
-                kernel.store %r, %out, %tid
+                kernel.store %r, %out, %tid : !kernel.ptr<global, {ty}>, i32
                 kernel.yield
               }} else {{
                 kernel.yield
@@ -995,12 +995,12 @@ fn reductions_over_active_lanes() {
             "kernel.func @k {{
             ^entry(%out: !kernel.ptr<global, {ty}>, %in: !kernel.ptr<global, {ty}>):
               %tid = kernel.workitem_id x : i32
-              %v = kernel.load %in, %tid : {ty}
+              %v = kernel.load %in, %tid : !kernel.ptr<global, {ty}>, i32
               %three = arith.constant 3 : i32
               %c = arith.cmpi sge, %tid, %three : i32
               kernel.if %c {{
                 %r = kernel.reduce {kind}, %v : {ty}
-                kernel.store %r, %out, %tid
+                kernel.store %r, %out, %tid : !kernel.ptr<global, {ty}>, i32
                 kernel.yield
               }} else {{
                 kernel.yield
@@ -1118,12 +1118,12 @@ fn barrier_after_some_lanes_returned_waits_only_for_the_others() {
           }
           %one = arith.constant 1 : i32
           %v = arith.addi %tid, %one : i32
-          kernel.store %v, %tile, %tid
+          kernel.store %v, %tile, %tid : !kernel.ptr<shared, i32>, i32
           kernel.barrier
           %four = arith.constant 4 : i32
           %j = arith.subi %four, %tid : i32
-          %w = kernel.load %tile, %j : i32
-          kernel.store %w, %out, %tid
+          %w = kernel.load %tile, %j : !kernel.ptr<shared, i32>, i32
+          kernel.store %w, %out, %tid : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(1, 100), vec![buf(Scalar::I32, 5)], &[]).unwrap();
@@ -1141,8 +1141,8 @@ fn step_limit_reports_the_innermost_loop() {
           kernel.loop {
             %z = arith.constant 0 : i32
             %one = arith.constant 1 : i32
-            %p = kernel.ptr_offset %lock, %z : !kernel.ptr<global, i32>
-            %old = kernel.atomic_cmpxchg %p, %z, %one {ordering = \"seq_cst\", scope = \"agent\"} : i32
+            %p = kernel.ptr_offset %lock, %z : !kernel.ptr<global, i32>, i32
+            %old = kernel.atomic_cmpxchg %p, %z, %one {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
             %taken = arith.cmpi ne, %old, %z : i32
             kernel.if %taken {
               kernel.yield
@@ -1154,8 +1154,8 @@ fn step_limit_reports_the_innermost_loop() {
             kernel.yield
           } loc(\"s.k\":7:5)
           %z2 = arith.constant 0 : i32
-          %q = kernel.ptr_offset %lock, %z2 : !kernel.ptr<global, i32>
-          %o = kernel.atomic xchg, %q, %z2 {ordering = \"seq_cst\", scope = \"agent\"} : i32
+          %q = kernel.ptr_offset %lock, %z2 : !kernel.ptr<global, i32>, i32
+          %o = kernel.atomic xchg, %q, %z2 {ordering = \"seq_cst\", scope = \"agent\"} : !kernel.ptr<global, i32>
           kernel.return
         }";
     let limits = Limits {
@@ -1205,7 +1205,7 @@ const CF_LOOP: &str = "kernel.func @k {
       %i2 = arith.addi %i, %one : i32
       cf.br ^head(%i2, %s2 : i32, i32)
     ^exit:
-      kernel.store %sum, %out, %tid
+      kernel.store %sum, %out, %tid : !kernel.ptr<global, i32>, i32
       kernel.return
     }";
 
@@ -1237,8 +1237,8 @@ fn cf_form_block_arguments_are_a_parallel_copy() {
           %n2 = arith.addi %n, %one : i32
           cf.cond_br %c, ^head(%n2, %b, %a : i32, i32, i32), ^exit
         ^exit:
-          kernel.store %a, %out, %z
-          kernel.store %b, %out, %one
+          kernel.store %a, %out, %z : !kernel.ptr<global, i32>, i32
+          kernel.store %b, %out, %one : !kernel.ptr<global, i32>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(1, 1), vec![buf(Scalar::I32, 2)], &[]).unwrap();
@@ -1266,7 +1266,7 @@ fn cf_form_lanes_meet_after_an_if_whose_side_may_return() {
           kernel.return
         ^join:
           %b = kernel.ballot %t : i64
-          kernel.store %b, %out, %z
+          kernel.store %b, %out, %z : !kernel.ptr<global, i64>, i32
           kernel.return
         }";
     let (m, _) = exec(src, launch(1, 64), vec![buf(Scalar::I64, 1)], &[]).unwrap();
@@ -1290,11 +1290,11 @@ fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
           cf.cond_br %c, ^then, ^join
         ^then:
           %b1 = kernel.ballot %t : i64
-          kernel.store %b1, %out, %z
+          kernel.store %b1, %out, %z : !kernel.ptr<global, i64>, i32
           cf.br ^join
         ^join:
           %b2 = kernel.ballot %t : i64
-          kernel.store %b2, %out, %one
+          kernel.store %b2, %out, %one : !kernel.ptr<global, i64>, i32
           cf.br ^head(%z : i32)
         ^head(%i: i32):
           %m = arith.remui %lane, %four : i32
@@ -1303,7 +1303,7 @@ fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
           cf.cond_br %go, ^head(%i2 : i32), ^exit
         ^exit:
           %b3 = kernel.ballot %t : i64
-          kernel.store %b3, %out, %two
+          kernel.store %b3, %out, %two : !kernel.ptr<global, i64>, i32
           kernel.return
         }";
     let ir = crate::text::parse(src, "t.mlir").unwrap();
@@ -1448,7 +1448,7 @@ fn step_limit_is_per_workgroup_and_names_only_real_loops() {
         ^entry(%out: !kernel.ptr<global, i32>):
           %g = kernel.workgroup_id x : i32 loc(\"g.k\":2:11)
           %z = arith.constant 0 : i32
-          kernel.store %g, %out, %z loc(\"g.k\":3:5)
+          kernel.store %g, %out, %z : !kernel.ptr<global, i32>, i32 loc(\"g.k\":3:5)
           kernel.return
         }";
     // 5 ops per workgroup, 1000 workgroups, a limit of 100 steps.

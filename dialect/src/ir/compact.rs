@@ -220,7 +220,7 @@ module {
     cf.cond_br %0, ^body, ^loop.exit
   ^body:
     %1 = arith.addi %i_1, %t : i32
-    kernel.store %1, %a, %i_1
+    kernel.store %1, %a, %i_1 : !kernel.ptr<global, i32>, i32
     %2 = arith.constant 1 : i32
     %i_2 = arith.addi %i_1, %2 : i32
     cf.br ^loop.header(%i_2 : i32)

@@ -15,7 +15,9 @@
 //!   dynamic types need the address space quoted (`!kernel.ptr<"global", i32>`), and types and
 //!   ops share one IRDL symbol table, so `!kernel.var<T>` is `!kernel.variable<T>` there.
 //! - ODS (TableGen) adds the traits (`Terminator`, `IsolatedFromAbove`, `NoTerminator`,
-//!   `Pure`) and type assembly formats that parse kc's own type syntax; compiled with
+//!   `Pure`), type assembly formats that parse kc's own type syntax, and each op's
+//!   `assemblyFormat` from its format in [`super::syntax`] (the one kc's printer and parser
+//!   follow), with the format's type rules as `AllTypesMatch` / `TypesMatchWith`; compiled with
 //!   `dialect/mlir/kc_dialects.cpp` into an `mlir-opt` plugin or into kc (`--verify-with-mlir`),
 //!   it verifies whole kernels.
 //!
@@ -23,7 +25,7 @@
 //! rules `verify.rs` checks in code) is in [`signature`], one exhaustive match, so a new op
 //! does not compile until it is described here.
 
-use super::{Keyword, OpSpec, Opcode, Traits, ORDERINGS, SCOPES};
+use super::{syntax, Keyword, OpSpec, Opcode, Traits, ORDERINGS, SCOPES};
 use std::fmt::Write as _;
 
 /// The regeneration command, printed by the drift test.
@@ -363,8 +365,9 @@ pub fn ods() -> String {
     o.push_str(
         "//\n\
          // The kernel and conv dialects in ODS, with the traits IRDL cannot express\n\
-         // (Terminator, IsolatedFromAbove, NoTerminator, Pure) and type assembly formats\n\
-         // that read kc's type syntax (!kernel.ptr<global, i32>). Compiled with\n\
+         // (Terminator, IsolatedFromAbove, NoTerminator, Pure), type assembly formats\n\
+         // that read kc's type syntax (!kernel.ptr<global, i32>), and op assembly formats\n\
+         // that read kc's custom syntax (dialect/src/registry/syntax.rs). Compiled with\n\
          // kc_dialects.cpp into an mlir-opt plugin and into kc --verify-with-mlir.\n\n",
     );
     o.push_str(ODS_PRELUDE);
@@ -392,6 +395,8 @@ def Kernel_Dialect : Dialect {
   let cppNamespace = "::kc::kernel";
   let summary = "kc's kernel-level dialect";
   let useDefaultTypePrinterParser = 1;
+  // The optional token operands: parsing an op without one still builds !conv.token.
+  let dependentDialects = ["::kc::conv::ConvDialect"];
 }
 
 def Conv_TokenType : TypeDef<Conv_Dialect, "Token"> {
@@ -425,10 +430,14 @@ def Kernel_VarType : TypeDef<Kernel_Dialect, "Var"> {
 def Kc_Int : AnyTypeOf<[I1, I32, I64]>;
 def Kc_Scalar : AnyTypeOf<[I1, I32, I64, F32]>;
 def Kc_Data : AnyTypeOf<[I32, I64, F32]>;
+// Pointers and variables as plain `Type`s (not their C++ classes), so the assembly formats
+// print them whole (`!kernel.ptr<global, i32>`), not stripped to `<global, i32>`.
+def Kc_Ptr : Type<CPred<"::llvm::isa<::kc::kernel::PtrType>($_self)">, "pointer">;
 def Kc_SharedPtr : Type<
   CPred<"::llvm::isa<::kc::kernel::PtrType>($_self) && "
         "::llvm::cast<::kc::kernel::PtrType>($_self).getSpace() == \"shared\"">,
-  "shared pointer", "::kc::kernel::PtrType">;
+  "shared pointer">;
+def Kc_Var : Type<CPred<"::llvm::isa<::kc::kernel::VarType>($_self)">, "variable">;
 
 // A string attribute restricted to a list of names.
 class Kc_OneOf<list<string> names> : ConfinedAttr<StrAttr, [AttrConstraint<
@@ -463,6 +472,10 @@ fn ods_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
     if spec.has(Traits::PURE) && !spec.has(Traits::CONVERGENT) {
         traits.push("Pure");
     }
+    let op = Opcode::from_name(spec.name).expect("a registry op");
+    let syntax = syntax::syntax(op).expect("every own op has a custom syntax");
+    let inferred: Vec<String> = syntax.infer.iter().map(|&i| ods_infer(i)).collect();
+    traits.extend(inferred.iter().map(String::as_str));
     let _ = writeln!(
         o,
         "def {prefix}_{class}Op : Op<{prefix}_Dialect, \"{}\", [{}]> {{",
@@ -515,7 +528,49 @@ fn ods_op(o: &mut String, spec: &OpSpec, sig: &Signature) {
         let regs: Vec<String> = sig.regions.iter().map(|n| format!("{kind}:${n}")).collect();
         let _ = writeln!(o, "  let regions = (region {});", regs.join(", "));
     }
+    let _ = writeln!(
+        o,
+        "  let assemblyFormat = \"{}\";",
+        ods_format(spec, &syntax).replace('"', "\\\"")
+    );
     o.push_str("}\n\n");
+}
+
+/// The registry's format for ODS: a keyword attribute printed as a bare word (`x`, `add`) is
+/// the custom directive `KcWord` (kc_dialects.h), as ODS prints a string attribute quoted.
+fn ods_format(spec: &OpSpec, syntax: &syntax::Syntax) -> String {
+    let words = syntax::words(syntax.format).expect("checked by the syntax tests");
+    let mut out = String::new();
+    for w in words {
+        let w = match (w.strip_prefix('$'), spec.keyword) {
+            (Some(name), Some(Keyword::Ident(attr, _))) if name == attr => {
+                format!("custom<KcWord>(${attr})")
+            }
+            _ => w.to_string(),
+        };
+        if !(out.is_empty() || out.ends_with('(') || w == "^") {
+            out.push(' ');
+        }
+        out.push_str(&w);
+    }
+    out
+}
+
+/// The ODS trait that checks an inferred type and lets the generated parser infer it.
+fn ods_infer(i: syntax::Infer) -> String {
+    use syntax::Infer;
+    let (from, to) = (i.from(), i.to());
+    match i {
+        Infer::Same { .. } => format!("AllTypesMatch<[\"{from}\", \"{to}\"]>"),
+        Infer::Elem { .. } => format!(
+            "TypesMatchWith<\"{to} has the element type of {from}\", \"{from}\", \"{to}\", \
+             \"::kc::kernel::elementType($_self)\">"
+        ),
+        Infer::VarOf { .. } => format!(
+            "TypesMatchWith<\"{to} is a variable of the type of {from}\", \"{from}\", \"{to}\", \
+             \"::kc::kernel::VarType::get($_self.getContext(), $_self)\">"
+        ),
+    }
 }
 
 /// The attributes a synchronizing op carries besides its keyword: its memory ordering and
@@ -536,9 +591,9 @@ fn ods_type(t: Ty) -> &'static str {
         Ty::Int => "Kc_Int",
         Ty::Scalar => "Kc_Scalar",
         Ty::Data => "Kc_Data",
-        Ty::Ptr => "Kernel_PtrType",
+        Ty::Ptr => "Kc_Ptr",
         Ty::SharedPtr => "Kc_SharedPtr",
-        Ty::Var => "Kernel_VarType",
+        Ty::Var => "Kc_Var",
         Ty::Token => "Conv_TokenType",
     }
 }

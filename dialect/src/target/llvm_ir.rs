@@ -1374,7 +1374,7 @@ mod tests {
                kernel.barrier\n\
                %r = kernel.reduce umax, %b : i64\n\
                %zero = arith.constant 0 : i32\n\
-               kernel.store %r, %out, %zero\n\
+               kernel.store %r, %out, %zero : !kernel.ptr<global, i64>, i32\n\
                kernel.return\n\
              }\n",
         )
@@ -1420,7 +1420,7 @@ mod tests {
                %0 = arith.addi %a, %a : i32\n\
                %.1 = arith.addi %0, %a : i32\n\
                %1 = arith.addi %.1, %a : i32\n\
-               kernel.store %1, %out, %a\n\
+               kernel.store %1, %out, %a : !kernel.ptr<global, i32>, i32\n\
                kernel.return\n\
              }\n";
         let ir = crate::text::parse(text, "t.mlir").unwrap();

@@ -3,7 +3,9 @@
 //! - The **custom** form is the readable one used in listings and tests. Upstream ops
 //!   (`builtin.module`, `arith`, `cf`) are written exactly as MLIR writes them
 //!   (`%c = arith.cmpi slt, %a, %b : i32`, `cf.br ^bb1(%x : i32)`), kc's own ops (`kernel`,
-//!   `conv`) in kc's syntax (`%t = kernel.workitem_id x : i32 loc("k.k":3:9)`).
+//!   `conv`) in the syntax of their formats in the registry (`registry::syntax`), which are
+//!   also their ODS assembly formats, so MLIR with kc's dialects reads and prints the same
+//!   (`%t = kernel.workitem_id x : i32 loc("k.k":3:9)`).
 //! - The **generic** form is MLIR's generic op syntax, accepted by upstream
 //!   `mlir-opt --allow-unregistered-dialect`:
 //!   `%c = "arith.cmpi"(%a, %b) <{predicate = 2 : i64}> : (i32, i32) -> i1`.

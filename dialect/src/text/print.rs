@@ -7,6 +7,7 @@ use crate::entities::{Block, Op, Value};
 use crate::ir::{Event, Ir};
 use crate::location::Loc;
 use crate::mlir_float::format_f32;
+use crate::registry::syntax::{format, Elem, Format, Infer, Ref};
 use crate::registry::{Keyword, Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::SecondaryMap;
@@ -328,16 +329,22 @@ impl Printer<'_> {
         }
     }
 
-    /// Does `op` print in the generic form? Besides what the options ask, an upstream op
-    /// whose shape its MLIR custom syntax cannot express (IR the verifier would reject, or
-    /// attributes the syntax has no place for) prints generically, so nothing is lost.
+    /// Does `op` print in the generic form? Besides what the options ask, an op whose shape
+    /// its custom syntax cannot express (IR the verifier would reject, such as a load whose
+    /// result is not its pointer's element type, or attributes the syntax has no place for)
+    /// prints generically, so nothing is lost.
     fn is_generic(&self, op: Op) -> bool {
         match self.opts.generic {
             Generic::All => true,
             Generic::Kc if !self.ir.spec(op).has(Traits::UPSTREAM) => true,
-            _ => {
-                upstream_syntax(self.ir.opcode(op)).is_some_and(|u| !upstream_fits(self.ir, op, u))
-            }
+            _ => match (
+                upstream_syntax(self.ir.opcode(op)),
+                format(self.ir.opcode(op)),
+            ) {
+                (Some(u), _) => !upstream_fits(self.ir, op, u),
+                (None, Some(f)) => !format_fits(self.ir, op, f),
+                (None, None) => false,
+            },
         }
     }
 
@@ -424,6 +431,9 @@ impl Printer<'_> {
             self.generic_head(op);
         } else if let Some(u) = upstream_syntax(data.opcode) {
             self.upstream(op, u);
+        } else if let Some(f) = format(data.opcode) {
+            self.out.push_str(data.opcode.name());
+            self.format_elems(op, &f.pieces[0], false);
         } else {
             self.custom_head(op);
         }
@@ -437,6 +447,11 @@ impl Printer<'_> {
             if index > 0 {
                 self.out.push_str(", ");
             }
+        } else if let Some(f) = format(self.ir.opcode(op)) {
+            if index > 0 {
+                self.format_elems(op, &f.pieces[index], false);
+            }
+            self.out.push(' ');
         } else {
             self.out.push(' ');
             let seps = region_separators(self.ir.opcode(op));
@@ -492,6 +507,12 @@ impl Printer<'_> {
     fn tail(&mut self, op: Op, annot: Option<String>) {
         if self.is_generic(op) {
             self.generic_tail(op);
+        } else if let Some(f) = format(self.ir.opcode(op)) {
+            // Without regions the head printed the whole format.
+            if f.pieces.len() > 1 {
+                let last = f.pieces.last().expect("a format has a piece");
+                self.format_elems(op, last, false);
+            }
         } else if upstream_syntax(self.ir.opcode(op)).is_none() {
             self.custom_tail(op);
         }
@@ -706,6 +727,72 @@ impl Printer<'_> {
         }
     }
 
+    /// Elements of `op`'s custom format ([`crate::registry::syntax`]), each with the space
+    /// before it that MLIR's generated printers write (none before `,` `)` `]`, none after
+    /// `(` `[`, none before a `(` that follows a name); `open`: the last text was `(` or `[`.
+    fn format_elems(&mut self, op: Op, elems: &[Elem], mut open: bool) -> bool {
+        let ir = self.ir;
+        let data = &ir.ops[op];
+        for e in elems {
+            let space = |out: &mut String, open: bool| {
+                if !open {
+                    out.push(' ');
+                }
+            };
+            match e {
+                Elem::Lit(l) => {
+                    if !matches!(*l, "," | ")" | "]" | "(" | "[") {
+                        space(&mut self.out, open);
+                    }
+                    self.out.push_str(l);
+                    open = matches!(*l, "(" | "[");
+                    continue;
+                }
+                Elem::Var(Ref::Operand(i)) => {
+                    space(&mut self.out, open);
+                    self.value(data.operands[*i]);
+                }
+                Elem::Var(Ref::Keyword(kw)) => {
+                    space(&mut self.out, open);
+                    let tys: Vec<Type> = data.results.iter().map(|&v| ir.values[v].ty).collect();
+                    let a = ir.attr(op, kw.attr()).expect("checked by format_fits");
+                    let text = keyword_text(*kw, a, &tys).expect("checked by format_fits");
+                    self.out.push_str(&text);
+                }
+                Elem::Var(_) => unreachable!("regions split a format"),
+                Elem::Type(r) => {
+                    space(&mut self.out, open);
+                    let t = ref_type(ir, op, *r).expect("checked by format_fits");
+                    let _ = write!(self.out, "{t}");
+                }
+                Elem::AttrDict { with_keyword } => {
+                    let kw = ir.spec(op).keyword.map(|k| k.attr());
+                    let attrs: Vec<(String, String)> = ordered_attrs(ir, op)
+                        .filter(|(n, _)| Some(*n) != kw)
+                        .map(|(n, a)| (n.to_string(), a.to_string()))
+                        .collect();
+                    if attrs.is_empty() {
+                        continue;
+                    }
+                    space(&mut self.out, open);
+                    if *with_keyword {
+                        self.out.push_str("attributes ");
+                    }
+                    self.attr_dict(&attrs);
+                }
+                Elem::Optional(Ref::Operand(i), inner) => {
+                    if *i < data.operands.len() {
+                        open = self.format_elems(op, inner, open);
+                    }
+                    continue;
+                }
+                Elem::Optional(..) => unreachable!("groups are anchored on operands"),
+            }
+            open = false;
+        }
+        open
+    }
+
     /// ` : result types`.
     fn custom_tail(&mut self, op: Op) {
         let ir = self.ir;
@@ -755,6 +842,53 @@ fn upstream_fits(ir: &Ir, op: Op, u: Upstream) -> bool {
         Upstream::CondBr => ty(&data.operands[0]) == Type::I1,
         Upstream::Cast | Upstream::Br => true,
     }
+}
+
+/// The type of an operand or result of `op`, if it has it.
+pub(super) fn ref_type(ir: &Ir, op: Op, r: Ref) -> Option<Type> {
+    let data = &ir.ops[op];
+    match r {
+        Ref::Operand(i) => data.operands.get(i).map(|&v| ir.values[v].ty),
+        Ref::Result(i) => data.results.get(i).map(|&v| ir.values[v].ty),
+        Ref::Keyword(_) | Ref::Region(_) => None,
+    }
+}
+
+/// The type rule `i` gives for the type `from`, if `from` is one it applies to.
+pub(super) fn infer_type(i: Infer, from: Type) -> Option<Type> {
+    match (i, from) {
+        (Infer::Same { .. }, t) => Some(t),
+        (Infer::Elem { .. }, Type::Ptr(_, s) | Type::Var(s)) => Some(Type::Scalar(s)),
+        (Infer::VarOf { .. }, Type::Scalar(s)) => Some(Type::Var(s)),
+        _ => None,
+    }
+}
+
+/// Can `op` print in its custom format `f` and parse back the same? It needs the operands,
+/// results and regions the format has places for (an optional token operand of type
+/// `!conv.token`), a keyword attribute the format can spell, and types that agree with the
+/// format's rules (the types it does not write are inferred from those it does).
+fn format_fits(ir: &Ir, op: Op, f: &Format) -> bool {
+    let data = &ir.ops[op];
+    let spec = data.opcode.spec();
+    let n = data.operands.len();
+    let token_ok = f.optional_token
+        && n == f.operands + 1
+        && ir.values[data.operands[n - 1]].ty == Type::Token;
+    let shape_ok = (n == f.operands || token_ok)
+        && spec.results.accepts(data.results.len())
+        && data.succs.is_empty()
+        && data.regions.len() + 1 == f.pieces.len();
+    let tys: Vec<Type> = data.results.iter().map(|&v| ir.values[v].ty).collect();
+    let kw_ok = spec.keyword.is_none_or(|k| {
+        ir.attr(op, k.attr())
+            .is_some_and(|a| keyword_text(k, a, &tys).is_some())
+    });
+    let types_ok = f.infer.iter().zip(&f.from).all(|(&(to, rule), &from)| {
+        let inferred = ref_type(ir, op, from).and_then(|t| infer_type(rule, t));
+        inferred.is_some() && inferred == ref_type(ir, op, to)
+    });
+    shape_ok && kw_ok && types_ok
 }
 
 /// An `arith.constant` value as MLIR prints it (`4`, `true`, `1.000000e+00`), if `a` is a

@@ -426,7 +426,7 @@ mod tests {
     cf.br ^b
   ^b:
     %r = kernel.readlane %n, %u, %e : i32
-    kernel.store %r, %buf, %u
+    kernel.store %r, %buf, %u : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }"#;

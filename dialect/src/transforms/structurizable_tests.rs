@@ -206,7 +206,7 @@ kernel.func @two {
   %j1 = arith.addi %j, %one : i32
   cf.br ^a(%j1 : i32)
 ^exit(%r: i32):
-  kernel.store %r, %out, %x
+  kernel.store %r, %out, %x : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#;
@@ -365,13 +365,13 @@ kernel.func @types {
   %t = arith.constant true
   cf.cond_br %c, ^a(%x, %g : i32, !kernel.ptr<global, f32>), ^b(%f, %t : f32, i1)
 ^a(%i: i32, %p: !kernel.ptr<global, f32>):
-  %v = kernel.load %p, %i : f32
+  %v = kernel.load %p, %i : !kernel.ptr<global, f32>, i32
   cf.cond_br %c, ^b(%v, %c : f32, i1), ^exit
 ^b(%h: f32, %q: i1):
   %sh = kernel.shared_alloc 4 : !kernel.ptr<shared, i32>
   cf.br ^m(%sh : !kernel.ptr<shared, i32>)
 ^m(%s: !kernel.ptr<shared, i32>):
-  %l = kernel.load %s, %x : i32
+  %l = kernel.load %s, %x : !kernel.ptr<shared, i32>, i32
   cf.cond_br %q, ^a(%l, %g : i32, !kernel.ptr<global, f32>), ^exit
 ^exit:
   kernel.return
@@ -406,7 +406,7 @@ kernel.func @shared {
   %sh = kernel.shared_alloc 8 : !kernel.ptr<shared, i32>
   cf.cond_br %c, ^a(%sh : !kernel.ptr<shared, i32>), ^b(%sh : !kernel.ptr<shared, i32>)
 ^a(%s: !kernel.ptr<shared, i32>):
-  kernel.store %x, %s, %x
+  kernel.store %x, %s, %x : !kernel.ptr<shared, i32>, i32
   cf.cond_br %c, ^b(%s : !kernel.ptr<shared, i32>), ^exit
 ^b(%t: !kernel.ptr<shared, i32>):
   cf.br ^a(%t : !kernel.ptr<shared, i32>)
@@ -442,8 +442,8 @@ kernel.func @anchor {
   %s = kernel.readfirstlane %x, %u : i32
   cf.br ^a(%s : i32)
 ^exit(%v: i32):
-  kernel.barrier %e
-  kernel.store %v, %out, %x
+  kernel.barrier(%e)
+  kernel.store %v, %out, %x : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#,
@@ -476,7 +476,7 @@ kernel.func @loop {
 ^then:
   cf.br ^endif(%i1 : i32)
 ^endif(%v: i32):
-  kernel.store %v, %out, %i
+  kernel.store %v, %out, %i : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#,
@@ -513,13 +513,13 @@ kernel.func @exits {
   %odd = arith.cmpi eq, %i1, %n : i32
   cf.cond_br %odd, ^odd, ^h(%i1 : i32)
 ^found:
-  kernel.store %k, %out, %i
+  kernel.store %k, %out, %i : !kernel.ptr<global, i32>, i32
   kernel.return
 ^done(%r: i32):
-  kernel.store %r, %out, %zero
+  kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 ^odd:
-  kernel.store %i1, %out, %k
+  kernel.store %i1, %out, %k : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#;
@@ -575,10 +575,10 @@ kernel.func @nest {
   %x = arith.addi %v, %o1 : i32
   cf.br ^oh(%x : i32)
 ^ret:
-  kernel.store %w, %out, %v
+  kernel.store %w, %out, %v : !kernel.ptr<global, i32>, i32
   kernel.return
 ^exit(%r: i32):
-  kernel.store %r, %out, %zero
+  kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#,
@@ -696,7 +696,7 @@ kernel.func @heart_exit {
   %again = arith.cmpi slt, %i, %n : i32
   cf.cond_br %again, ^outer, ^done(%i : i32)
 ^done(%r: i32):
-  kernel.store %r, %out, %tid
+  kernel.store %r, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 "#,

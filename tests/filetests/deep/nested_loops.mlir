@@ -8,7 +8,7 @@
 // RUN: echo '%%z = arith.constant 0 : i32' >> %t.mlir
 // RUN: for i in $(seq 1000); do echo 'kernel.loop {'; done >> %t.mlir
 // RUN: echo '%%one = arith.constant 1 : i32' >> %t.mlir
-// RUN: echo 'kernel.store %%one, %%out, %%z' >> %t.mlir
+// RUN: echo 'kernel.store %%one, %%out, %%z : !kernel.ptr<global, i32>, i32' >> %t.mlir
 // RUN: for i in $(seq 1000); do echo "%%c$i = arith.cmpi sgt, %%n, %%z : i32"; \
 // RUN:   echo "kernel.if %%c$i {"; echo 'kernel.break'; echo '} else {'; echo 'kernel.yield'; \
 // RUN:   echo '}'; echo 'kernel.yield'; echo '} latch {'; echo 'kernel.yield'; echo '}'; \

@@ -14,9 +14,9 @@ module {
     %one = arith.constant 1 : i32
     %u = arith.addi %n, %one : i32
     %ok = kernel.readlane %t, %u, %e : i32
-    kernel.store %ok, %buf, %t
+    kernel.store %ok, %buf, %t : !kernel.ptr<global, i32>, i32
     %bad = kernel.readlane %t, %t, %e : i32 loc("lanes.k":7:10)
-    kernel.store %bad, %buf, %t
+    kernel.store %bad, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -44,7 +44,7 @@ module {
     %0 = arith.cmpi slt, %t, %n : i32
     kernel.if %0 {
       %1 = arith.constant 1 : i32
-      kernel.store %1, %out, %t
+      kernel.store %1, %out, %t : !kernel.ptr<global, i32>, i32
       kernel.yield
     } else {
       kernel.yield

@@ -28,27 +28,27 @@ module {
   kernel.func @float_divide {
   ^entry(%q: !kernel.ptr<global, f32>, %r: !kernel.ptr<global, f32>, %uq: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>, %s: f32, %t: f32):
     %i = kernel.workitem_id x : i32
-    %x = kernel.load %a, %i : f32
-    %y = kernel.load %b, %i : f32
+    %x = kernel.load %a, %i : !kernel.ptr<global, f32>, i32
+    %y = kernel.load %b, %i : !kernel.ptr<global, f32>, i32
     %d = arith.divf %x, %y : f32
-    kernel.store %d, %q, %i
+    kernel.store %d, %q, %i : !kernel.ptr<global, f32>, i32
     %m = arith.remf %x, %y : f32
-    kernel.store %m, %r, %i
+    kernel.store %m, %r, %i : !kernel.ptr<global, f32>, i32
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c2 = arith.constant 2 : i32
     %c3 = arith.constant 3 : i32
     %ud = arith.divf %s, %t : f32
-    kernel.store %ud, %uq, %c0
+    kernel.store %ud, %uq, %c0 : !kernel.ptr<global, f32>, i32
     %um = arith.remf %s, %t : f32
-    kernel.store %um, %uq, %c1
+    kernel.store %um, %uq, %c1 : !kernel.ptr<global, f32>, i32
     %xd = arith.divf %x, %t : f32
     %k = arith.addi %i, %c2 : i32
     %k4 = arith.muli %k, %c2 : i32
-    kernel.store %xd, %uq, %k4
+    kernel.store %xd, %uq, %k4 : !kernel.ptr<global, f32>, i32
     %xm = arith.remf %s, %y : f32
     %k5 = arith.addi %k4, %c1 : i32
-    kernel.store %xm, %uq, %k5
+    kernel.store %xm, %uq, %k5 : !kernel.ptr<global, f32>, i32
     kernel.return
   }
 }

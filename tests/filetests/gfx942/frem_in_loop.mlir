@@ -16,7 +16,7 @@ module {
   ^entry(%out: !kernel.ptr<global, f32>, %a: !kernel.ptr<global, f32>, %b: !kernel.ptr<global, f32>, %n: i32):
     %entry = conv.entry : !conv.token
     %i = kernel.workitem_id x : i32
-    %acc = kernel.load %a, %i : f32
+    %acc = kernel.load %a, %i : !kernel.ptr<global, f32>, i32
     %acc_1 = kernel.var %acc : !kernel.var<f32>
     %0 = arith.constant 3 : i32
     %1 = arith.remsi %i, %0 : i32
@@ -39,11 +39,11 @@ module {
         %7 = arith.cmpf ogt, %acc_2, %6 : f32
         kernel.if %7 {
           %acc_3 = kernel.get %acc_1 : f32
-          %8 = kernel.load %b, %i : f32
+          %8 = kernel.load %b, %i : !kernel.ptr<global, f32>, i32
           %9 = arith.constant 5.000000e-01 : f32
           %10 = arith.addf %8, %9 : f32
           %acc_4 = arith.remf %acc_3, %10 : f32
-          kernel.set %acc_1, %acc_4
+          kernel.set %acc_1, %acc_4 : f32
           kernel.yield
         } else {
           kernel.yield
@@ -61,7 +61,7 @@ module {
         %14 = kernel.get %k : i32
         %15 = arith.constant 1 : i32
         %k_2 = arith.addi %14, %15 : i32
-        kernel.set %k, %k_2
+        kernel.set %k, %k_2 : i32
         kernel.yield
       }
       kernel.yield
@@ -69,7 +69,7 @@ module {
       kernel.yield
     }
     %acc_5 = kernel.get %acc_1 : f32
-    kernel.store %acc_5, %out, %i
+    kernel.store %acc_5, %out, %i : !kernel.ptr<global, f32>, i32
     kernel.return
   }
 }

@@ -23,7 +23,7 @@ module {
     %tb = arith.cmpi slt, %j1, %tid : i32
     cf.cond_br %tb, ^a(%j1 : i32), ^exit(%j1 : i32)
   ^exit(%r: i32):
-    kernel.store %r, %out, %tid
+    kernel.store %r, %out, %tid : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -20,7 +20,7 @@ kernel.func @two_literals {
   %mx = arith.maxsi %a, %b : i64
   %z = arith.constant 0 : i32
   %o = arith.constant 1 : i32
-  kernel.store %mn, %out, %z
-  kernel.store %mx, %out, %o
+  kernel.store %mn, %out, %z : !kernel.ptr<global, i64>, i32
+  kernel.store %mx, %out, %o : !kernel.ptr<global, i64>, i32
   kernel.return
 }

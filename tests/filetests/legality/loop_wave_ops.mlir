@@ -40,8 +40,8 @@ module {
     cf.cond_br %stop, ^exit, ^header(%next : i32)
   ^exit:
     %b2 = kernel.ballot %inv : i64
-    kernel.store %b, %buf, %d
-    kernel.store %b2, %buf, %t
+    kernel.store %b, %buf, %d : !kernel.ptr<global, i64>, i32
+    kernel.store %b2, %buf, %t : !kernel.ptr<global, i64>, i32
     kernel.return
   }
 }

@@ -19,12 +19,12 @@
 // CSE-LABEL: kernel.func @divergent
 // CSE: ^then:
 // CSE-NEXT: %w = kernel.ballot %cond, %e : i64
-// CSE-NEXT: kernel.store %v, %buf, %t
-// CSE-NEXT: kernel.store %w, %buf, %t
+// CSE-NEXT: kernel.store %v, %buf, %t : !kernel.ptr<global, i64>, i32
+// CSE-NEXT: kernel.store %w, %buf, %t : !kernel.ptr<global, i64>, i32
 // CSE-LABEL: kernel.func @uniform
 // CSE: ^then:
-// CSE-NEXT: kernel.store %v, %buf, %t
-// CSE-NEXT: kernel.store %v, %buf, %t
+// CSE-NEXT: kernel.store %v, %buf, %t : !kernel.ptr<global, i64>, i32
+// CSE-NEXT: kernel.store %v, %buf, %t : !kernel.ptr<global, i64>, i32
 module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i64>, %n: i32):
@@ -36,8 +36,8 @@ module {
     cf.cond_br %other, ^then, ^join
   ^then:
     %w = kernel.ballot %cond, %e : i64
-    kernel.store %v, %buf, %t
-    kernel.store %w, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i64>, i32
+    kernel.store %w, %buf, %t : !kernel.ptr<global, i64>, i32
     cf.br ^join
   ^join:
     kernel.return
@@ -52,8 +52,8 @@ module {
     cf.cond_br %other, ^then, ^join
   ^then:
     %w = kernel.ballot %cond, %e : i64
-    kernel.store %v, %buf, %t
-    kernel.store %w, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i64>, i32
+    kernel.store %w, %buf, %t : !kernel.ptr<global, i64>, i32
     cf.br ^join
   ^join:
     kernel.return

@@ -12,7 +12,7 @@
 // CHECK: ^b:
 // CHECK-NEXT: %v2 = kernel.readlane %x, %idx, %e : i32
 // CHECK: ^join(%v: i32):
-// CHECK-NEXT: kernel.store %v, %buf, %x
+// CHECK-NEXT: kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: ^a:
 // CHECK-NEXT: cf.br ^join
@@ -20,7 +20,7 @@
 // CHECK-NEXT: cf.br ^join
 // CHECK: ^join:
 // CHECK-NEXT: %v = kernel.readlane %x, %idx, %e : i32
-// CHECK-NEXT: kernel.store %v, %buf, %x
+// CHECK-NEXT: kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
 module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %idx: i32):
@@ -36,7 +36,7 @@ module {
     %v2 = kernel.readlane %x, %idx, %e : i32
     cf.br ^join(%v2 : i32)
   ^join(%v: i32):
-    kernel.store %v, %buf, %x
+    kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @uniform {
@@ -53,7 +53,7 @@ module {
     %v2 = kernel.readlane %x, %idx, %e : i32
     cf.br ^join(%v2 : i32)
   ^join(%v: i32):
-    kernel.store %v, %buf, %x
+    kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -27,7 +27,7 @@ module {
     %a0 = arith.addi %x, %n : i32
     %a1 = arith.addi %x, %m : i32
     %w = arith.select %c, %a0, %a1 : i32
-    kernel.store %v, %buf, %w
+    kernel.store %v, %buf, %w : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @uniform {
@@ -40,7 +40,7 @@ module {
     %r0 = kernel.readlane %x, %zero, %e : i32
     %r1 = kernel.readlane %x, %one, %e : i32
     %v = arith.select %c, %r0, %r1 : i32
-    kernel.store %v, %buf, %x
+    kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

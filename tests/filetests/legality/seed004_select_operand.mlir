@@ -16,7 +16,7 @@
 // CHECK-NEXT: cf.br ^join(%v2, %two : i32, i32)
 // CHECK: ^join(%v: i32, %[[K:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: %w = arith.addi %x, %[[K]] : i32
-// CHECK-NEXT: kernel.store %v, %buf, %w
+// CHECK-NEXT: kernel.store %v, %buf, %w : !kernel.ptr<global, i32>, i32
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: ^a:
 // CHECK-NEXT: cf.br ^join(%one : i32)
@@ -24,7 +24,7 @@
 // CHECK-NEXT: cf.br ^join(%two : i32)
 // CHECK: ^join(%[[L:[a-z0-9_.]+]]: i32):
 // CHECK-NEXT: %v = kernel.readlane %x, %[[L]], %e : i32
-// CHECK-NEXT: kernel.store %v, %buf, %x
+// CHECK-NEXT: kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
 module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
@@ -43,7 +43,7 @@ module {
     %w2 = arith.addi %x, %two : i32
     cf.br ^join(%v2, %w2 : i32, i32)
   ^join(%v: i32, %w: i32):
-    kernel.store %v, %buf, %w
+    kernel.store %v, %buf, %w : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @uniform {
@@ -61,7 +61,7 @@ module {
     %v2 = kernel.readlane %x, %two, %e : i32
     cf.br ^join(%v2 : i32)
   ^join(%v: i32):
-    kernel.store %v, %buf, %x
+    kernel.store %v, %buf, %x : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -11,7 +11,7 @@
 // CHECK: cf.cond_br %c
 // CHECK: ^then:
 // CHECK-NEXT: %x = arith.muli %n, %t : i32
-// CHECK-NEXT: kernel.store %s, %buf, %t
+// CHECK-NEXT: kernel.store %s, %buf, %t : !kernel.ptr<global, i32>, i32
 // CHECK-LABEL: kernel.func @uniform
 // CHECK: ^entry(
 // CHECK-NOT: kernel.shuffle
@@ -20,7 +20,7 @@
 // CHECK-NEXT: %t = kernel.workitem_id x : i32
 // CHECK-NEXT: %s = kernel.shuffle %n, %t, %e : i32
 // CHECK-NEXT: %x = arith.muli %n, %t : i32
-// CHECK-NEXT: kernel.store %s, %buf, %t
+// CHECK-NEXT: kernel.store %s, %buf, %t : !kernel.ptr<global, i32>, i32
 module {
   kernel.func @divergent {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
@@ -31,8 +31,8 @@ module {
     %c = arith.cmpi slt, %t, %n : i32
     cf.cond_br %c, ^then, ^join
   ^then:
-    kernel.store %s, %buf, %t
-    kernel.store %x, %buf, %n
+    kernel.store %s, %buf, %t : !kernel.ptr<global, i32>, i32
+    kernel.store %x, %buf, %n : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^join:
     kernel.return
@@ -46,8 +46,8 @@ module {
     %c = arith.cmpi slt, %m, %n : i32
     cf.cond_br %c, ^then, ^join
   ^then:
-    kernel.store %s, %buf, %t
-    kernel.store %x, %buf, %n
+    kernel.store %s, %buf, %t : !kernel.ptr<global, i32>, i32
+    kernel.store %x, %buf, %n : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^join:
     kernel.return

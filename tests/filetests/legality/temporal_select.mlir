@@ -36,7 +36,7 @@ module {
     %r1 = kernel.readlane %t, %one, %e : i32
     %r2 = kernel.readlane %t, %two, %e : i32
     %v = arith.select %c, %r1, %r2 : i32
-    kernel.store %v, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @uniform_exit {
@@ -58,7 +58,7 @@ module {
     %r1 = kernel.readlane %t, %one, %e : i32
     %r2 = kernel.readlane %t, %two, %e : i32
     %v = arith.select %c, %r1, %r2 : i32
-    kernel.store %v, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

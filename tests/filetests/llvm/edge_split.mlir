@@ -11,7 +11,7 @@ kernel.func @split {
   cf.cond_br %c, ^same(%x : i32), ^same(%x : i32)
 ^same(%y: i32):
   %zero = arith.constant 0 : i32
-  kernel.store %y, %out, %zero
+  kernel.store %y, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // CHECK:      entry:

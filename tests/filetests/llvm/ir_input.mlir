@@ -11,7 +11,7 @@ kernel.func @unnamed {
 ^bb0(%0: !kernel.ptr<global, i32>, %1: i32):
   %2 = kernel.workitem_id x : i32
   %3 = arith.addi %2, %1 : i32
-  kernel.store %3, %0, %2
+  kernel.store %3, %0, %2 : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // IRRED:      define amdgpu_kernel void @irreducible(i1 %c, i1 %d) #0 {

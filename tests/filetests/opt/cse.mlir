@@ -11,24 +11,24 @@
 // CHECK-LABEL: kernel.func @k
 // CHECK: %a = arith.addi %t, %n : i32
 // CHECK-NOT: %b = arith.addi
-// CHECK: kernel.store %a, %buf, %a
+// CHECK: kernel.store %a, %buf, %a : !kernel.ptr<global, i32>, i32
 // CHECK: %m = arith.muli %a, %a : i32
-// CHECK-NEXT: kernel.store %m, %buf, %t
-// CHECK: %l1 = kernel.load %buf, %t : i32
+// CHECK-NEXT: kernel.store %m, %buf, %t : !kernel.ptr<global, i32>, i32
+// CHECK: %l1 = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT: %s1 = kernel.shuffle %t, %n, %e : i32
 // CHECK-NOT: %s2
 // CHECK: ^then:
 // CHECK-NEXT: %x1 = arith.muli %n, %n : i32
-// CHECK-NEXT: kernel.store %a, %buf, %x1
+// CHECK-NEXT: kernel.store %a, %buf, %x1 : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT: %s3 = kernel.shuffle %t, %n, %e : i32
-// CHECK-NEXT: kernel.store %s3, %buf, %x1
+// CHECK-NEXT: kernel.store %s3, %buf, %x1 : !kernel.ptr<global, i32>, i32
 // CHECK: ^else:
 // CHECK-NEXT: %x2 = arith.muli %n, %n : i32
-// CHECK-NEXT: kernel.store %a, %buf, %x2
+// CHECK-NEXT: kernel.store %a, %buf, %x2 : !kernel.ptr<global, i32>, i32
 // CHECK: ^join:
-// CHECK-NEXT: kernel.store %m, %buf, %t
-// CHECK-NEXT: kernel.store %l1, %buf, %s1
-// CHECK-NEXT: kernel.store %s1, %buf, %t
+// CHECK-NEXT: kernel.store %m, %buf, %t : !kernel.ptr<global, i32>, i32
+// CHECK-NEXT: kernel.store %l1, %buf, %s1 : !kernel.ptr<global, i32>, i32
+// CHECK-NEXT: kernel.store %s1, %buf, %t : !kernel.ptr<global, i32>, i32
 module {
   kernel.func @k {
   ^entry(%buf: !kernel.ptr<global, i32>, %n: i32):
@@ -36,32 +36,32 @@ module {
     %t = kernel.workitem_id x : i32
     %a = arith.addi %t, %n : i32
     %b = arith.addi %n, %t : i32
-    kernel.store %b, %buf, %a
+    kernel.store %b, %buf, %a : !kernel.ptr<global, i32>, i32
     %m = arith.muli %a, %a : i32
     %m2 = arith.muli %b, %b : i32
-    kernel.store %m2, %buf, %t
-    %l1 = kernel.load %buf, %t : i32
-    %l2 = kernel.load %buf, %t : i32
+    kernel.store %m2, %buf, %t : !kernel.ptr<global, i32>, i32
+    %l1 = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
+    %l2 = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
     %s1 = kernel.shuffle %t, %n, %e : i32
     %s2 = kernel.shuffle %t, %n, %e : i32
     %c = arith.cmpi slt, %l1, %s2 : i32
     cf.cond_br %c, ^then, ^else
   ^then:
     %x1 = arith.muli %n, %n : i32
-    kernel.store %a, %buf, %x1
+    kernel.store %a, %buf, %x1 : !kernel.ptr<global, i32>, i32
     %s3 = kernel.shuffle %t, %n, %e : i32
-    kernel.store %s3, %buf, %x1
+    kernel.store %s3, %buf, %x1 : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^else:
     %x2 = arith.muli %n, %n : i32
-    kernel.store %a, %buf, %x2
+    kernel.store %a, %buf, %x2 : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^join:
     %m3 = arith.muli %a, %b : i32
-    kernel.store %m3, %buf, %t
-    kernel.store %l2, %buf, %s2
+    kernel.store %m3, %buf, %t : !kernel.ptr<global, i32>, i32
+    kernel.store %l2, %buf, %s2 : !kernel.ptr<global, i32>, i32
     %s4 = kernel.shuffle %t, %n, %e : i32
-    kernel.store %s4, %buf, %t
+    kernel.store %s4, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -4,7 +4,7 @@
 // RUN: %kc %s --passes=dce | FileCheck %s
 // CHECK-LABEL: kernel.func @dead
 // CHECK-NOT: arith.muli
-// CHECK: %v = kernel.load %buf, %t : i32
+// CHECK: %v = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
 // CHECK: kernel.shuffle
 // CHECK: cf.cond_br %c, ^a, ^b
 // CHECK: ^a:
@@ -12,7 +12,7 @@
 // CHECK: ^b:
 // CHECK-NEXT: cf.br ^join
 // CHECK: ^join:
-// CHECK-NEXT: kernel.store %t, %buf, %t
+// CHECK-NEXT: kernel.store %t, %buf, %t : !kernel.ptr<global, i32>, i32
 // CHECK-NOT: ^never
 module {
   kernel.func @dead {
@@ -22,7 +22,7 @@ module {
     %k = arith.constant 3 : i32
     %x = arith.muli %n, %k : i32
     %y = arith.muli %x, %x : i32
-    %v = kernel.load %buf, %t : i32
+    %v = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
     %s = kernel.shuffle %t, %n, %e : i32
     %c = arith.cmpi slt, %t, %n : i32
     cf.cond_br %c, ^a, ^b
@@ -31,7 +31,7 @@ module {
   ^b:
     cf.br ^join(%t : i32)
   ^join(%j: i32):
-    kernel.store %t, %buf, %t
+    kernel.store %t, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   ^never:
     %z = arith.addi %n, %n : i32

@@ -24,6 +24,6 @@ kernel.func @k1807 {
   %q14 = arith.cmpi sgt, %wg, %wg : i32
   cf.cond_br %q14, ^b3, ^b1(%v13 : i32)
 ^b3:
-  kernel.store %wg, %buf, %wg
+  kernel.store %wg, %buf, %wg : !kernel.ptr<global, i32>, i32
   kernel.return
 }

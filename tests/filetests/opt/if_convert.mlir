@@ -30,7 +30,7 @@ module {
     %b = arith.muli %t, %n : i32
     cf.br ^join(%b : i32)
   ^join(%v: i32):
-    kernel.store %v, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @triangle {
@@ -42,7 +42,7 @@ module {
     %a = arith.addi %t, %n : i32
     cf.br ^join(%a : i32)
   ^join(%v: i32):
-    kernel.store %v, %buf, %t
+    kernel.store %v, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
   kernel.func @kept {
@@ -57,7 +57,7 @@ module {
   ^j1(%v1: i32):
     cf.cond_br %c, ^s, ^j2(%n : i32)
   ^s:
-    kernel.store %v1, %buf, %t
+    kernel.store %v1, %buf, %t : !kernel.ptr<global, i32>, i32
     cf.br ^j2(%v1 : i32)
   ^j2(%v2: i32):
     cf.cond_br %c, ^d, ^j3(%n : i32)
@@ -65,7 +65,7 @@ module {
     %q = arith.divsi %v2, %t : i32
     cf.br ^j3(%q : i32)
   ^j3(%v3: i32):
-    kernel.store %v3, %buf, %t
+    kernel.store %v3, %buf, %t : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }

@@ -35,13 +35,13 @@ module {
     %d = arith.divsi %n, %v : i32
     %q = arith.divsi %n, %seven : i32
     %j = arith.addi %i, %m2 : i32
-    kernel.store %j, %buf, %i
-    kernel.store %s, %buf, %d
-    kernel.store %q, %buf, %i
+    kernel.store %j, %buf, %i : !kernel.ptr<global, i32>, i32
+    kernel.store %s, %buf, %d : !kernel.ptr<global, i32>, i32
+    kernel.store %q, %buf, %i : !kernel.ptr<global, i32>, i32
     cf.br ^inner_header
   ^inner_header:
     %inner = arith.muli %m2, %m2 : i32
-    kernel.store %inner, %buf, %i
+    kernel.store %inner, %buf, %i : !kernel.ptr<global, i32>, i32
     %k = arith.addi %i, %one : i32
     cf.cond_br %c, ^inner_header, ^latch
   ^latch:

@@ -22,10 +22,10 @@ module {
   ^loop.header:
     %heart = conv.loop %entry : !conv.token
     %0 = arith.constant 0 : i32
-    %1 = kernel.ptr_offset %lock, %0 : !kernel.ptr<global, i32>
+    %1 = kernel.ptr_offset %lock, %0 : !kernel.ptr<global, i32>, i32
     %2 = arith.constant 0 : i32
     %3 = arith.constant 1 : i32
-    %4 = kernel.atomic_cmpxchg %1, %2, %3 {ordering = "seq_cst", scope = "agent"} : i32
+    %4 = kernel.atomic_cmpxchg %1, %2, %3 {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32>
     %5 = arith.constant 0 : i32
     %6 = arith.cmpi ne, %4, %5 : i32
     cf.cond_br %6, ^endif, ^loop.exit
@@ -36,14 +36,14 @@ module {
   ^loop.exit:
     %7 = arith.constant 0 : i32
     %8 = arith.constant 0 : i32
-    %9 = kernel.load %counter, %8 : i32
+    %9 = kernel.load %counter, %8 : !kernel.ptr<global, i32>, i32
     %10 = arith.constant 1 : i32
     %11 = arith.addi %9, %10 : i32
-    kernel.store %11, %counter, %7
+    kernel.store %11, %counter, %7 : !kernel.ptr<global, i32>, i32
     %12 = arith.constant 0 : i32
-    %13 = kernel.ptr_offset %lock, %12 : !kernel.ptr<global, i32>
+    %13 = kernel.ptr_offset %lock, %12 : !kernel.ptr<global, i32>, i32
     %14 = arith.constant 0 : i32
-    %15 = kernel.atomic xchg, %13, %14 {ordering = "seq_cst", scope = "agent"} : i32
+    %15 = kernel.atomic xchg, %13, %14 {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32>
     kernel.return
   }
 }

@@ -15,7 +15,7 @@
 // CHECK-NEXT: kernel.return
 // CHECK-LABEL: kernel.func @partial
 // CHECK: ^then:
-// CHECK-NEXT: %l = kernel.load %buf, %t : i32
+// CHECK-NEXT: %l = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT: cf.br ^join(%l : i32)
 // CHECK: ^else:
 // CHECK-NEXT: cf.br ^join(%two : i32)
@@ -31,11 +31,11 @@ module {
     cf.cond_br %c, ^then, ^else
   ^then:
     %i1 = arith.addi %t, %n : i32
-    kernel.store %one, %buf, %i1
+    kernel.store %one, %buf, %i1 : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^else:
     %i2 = arith.addi %t, %n : i32
-    kernel.store %two, %buf, %i2
+    kernel.store %two, %buf, %i2 : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^join:
     kernel.return
@@ -47,11 +47,11 @@ module {
     %c = arith.cmpi slt, %t, %n : i32
     cf.cond_br %c, ^then, ^else
   ^then:
-    %l = kernel.load %buf, %t : i32
-    kernel.store %l, %buf, %t
+    %l = kernel.load %buf, %t : !kernel.ptr<global, i32>, i32
+    kernel.store %l, %buf, %t : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^else:
-    kernel.store %two, %buf, %t
+    kernel.store %two, %buf, %t : !kernel.ptr<global, i32>, i32
     cf.br ^join
   ^join:
     kernel.return

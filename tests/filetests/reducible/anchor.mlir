@@ -16,8 +16,8 @@ kernel.func @anchor {
   %s = kernel.readfirstlane %x, %u : i32
   cf.br ^a(%s : i32)
 ^exit(%v: i32):
-  kernel.barrier %e
-  kernel.store %v, %out, %x
+  kernel.barrier(%e)
+  kernel.store %v, %out, %x : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // CHECK:      cf.cond_br %c, ^irr.guard(%c0, %x : i32, i32), ^irr.guard(%c1, %c0 : i32, i32)
@@ -28,4 +28,4 @@ kernel.func @anchor {
 // CHECK:      ^b:
 // CHECK-NEXT:   %u = conv.anchor : !conv.token
 // CHECK:      ^exit(%v: i32):
-// CHECK-NEXT:   kernel.barrier %e
+// CHECK-NEXT:   kernel.barrier(%e)

@@ -12,10 +12,10 @@ kernel.func @types {
   %sh = kernel.shared_alloc 4 : !kernel.ptr<shared, i32>
   cf.cond_br %c, ^a(%x, %g, %c : i32, !kernel.ptr<global, f32>, i1), ^b(%f, %sh : f32, !kernel.ptr<shared, i32>)
 ^a(%i: i32, %p: !kernel.ptr<global, f32>, %q: i1):
-  %v = kernel.load %p, %i : f32
+  %v = kernel.load %p, %i : !kernel.ptr<global, f32>, i32
   cf.cond_br %q, ^b(%v, %sh : f32, !kernel.ptr<shared, i32>), ^exit
 ^b(%h: f32, %s: !kernel.ptr<shared, i32>):
-  %l = kernel.load %s, %x : i32
+  %l = kernel.load %s, %x : !kernel.ptr<shared, i32>, i32
   cf.br ^a(%l, %g, %c : i32, !kernel.ptr<global, f32>, i1)
 ^exit:
   kernel.return

@@ -29,13 +29,13 @@ kernel.func @three_exits {
   %odd = arith.cmpi eq, %i1, %n : i32
   cf.cond_br %odd, ^odd, ^h(%i1 : i32)
 ^found:
-  kernel.store %k, %out, %i
+  kernel.store %k, %out, %i : !kernel.ptr<global, i32>, i32
   kernel.return
 ^done(%r: i32):
-  kernel.store %r, %out, %zero
+  kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 ^odd:
-  kernel.store %i1, %out, %k
+  kernel.store %i1, %out, %k : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // CHECK-LABEL: kernel.func @three_exits {
@@ -53,8 +53,8 @@ kernel.func @three_exits {
 // CHECK-NEXT:    %[[IS_FOUND:.*]] = arith.cmpi eq, %exit.sel, %c1 : i32
 // CHECK-NEXT:    cf.cond_br %[[IS_FOUND]], ^found, ^odd
 // CHECK-NEXT:  ^found:
-// CHECK-NEXT:    kernel.store %k.moved, %out, %i
+// CHECK-NEXT:    kernel.store %k.moved, %out, %i : !kernel.ptr<global, i32>, i32
 // CHECK:       ^done(%r: i32):
-// CHECK-NEXT:    kernel.store %r, %out, %zero
+// CHECK-NEXT:    kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
 // CHECK:       ^odd:
-// CHECK-NEXT:    kernel.store %i1.moved, %out, %k.moved
+// CHECK-NEXT:    kernel.store %i1.moved, %out, %k.moved : !kernel.ptr<global, i32>, i32

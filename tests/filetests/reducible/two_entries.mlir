@@ -16,7 +16,7 @@ kernel.func @two_entries {
   %y = arith.muli %x, %x : i32
   cf.br ^a(%y : i32)
 ^exit(%r: i32):
-  kernel.store %r, %out, %x
+  kernel.store %r, %out, %x : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // CHECK-LABEL: kernel.func @two_entries {

@@ -57,7 +57,7 @@ module {
     %next = arith.addi %i, %k4 : i32
     cf.cond_br %c, ^loop(%next, %acc : i32, i32), ^loop(%next, %next : i32, i32)
   ^exit(%r: i32):
-    kernel.store %r, %out, %a
+    kernel.store %r, %out, %a : !kernel.ptr<global, i32>, i32
     kernel.return
   }
 }
@@ -147,7 +147,7 @@ module {
 // CHECK-NEXT:     %next = arith.addi %i, %k4 : i32
 // CHECK-NEXT:     cf.cond_br %c, ^loop(%next, %acc : i32, i32), ^loop(%next, %next : i32, i32)
 // CHECK-NEXT:   ^exit(%r: i32):
-// CHECK-NEXT:     kernel.store %r, %out, %a
+// CHECK-NEXT:     kernel.store %r, %out, %a : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:     kernel.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

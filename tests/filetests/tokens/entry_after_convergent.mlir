@@ -6,7 +6,7 @@ kernel.func @k {
   %a = conv.anchor : !conv.token
   %x = kernel.readfirstlane %v, %a : i32
   %e = conv.entry : !conv.token loc("tok.k":8:8)
-  kernel.barrier %e
+  kernel.barrier(%e)
   kernel.return
 }
 // CHECK-NOT: error:

@@ -10,7 +10,7 @@ kernel.func @k {
   %x = kernel.readfirstlane %v, %a : i32 loc("tok.k":10:8)
   cf.cond_br %c, ^loop, ^exit
 ^exit:
-  kernel.barrier %e
+  kernel.barrier(%e)
   kernel.return
 }
 // CHECK-NOT: error:

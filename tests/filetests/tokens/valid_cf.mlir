@@ -19,11 +19,11 @@ kernel.func @k {
   %b = kernel.ballot %d, %h1 : i64
   cf.cond_br %d, ^outer, ^exit
 ^exit:
-  kernel.barrier %e
+  kernel.barrier(%e)
   kernel.return
 }
 // CHECK:      ^outer:
 // CHECK-NEXT:   %h1 = conv.loop %e : !conv.token
 // CHECK:      ^inner:
 // CHECK-NEXT:   %h2 = conv.loop %h1 : !conv.token
-// CHECK:        kernel.barrier %e
+// CHECK:        kernel.barrier(%e)

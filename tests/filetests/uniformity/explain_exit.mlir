@@ -13,7 +13,7 @@ kernel.func @exit_arg {
   %i1 = arith.addi %i, %one : i32
   cf.cond_br %d, ^exit(%one : i32), ^header(%i1 : i32) loc("src.k":6:9)
 ^exit(%r: i32 loc("src.k":3:9)):
-  kernel.store %r, %out, %zero
+  kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // A loop exit whose argument gets different constants from a uniform and a divergent exit:

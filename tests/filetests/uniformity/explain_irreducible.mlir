@@ -13,7 +13,7 @@ kernel.func @irreducible {
   %d = arith.cmpi slt, %y, %n : i32
   cf.cond_br %d, ^a(%y : i32), ^exit
 ^exit:
-  kernel.store %y, %out, %zero
+  kernel.store %y, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // An irreducible cycle (^a and ^b are both entries) reached from a divergent branch outside

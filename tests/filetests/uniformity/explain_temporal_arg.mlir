@@ -10,7 +10,7 @@ kernel.func @exit_temporal {
   %d = arith.cmpi eq, %i, %tid : i32
   cf.cond_br %d, ^exit(%i1 : i32), ^header(%i1 : i32)
 ^exit(%r: i32):
-  kernel.store %r, %out, %zero
+  kernel.store %r, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // Temporal divergence through an exit block argument: %i1 is uniform in the loop, but the

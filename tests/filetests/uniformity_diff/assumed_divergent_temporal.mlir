@@ -31,7 +31,7 @@ kernel.func @exit_first {
   cf.br ^a(%k : i32)
 ^exit:
   %y = arith.addi %r, %n : i32
-  kernel.store %y, %out, %z
+  kernel.store %y, %out, %z : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 kernel.func @assumption_first {
@@ -51,7 +51,7 @@ kernel.func @assumption_first {
   cf.br ^a(%k : i32)
 ^exit:
   %y = arith.addi %r, %n : i32
-  kernel.store %y, %out, %z
+  kernel.store %y, %out, %z : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: uniformity of @exit_first:

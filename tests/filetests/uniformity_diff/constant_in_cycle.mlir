@@ -19,7 +19,7 @@ kernel.func @divergent_exit {
   cf.cond_br %c, ^loop, ^exit(%k : i32)
 ^exit(%x: i32):
   %y = arith.addi %k, %n : i32
-  kernel.store %y, %out, %x
+  kernel.store %y, %out, %x : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: kernel.func @divergent_exit
@@ -43,7 +43,7 @@ kernel.func @assumed_divergent {
   cf.br ^a
 ^exit:
   %z = arith.addi %k, %n : i32
-  kernel.store %z, %out, %v
+  kernel.store %z, %out, %v : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: kernel.func @assumed_divergent

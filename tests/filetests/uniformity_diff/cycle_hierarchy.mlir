@@ -33,7 +33,7 @@ kernel.func @cycle_hierarchy {
 ^y:
   cf.br ^j
 ^j:
-  kernel.store %v, %out, %z
+  kernel.store %v, %out, %z : !kernel.ptr<global, i32>, i32
   cf.cond_br %w, ^e1, ^exit
 ^exit:
   kernel.return

@@ -24,7 +24,7 @@ kernel.func @divergent_exit_constants {
   cf.cond_br %c, ^exit(%one : i32), ^header
 ^exit(%x: i32):
   %y = arith.addi %x, %n : i32
-  kernel.store %y, %out, %n
+  kernel.store %y, %out, %n : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC:      cf.cond_br %u, ^exit(%two : i32), ^body // uniform branch

@@ -22,7 +22,7 @@ kernel.func @exit_unrelated_pred {
   cf.br ^exit(%n : i32)
 ^exit(%x: i32):
   %y = arith.addi %x, %n : i32
-  kernel.store %y, %out, %n
+  kernel.store %y, %out, %n : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC:      cf.cond_br %c, ^loop, ^exit(%seven : i32) // divergent branch; divergent exits: ^exit

@@ -30,7 +30,7 @@ kernel.func @reducible_in_irreducible {
   %q2 = arith.cmpi ne, %tid, %six : i32
   cf.cond_br %q2, ^b5, ^b4
 ^b3(%a: i32):
-  kernel.store %a, %buf, %tid
+  kernel.store %a, %buf, %tid : !kernel.ptr<global, i32>, i32
   cf.br ^b6
 ^b4:
   kernel.return

@@ -18,7 +18,7 @@ kernel.func @same_target {
   %y = arith.addi %x, %a : i32
   cf.cond_br %c, ^same(%y : i32), ^same(%y : i32)
 ^same(%w: i32):
-  kernel.store %w, %out, %z
+  kernel.store %w, %out, %z : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target {
@@ -52,7 +52,7 @@ kernel.func @same_target_in_cycle {
   cf.cond_br %div, ^c, ^c
 ^c:
   %y = arith.addi %n, %n : i32
-  kernel.store %y, %out, %z
+  kernel.store %y, %out, %z : !kernel.ptr<global, i32>, i32
   cf.cond_br %u, ^b, ^exit
 ^exit:
   kernel.return
@@ -87,7 +87,7 @@ kernel.func @same_target_into_cycle {
   cf.cond_br %div, ^b(%n : i32), ^b(%z : i32)
 ^b(%x: i32):
   %y = arith.addi %n, %n : i32
-  kernel.store %y, %out, %x
+  kernel.store %y, %out, %x : !kernel.ptr<global, i32>, i32
   cf.br ^c
 ^c:
   %w = arith.muli %n, %n : i32
@@ -119,7 +119,7 @@ kernel.func @same_target_in_cycle_args {
   cf.cond_br %div, ^c(%n : i32), ^c(%z : i32)
 ^c(%x: i32):
   %y = arith.addi %n, %n : i32
-  kernel.store %y, %out, %x
+  kernel.store %y, %out, %x : !kernel.ptr<global, i32>, i32
   cf.cond_br %u, ^b, ^exit
 ^exit:
   kernel.return
@@ -147,7 +147,7 @@ kernel.func @same_target_equal_args {
   %again = arith.cmpi sgt, %v, %wg : i32
   cf.cond_br %again, ^b3, ^b1(%v : i32)
 ^b3:
-  kernel.store %a, %buf, %wg
+  kernel.store %a, %buf, %wg : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_equal_args
@@ -177,7 +177,7 @@ kernel.func @same_target_equal_arg {
   %q22 = arith.cmpi ne, %a3, %tid : i32
   cf.cond_br %q22, ^b5, ^b4(%wg, %v17 : i32, i32)
 ^b5:
-  kernel.store %a4, %buf, %wg
+  kernel.store %a4, %buf, %wg : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC-LABEL: kernel.func @same_target_equal_arg

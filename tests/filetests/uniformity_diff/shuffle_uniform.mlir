@@ -15,8 +15,8 @@ kernel.func @shuffle_uniform {
   %u = kernel.shuffle %n, %l : i32
   %dv = kernel.shuffle %tid, %l : i32
   %dl = kernel.shuffle %n, %tid : i32
-  kernel.store %u, %out, %dv
-  kernel.store %dl, %out, %u
+  kernel.store %u, %out, %dv : !kernel.ptr<global, i32>, i32
+  kernel.store %dl, %out, %u : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // KC: %u = kernel.shuffle %n, %l, %entry : i32 // uniform

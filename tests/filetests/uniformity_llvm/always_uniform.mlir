@@ -78,7 +78,7 @@ kernel.func @workgroup_values {
   %count.x = kernel.num_workgroups x : i32
   %wave = kernel.wave_size : i32
   %sum = arith.addi %wg.x, %size.x : i32
-  kernel.store %sum, %out, %wg.y
+  kernel.store %sum, %out, %wg.y : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @workgroup_values:
@@ -93,7 +93,7 @@ kernel.func @workgroup_values {
 // CHECK-NEXT:  %count.x = kernel.num_workgroups x : i32 // uniform
 // CHECK-NEXT:  %wave = kernel.wave_size : i32 // uniform
 // CHECK-NEXT:  %sum = arith.addi %wg.x, %size.x : i32 // uniform
-// CHECK-NEXT:  kernel.store %sum, %out, %wg.y
+// CHECK-NEXT:  kernel.store %sum, %out, %wg.y : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -104,10 +104,10 @@ kernel.func @sources {
   %id.z = kernel.workitem_id z : i32
   %lane = kernel.lane_id : i32
   %one = arith.constant 1 : i32
-  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : i32
-  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : i32
-  %load.uni = kernel.load %p, %n : i32
-  %load.div = kernel.load %p, %id.x : i32
+  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32>
+  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32>
+  %load.uni = kernel.load %p, %n : !kernel.ptr<global, i32>, i32
+  %load.div = kernel.load %p, %id.x : !kernel.ptr<global, i32>, i32
   %tile = kernel.shared_alloc 64 : !kernel.ptr<shared, i32>
   kernel.return
 }
@@ -122,10 +122,10 @@ kernel.func @sources {
 // CHECK-NEXT:  %id.z = kernel.workitem_id z : i32 // divergent
 // CHECK-NEXT:  %lane = kernel.lane_id : i32 // divergent
 // CHECK-NEXT:  %one = arith.constant 1 : i32 // uniform
-// CHECK-NEXT:  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : i32 // divergent
-// CHECK-NEXT:  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : i32 // divergent
-// CHECK-NEXT:  %load.uni = kernel.load %p, %n : i32 // uniform
-// CHECK-NEXT:  %load.div = kernel.load %p, %id.x : i32 // divergent
+// CHECK-NEXT:  %rmw = kernel.atomic add, %p, %one {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32> // divergent
+// CHECK-NEXT:  %cas = kernel.atomic_cmpxchg %p, %n, %one {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32> // divergent
+// CHECK-NEXT:  %load.uni = kernel.load %p, %n : !kernel.ptr<global, i32>, i32 // uniform
+// CHECK-NEXT:  %load.div = kernel.load %p, %id.x : !kernel.ptr<global, i32>, i32 // divergent
 // CHECK-NEXT:  %tile = kernel.shared_alloc 64 : !kernel.ptr<shared, i32> // uniform
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -228,7 +228,7 @@ kernel.func @constant_phi_at_cycle_exit {
   %c = arith.cmpi eq, %tid, %zero : i32
   cf.cond_br %c, ^exit(%one : i32), ^loop(%one : i32)
 ^exit(%exit.phi: i32):
-  kernel.store %exit.phi, %out, %zero
+  kernel.store %exit.phi, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @constant_phi_at_cycle_exit:
@@ -250,7 +250,7 @@ kernel.func @constant_phi_at_cycle_exit {
 // CHECK-NEXT:  %c = arith.cmpi eq, %tid, %zero : i32 // divergent
 // CHECK-NEXT:  cf.cond_br %c, ^exit(%one : i32), ^loop(%one : i32) // divergent branch; divergent exits: ^exit
 // CHECK-NEXT:  ^exit(%exit.phi: i32): // %exit.phi divergent; divergent exit of the branch in ^body
-// CHECK-NEXT:  kernel.store %exit.phi, %out, %zero
+// CHECK-NEXT:  kernel.store %exit.phi, %out, %zero : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -270,7 +270,7 @@ kernel.func @heart_region {
   %in.region = arith.addi %i.next, %n : i32
   %mask = kernel.ballot %stop, %h : i64
   %after.region = arith.muli %i.next, %n : i32
-  kernel.store %mask, %out, %in.region
+  kernel.store %mask, %out, %in.region : !kernel.ptr<global, i64>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @heart_region:
@@ -281,8 +281,8 @@ kernel.func @heart_region {
 // SUM-NEXT:  //     depth=1: entries(^H)
 // SUM-NEXT:  //   temporal divergence:
 // SUM-NEXT:  //     %i.next used outside cycle depth=1: entries(^H) by: %after.region = arith.muli %i.next, %n : i32
-// SUM-NEXT:  //     %mask used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region
-// SUM-NEXT:  //     %in.region used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region
+// SUM-NEXT:  //     %mask used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region : !kernel.ptr<global, i64>, i32
+// SUM-NEXT:  //     %in.region used outside cycle depth=1: entries(^H) by: kernel.store %mask, %out, %in.region : !kernel.ptr<global, i64>, i32
 // CHECK-LABEL: kernel.func @heart_region {
 // CHECK-NEXT:  ^entry(%out: !kernel.ptr<global, i64>, %n: i32): // %out uniform, %n uniform
 // CHECK-NEXT:  %e = conv.entry : !conv.token
@@ -299,7 +299,7 @@ kernel.func @heart_region {
 // CHECK-NEXT:  %in.region = arith.addi %i.next, %n : i32 // uniform
 // CHECK-NEXT:  %mask = kernel.ballot %stop, %h : i64 // uniform
 // CHECK-NEXT:  %after.region = arith.muli %i.next, %n : i32 // divergent
-// CHECK-NEXT:  kernel.store %mask, %out, %in.region
+// CHECK-NEXT:  kernel.store %mask, %out, %in.region : !kernel.ptr<global, i64>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -310,7 +310,7 @@ kernel.func @reduce {
   %sum = kernel.reduce add, %tid, %e : i32
   %max = kernel.reduce max, %tid, %e : i32
   %both = arith.addi %sum, %max : i32
-  kernel.store %both, %out, %tid
+  kernel.store %both, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @reduce:
@@ -323,6 +323,6 @@ kernel.func @reduce {
 // CHECK-NEXT:  %sum = kernel.reduce add, %tid, %e : i32 // uniform
 // CHECK-NEXT:  %max = kernel.reduce max, %tid, %e : i32 // uniform
 // CHECK-NEXT:  %both = arith.addi %sum, %max : i32 // uniform
-// CHECK-NEXT:  kernel.store %both, %out, %tid
+// CHECK-NEXT:  kernel.store %both, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

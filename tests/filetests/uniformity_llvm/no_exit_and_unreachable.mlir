@@ -14,15 +14,15 @@
 kernel.func @no_return_blocks {
 ^bb0(%arg: !kernel.ptr<global, f32>, %arg1: !kernel.ptr<global, f32>):
   %tmp = kernel.workitem_id x : i32
-  %tmp6 = kernel.load %arg, %tmp : f32
+  %tmp6 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32
   %fzero = arith.constant 0.000000e+00 : f32
   %tmp8 = arith.cmpf olt, %tmp6, %fzero : f32
   cf.cond_br %tmp8, ^bb1, ^bb2
 ^bb1:
-  %tmp10 = kernel.load %arg, %tmp : f32
+  %tmp10 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32
   cf.br ^bb2
 ^bb2:
-  %tmp11 = kernel.load %arg, %tmp : f32
+  %tmp11 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32
   cf.br ^bb1
 }
 // SUM-LABEL: // uniformity of @no_return_blocks:
@@ -34,15 +34,15 @@ kernel.func @no_return_blocks {
 // CHECK-LABEL: kernel.func @no_return_blocks {
 // CHECK-NEXT:  ^bb0(%arg: !kernel.ptr<global, f32>, %arg1: !kernel.ptr<global, f32>): // %arg uniform, %arg1 uniform
 // CHECK-NEXT:  %tmp = kernel.workitem_id x : i32 // divergent
-// CHECK-NEXT:  %tmp6 = kernel.load %arg, %tmp : f32 // divergent
+// CHECK-NEXT:  %tmp6 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32 // divergent
 // CHECK-NEXT:  %fzero = arith.constant 0.000000e+00 : f32 // uniform
 // CHECK-NEXT:  %tmp8 = arith.cmpf olt, %tmp6, %fzero : f32 // divergent
 // CHECK-NEXT:  cf.cond_br %tmp8, ^bb1, ^bb2 // divergent branch; joins: ^bb1
 // CHECK-NEXT:  ^bb1: // join of the divergent branch in ^bb0
-// CHECK-NEXT:  %tmp10 = kernel.load %arg, %tmp : f32 // divergent
+// CHECK-NEXT:  %tmp10 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32 // divergent
 // CHECK-NEXT:  cf.br ^bb2
 // CHECK-NEXT:  ^bb2:
-// CHECK-NEXT:  %tmp11 = kernel.load %arg, %tmp : f32 // divergent
+// CHECK-NEXT:  %tmp11 = kernel.load %arg, %tmp : !kernel.ptr<global, f32>, i32 // divergent
 // CHECK-NEXT:  cf.br ^bb1
 // CHECK-NEXT:  }
 
@@ -51,7 +51,7 @@ kernel.func @unreachable_loop {
   kernel.return
 ^unreachable_loop:
   %zero = arith.constant 0 : i32
-  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : i32
+  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32>
   %cmp.i = arith.cmpi eq, %tmp, %zero : i32
   cf.cond_br %cmp.i, ^unreachable_loop, ^end
 ^end:
@@ -65,7 +65,7 @@ kernel.func @unreachable_loop {
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  ^unreachable_loop:
 // CHECK-NEXT:  %zero = arith.constant 0 : i32 // uniform
-// CHECK-NEXT:  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : i32 // divergent
+// CHECK-NEXT:  %tmp = kernel.atomic_cmpxchg %p, %zero, %zero {ordering = "seq_cst", scope = "agent"} : !kernel.ptr<global, i32> // divergent
 // CHECK-NEXT:  %cmp.i = arith.cmpi eq, %tmp, %zero : i32 // divergent
 // CHECK-NEXT:  cf.cond_br %cmp.i, ^unreachable_loop, ^end // divergent branch
 // CHECK-NEXT:  ^end:

@@ -33,7 +33,7 @@ kernel.func @divergent_exit_lane_first {
   cf.br ^A(%j : i32)
 ^exit:
   %use = arith.addi %r, %one : i32
-  kernel.store %use, %out, %tid
+  kernel.store %use, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-LABEL: // uniformity of @divergent_exit_lane_first:
@@ -63,7 +63,7 @@ kernel.func @divergent_exit_lane_first {
 // CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
-// CHECK-NEXT:  kernel.store %use, %out, %tid
+// CHECK-NEXT:  kernel.store %use, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -84,7 +84,7 @@ kernel.func @divergent_exit_tid_first {
   cf.br ^A(%j : i32)
 ^exit:
   %use = arith.addi %r, %one : i32
-  kernel.store %use, %out, %tid
+  kernel.store %use, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @divergent_exit_tid_first:
@@ -114,7 +114,7 @@ kernel.func @divergent_exit_tid_first {
 // CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
-// CHECK-NEXT:  kernel.store %use, %out, %tid
+// CHECK-NEXT:  kernel.store %use, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -134,7 +134,7 @@ kernel.func @uniform_exit {
   cf.br ^A(%j : i32)
 ^exit(%r.out: i32):
   %use = arith.addi %r, %one : i32
-  kernel.store %use, %out, %r.out
+  kernel.store %use, %out, %r.out : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @uniform_exit:
@@ -165,6 +165,6 @@ kernel.func @uniform_exit {
 // CHECK-NEXT:  cf.br ^A(%j : i32)
 // CHECK-NEXT:  ^exit(%r.out: i32): // %r.out divergent; divergent exit of the branch in ^A
 // CHECK-NEXT:  %use = arith.addi %r, %one : i32 // divergent
-// CHECK-NEXT:  kernel.store %use, %out, %r.out
+// CHECK-NEXT:  kernel.store %use, %out, %r.out : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

@@ -35,7 +35,7 @@ kernel.func @natural_loop {
 ^exit:
   %after = arith.addi %i.next, %n : i32
   %before = arith.addi %n.plus, %n : i32
-  kernel.store %after, %out, %tid
+  kernel.store %after, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-LABEL: // uniformity of @natural_loop:
@@ -68,6 +68,6 @@ kernel.func @natural_loop {
 // CHECK-NEXT:  ^exit: // divergent exit of the branch in ^L
 // CHECK-NEXT:  %after = arith.addi %i.next, %n : i32 // divergent
 // CHECK-NEXT:  %before = arith.addi %n.plus, %n : i32 // uniform
-// CHECK-NEXT:  kernel.store %after, %out, %tid
+// CHECK-NEXT:  kernel.store %after, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

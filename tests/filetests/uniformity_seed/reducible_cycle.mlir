@@ -42,7 +42,7 @@ kernel.func @branch_and_join_inside {
   cf.cond_br %done, ^exit, ^H(%i.next : i32)
 ^exit:
   %use = arith.addi %i.next, %n : i32
-  kernel.store %x, %out, %tid
+  kernel.store %x, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-LABEL: // uniformity of @branch_and_join_inside:
@@ -71,7 +71,7 @@ kernel.func @branch_and_join_inside {
 // CHECK-NEXT:  cf.cond_br %done, ^exit, ^H(%i.next : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %use = arith.addi %i.next, %n : i32 // uniform
-// CHECK-NEXT:  kernel.store %x, %out, %tid
+// CHECK-NEXT:  kernel.store %x, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -93,7 +93,7 @@ kernel.func @diverged_paths_from_outside {
   cf.cond_br %done, ^exit, ^H(%i.next, %from : i32, i32)
 ^exit:
   %use = arith.addi %k, %n : i32
-  kernel.store %from, %out, %tid
+  kernel.store %from, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @diverged_paths_from_outside:
@@ -119,6 +119,6 @@ kernel.func @diverged_paths_from_outside {
 // CHECK-NEXT:  cf.cond_br %done, ^exit, ^H(%i.next, %from : i32, i32) // uniform branch
 // CHECK-NEXT:  ^exit:
 // CHECK-NEXT:  %use = arith.addi %k, %n : i32 // uniform
-// CHECK-NEXT:  kernel.store %from, %out, %tid
+// CHECK-NEXT:  kernel.store %from, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

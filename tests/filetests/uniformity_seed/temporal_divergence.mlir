@@ -34,7 +34,7 @@ kernel.func @divergent_exit {
 ^exit(%last: i32):
   %use = arith.muli %i.next, %n : i32
   %use.before = arith.muli %before, %n : i32
-  kernel.store %last, %out, %zero
+  kernel.store %last, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-LABEL: // uniformity of @divergent_exit:
@@ -61,7 +61,7 @@ kernel.func @divergent_exit {
 // CHECK-NEXT:  ^exit(%last: i32): // %last divergent; divergent exit of the branch in ^L
 // CHECK-NEXT:  %use = arith.muli %i.next, %n : i32 // divergent
 // CHECK-NEXT:  %use.before = arith.muli %before, %n : i32 // uniform
-// CHECK-NEXT:  kernel.store %last, %out, %zero
+// CHECK-NEXT:  kernel.store %last, %out, %zero : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -81,7 +81,7 @@ kernel.func @uniform_exit {
 ^exit(%last: i32):
   %use = arith.muli %i.next, %n : i32
   %use.before = arith.muli %before, %n : i32
-  kernel.store %last, %out, %tid
+  kernel.store %last, %out, %tid : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @uniform_exit:
@@ -104,7 +104,7 @@ kernel.func @uniform_exit {
 // CHECK-NEXT:  ^exit(%last: i32): // %last uniform
 // CHECK-NEXT:  %use = arith.muli %i.next, %n : i32 // uniform
 // CHECK-NEXT:  %use.before = arith.muli %before, %n : i32 // uniform
-// CHECK-NEXT:  kernel.store %last, %out, %tid
+// CHECK-NEXT:  kernel.store %last, %out, %tid : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }
 
@@ -127,7 +127,7 @@ kernel.func @nested_inner_exit {
   %done = arith.cmpi sge, %o.next, %n : i32
   cf.cond_br %done, ^exit, ^outer(%o.next : i32)
 ^exit:
-  kernel.store %use.outer, %out, %zero
+  kernel.store %use.outer, %out, %zero : !kernel.ptr<global, i32>, i32
   kernel.return
 }
 // SUM-NEXT:  // uniformity of @nested_inner_exit:
@@ -159,6 +159,6 @@ kernel.func @nested_inner_exit {
 // CHECK-NEXT:  %done = arith.cmpi sge, %o.next, %n : i32 // uniform
 // CHECK-NEXT:  cf.cond_br %done, ^exit, ^outer(%o.next : i32) // uniform branch
 // CHECK-NEXT:  ^exit:
-// CHECK-NEXT:  kernel.store %use.outer, %out, %zero
+// CHECK-NEXT:  kernel.store %use.outer, %out, %zero : !kernel.ptr<global, i32>, i32
 // CHECK-NEXT:  kernel.return
 // CHECK-NEXT:  }

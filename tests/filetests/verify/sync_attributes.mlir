@@ -1,9 +1,9 @@
 kernel.func @k {
 ^entry(%p: !kernel.ptr<global, i32>, %v: i32):
-  %a = kernel.atomic add, %p, %v : i32 loc("t.k":2:3)
-  %b = kernel.atomic_cmpxchg %p, %v, %v {ordering = "sometimes", scope = "agent"} : i32 loc("t.k":3:3)
-  %c = kernel.atomic_load %p {ordering = "acq_rel", scope = "agent"} : i32 loc("t.k":4:3)
-  kernel.atomic_store %v, %p {ordering = "acquire", scope = "system"} loc("t.k":5:3)
+  %a = kernel.atomic add, %p, %v : !kernel.ptr<global, i32> loc("t.k":2:3)
+  %b = kernel.atomic_cmpxchg %p, %v, %v {ordering = "sometimes", scope = "agent"} : !kernel.ptr<global, i32> loc("t.k":3:3)
+  %c = kernel.atomic_load %p {ordering = "acq_rel", scope = "agent"} : !kernel.ptr<global, i32> loc("t.k":4:3)
+  kernel.atomic_store %v, %p {ordering = "acquire", scope = "system"} : !kernel.ptr<global, i32> loc("t.k":5:3)
   kernel.fence {ordering = "relaxed", scope = "workgroup"} loc("t.k":6:3)
   kernel.fence {ordering = "release", scope = 2 : i32} loc("t.k":7:3)
   kernel.fence {ordering = "release"} loc("t.k":8:3)

@@ -2,7 +2,7 @@ kernel.func @k {
 ^entry(%v: i32):
   %e = conv.anchor : !conv.token
   %x = arith.addi %v, %v : i32
-  %r = kernel.readfirstlane %v, %e, %e : i32 loc("op.k":2:2)
+  %r = "kernel.readfirstlane"(%v, %e, %e) : (i32, !conv.token, !conv.token) -> i32 loc("op.k":2:2)
   kernel.return
 }
 // A convergent op takes its own operands plus at most one trailing token.

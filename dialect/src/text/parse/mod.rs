@@ -13,6 +13,7 @@
 //! custom syntax of `arith` and `cf`, `locations.rs` locations and their aliases, `values.rs`
 //! types, attributes and literals.
 
+mod format;
 mod locations;
 mod upstream;
 mod values;
@@ -24,7 +25,7 @@ use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
 use crate::ir::{Ir, Successor, ThinVec, ValueData, ValueDef};
 use crate::location::Loc;
-use crate::registry::{Arity, Keyword, Opcode, Traits};
+use crate::registry::{syntax, Arity, Keyword, Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::packed_option::ReservedValue;
 use std::collections::HashMap;
@@ -111,6 +112,8 @@ enum Form {
         uses: Vec<TypedUse>,
         succs: Vec<(Use, Vec<TypedUse>)>,
     },
+    /// A `kernel` / `conv` op in its custom format, read up to the next region.
+    Format(format::FormatState),
     /// An upstream op in MLIR's custom syntax, read whole but for its location.
     Upstream {
         uses: Vec<TypedUse>,
@@ -431,7 +434,7 @@ impl Parser<'_> {
     fn parse_op(&mut self, block: Option<Block>) -> PResult<()> {
         let mut open: Vec<Pending> = Vec::new();
         let mut cur = self.op_head(block)?;
-        let mut follows = self.region_follows(&cur)?;
+        let mut follows = self.region_follows(&mut cur)?;
         loop {
             // `cur` is an op; `follows`: its next region follows (what leads to its `{` read).
             if follows {
@@ -451,8 +454,8 @@ impl Parser<'_> {
                     Tok::RBrace => {
                         self.bump();
                         self.end_region()?;
-                        let p = open.pop().expect("a region is open");
-                        let f = self.region_follows(&p)?;
+                        let mut p = open.pop().expect("a region is open");
+                        let f = self.region_follows(&mut p)?;
                         break (p, f);
                     }
                     Tok::Eof => return Err(self.unexpected("`}`")),
@@ -460,8 +463,8 @@ impl Parser<'_> {
                         let Some(b) = top.block else {
                             return Err(self.unexpected("a block label"));
                         };
-                        let p = self.op_head(Some(b))?;
-                        if self.region_follows(&p)? {
+                        let mut p = self.op_head(Some(b))?;
+                        if self.region_follows(&mut p)? {
                             break (p, true);
                         }
                         self.op_finish(p)?;
@@ -524,9 +527,14 @@ impl Parser<'_> {
         if isolated {
             self.scopes.push(Scope::default());
         }
-        let form = match upstream_syntax(opcode) {
+        let form = match (upstream_syntax(opcode), syntax::format(opcode)) {
             _ if generic => self.generic_head()?,
-            Some(u) if u != Upstream::Module => self.upstream(op, u)?,
+            (Some(u), _) if u != Upstream::Module => self.upstream(op, u)?,
+            (_, Some(f)) => {
+                let mut st = format::FormatState::new(f);
+                self.format_elems(op, &f.pieces[0], &mut st)?;
+                Form::Format(st)
+            }
             _ => self.custom_head(op)?,
         };
         Ok(Pending {
@@ -542,9 +550,22 @@ impl Parser<'_> {
     }
 
     /// Does region number `p.regions` of `p` follow? Consumes what leads up to its `{`.
-    fn region_follows(&mut self, p: &Pending) -> PResult<bool> {
-        match p.form {
+    fn region_follows(&mut self, p: &mut Pending) -> PResult<bool> {
+        match &mut p.form {
             Form::Upstream { .. } => Ok(false),
+            Form::Format(st) => {
+                let f = st.format;
+                if p.regions + 1 == f.pieces.len() {
+                    return Ok(false);
+                }
+                if p.regions > 0 {
+                    self.format_elems(p.op, &f.pieces[p.regions], st)?;
+                }
+                if self.peek() != Tok::LBrace {
+                    return Err(self.unexpected("`{`"));
+                }
+                Ok(true)
+            }
             Form::Generic { .. } if p.regions == 0 => Ok(self.eat(Tok::LParen)),
             Form::Generic { .. } => {
                 if self.eat(Tok::Comma) {
@@ -622,6 +643,7 @@ impl Parser<'_> {
                 uses,
                 succs,
             } => self.custom_tail(op, literal, uses, succs)?,
+            Form::Format(st) => self.format_finish(op, st)?,
             Form::Upstream {
                 uses,
                 succs,

@@ -4,6 +4,6 @@ kernel.func @mixed {
   %x = kernel.ballot %c, %a : i64
   %y = kernel.ballot %c : i64
   %zero = arith.constant 0 : i32
-  kernel.store %y, %out, %zero
+  kernel.store %y, %out, %zero : !kernel.ptr<global, i64>, i32
   kernel.return
 }
