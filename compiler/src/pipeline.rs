@@ -855,15 +855,16 @@ fn verify_with_mlir(ir: &Ir, opts: &Options, pass: &str) -> Result<(), Failure> 
     let Some(verify) = opts.mlir_verifier else {
         return Ok(());
     };
-    let generic = text::print(
+    // kc's own custom form: the compiled-in definitions carry the same assembly formats as
+    // kc's printer (registry/syntax.rs), so MLIR parses what a user reads.
+    let custom = text::print(
         ir,
         &PrintOptions {
-            generic: text::Generic::Kc,
             locations: true,
             ..PrintOptions::default()
         },
     );
-    verify(&generic).map_err(|msg| {
+    verify(&custom).map_err(|msg| {
         Failure::Diagnostics(format!(
             "error: MLIR's verifier rejects the IR after `{pass}`:\n{msg}\n"
         ))
