@@ -29,7 +29,11 @@
 //! Skips are decided like LLVM's skip threshold: a `cf_skip` stays when the code it jumps over
 //! (the blocks laid out after its own, up to its target) has more than [`THRESHOLD`]
 //! instructions or one unsafe with no lanes (a branch, including a skip not decided yet, a
-//! scalar load, `readlane`/`readfirstlane`, a barrier, `s_endpgm`, an explicit EXEC operand).
+//! scalar load, `readlane`/`readfirstlane`, a barrier, `s_endpgm`, an explicit EXEC operand,
+//! a write of a scalar register that another instruction writes too: a phi's, whose value
+//! from the path the lanes did take it would overwrite; a loop counter's is fine when the
+//! skip goes to the loop's back edge, which with no lanes leaves the loop, after which
+//! nothing reads it).
 //! Innermost regions are decided first: by the layout position of the target (a region
 //! nested in another ends before it), then of the skip, so an inner skip that goes no longer
 //! counts for the outer ones.
@@ -39,7 +43,7 @@
 //! becomes empty at most once, when its skip is dropped).
 
 use crate::isa::{Opc, Unit};
-use crate::mir::{Func, Inst, MBlock, Operand, Operands, PReg};
+use crate::mir::{File, Func, Inst, MBlock, Operand, Operands, PReg, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 use smallvec::smallvec;
 
@@ -54,6 +58,17 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
     }
     // (target position, skip block position) of every skip, checked before anything changes.
     let mut skips: Vec<(usize, usize)> = Vec::new();
+    // Target positions that are a divergent loop's back edge (`cf_loop` first, after empty
+    // blocks): with no lanes there the loop is left, and no scalar register the loop writes
+    // is read after it (a value defined in a loop with divergent exits is read outside
+    // through per-lane copies: temporal divergence), so the loop's counters may be written.
+    let latch_at = |t: usize| {
+        f.layout[t..]
+            .iter()
+            .find_map(|&b| f.blocks[b].insts.first())
+            .is_some_and(|i| i.op == Opc::CF_LOOP)
+    };
+    let mut latches = vec![false; f.layout.len()];
     for (i, &b) in f.layout.iter().enumerate() {
         let insts = &f.blocks[b].insts;
         for (k, inst) in insts.iter().enumerate() {
@@ -65,7 +80,10 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
                 _ => None,
             };
             match target {
-                Some(t) if t > i && k + 1 == insts.len() => skips.push((t, i)),
+                Some(t) if t > i && k + 1 == insts.len() => {
+                    latches[t] = latch_at(t);
+                    skips.push((t, i));
+                }
                 _ => {
                     return Err(format!(
                         "{b}: `cf_skip` must end its block and skip to a later block"
@@ -74,6 +92,9 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
             }
         }
     }
+    // Before the expansion: a pseudo's mask update (`s_or_b64 m, m, lanes`) adds lanes of
+    // EXEC, nothing with no lanes, so it does not count as a second write of `m`.
+    let shared = shared_scalars(f);
     for &b in &f.layout {
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
@@ -86,7 +107,9 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
     skips.sort_unstable();
     let mut empty_until = vec![0u32; f.layout.len()];
     for (to, at) in skips {
-        let keep = !short_and_safe(f, at + 1..to, &mut empty_until);
+        let none = SecondaryMap::new();
+        let shared = if latches[to] { &none } else { &shared };
+        let keep = !short_and_safe(f, at + 1..to, shared, &mut empty_until);
         let insts = &mut f.blocks[f.layout[at]].insts;
         if keep {
             let last = insts.last_mut().expect("a skip ends its block");
@@ -142,10 +165,65 @@ fn expand(inst: Inst, out: &mut Vec<Inst>) {
     out[start].comment = inst.comment;
 }
 
+/// The scalar virtual registers written by more than one instruction: a phi's register
+/// (each incoming path writes it), a loop counter. A write of one with no lanes is not
+/// harmless: when no lane took the path, another path's value is in the register, and the
+/// SALU (or a VALU compare into a lane mask) would overwrite it for the lanes that are
+/// elsewhere. A scalar register written once is computed from uniform values alone, the same
+/// whatever EXEC holds (scalar loads and EXEC reads are unsafe anyway). Lane masks updated
+/// by the control-flow pseudos are not counted: with no lanes such an update adds none.
+fn shared_scalars(f: &Func) -> SecondaryMap<VReg, bool> {
+    let mut seen: SecondaryMap<VReg, u8> = SecondaryMap::with_capacity(f.vregs.len());
+    for &b in &f.layout {
+        for i in f.blocks[b]
+            .insts
+            .iter()
+            .filter(|i| !i.op.desc().is_pseudo())
+        {
+            for o in &i.ops[..usize::from(i.op.desc().defs).min(i.ops.len())] {
+                if let Operand::Reg {
+                    reg: Reg::Virt(v), ..
+                } = *o
+                {
+                    if f.vregs[v].file == File::S {
+                        seen[v] = seen[v].saturating_add(1);
+                    }
+                }
+            }
+        }
+    }
+    let mut shared = SecondaryMap::with_capacity(f.vregs.len());
+    for (v, &n) in seen.iter() {
+        shared[v] = n > 1;
+    }
+    shared
+}
+
+/// Does `i` write a scalar register whose old value may still be wanted with no lanes here:
+/// one of `shared`, or a physical SGPR?
+fn clobbers_scalar(i: &Inst, shared: &SecondaryMap<VReg, bool>) -> bool {
+    i.ops[..usize::from(i.op.desc().defs).min(i.ops.len())]
+        .iter()
+        .any(|o| match *o {
+            Operand::Reg {
+                reg: Reg::Virt(v), ..
+            } => shared[v],
+            Operand::Reg {
+                reg: Reg::Phys(p), ..
+            } => matches!(p, PReg::S(..) | PReg::Vcc | PReg::M0),
+            _ => false,
+        })
+}
+
 /// Is the code at the layout positions `region` short and safe to run with no lanes?
 /// Reading stops at the first unsafe instruction or past the threshold. `empty_until[k] = j`
 /// (when `j > k`): the blocks at `k..j` are empty.
-fn short_and_safe(f: &Func, region: std::ops::Range<usize>, empty_until: &mut [u32]) -> bool {
+fn short_and_safe(
+    f: &Func,
+    region: std::ops::Range<usize>,
+    shared: &SecondaryMap<VReg, bool>,
+    empty_until: &mut [u32],
+) -> bool {
     let len = region.end;
     let mut count = 0;
     // Empty positions walked since the last non-empty block, to point past the run.
@@ -177,7 +255,8 @@ fn short_and_safe(f: &Func, region: std::ops::Range<usize>, empty_until: &mut [u
                     i.op,
                     Opc::V_READFIRSTLANE_B32 | Opc::V_READLANE_B32 | Opc::S_BARRIER | Opc::S_ENDPGM
                 )
-                || i.ops.iter().any(|o| *o == exec());
+                || i.ops.iter().any(|o| *o == exec())
+                || clobbers_scalar(i, shared);
             if unsafe_ || count > THRESHOLD {
                 verdict = false;
                 break 'scan;
