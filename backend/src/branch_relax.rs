@@ -245,6 +245,7 @@ mod tests {
             sgprs: 7,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         relax(&mut f, &mut usage).unwrap();
         assert_eq!(
@@ -261,6 +262,7 @@ mod tests {
             sgprs: 7,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         relax(&mut f, &mut usage).unwrap();
         let o = ops(&f);
@@ -305,6 +307,7 @@ mod tests {
             sgprs: SGPR_BUDGET - 1,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         let e = relax(&mut f, &mut usage).unwrap_err();
         assert!(e.0.contains("SGPR pair"), "{}", e.0);
