@@ -11,7 +11,9 @@
 //! from a fresh VGPR the instruction now writes instead; right before every instruction that
 //! reads dwords of it, a `scratch_load_dword{,x2}` loads them into a fresh VGPR the
 //! instruction reads instead (an instruction that reads and writes it, `v_fmac_f32`, gets
-//! both, around the same fresh VGPR). Slots below 4 KiB are addressed as `off, off
+//! both, around the same fresh VGPR); a read by the instruction right after one that wrote or
+//! reloaded the victim reads that fresh VGPR instead (same EXEC: an instruction naming a VGPR
+//! never writes EXEC). Slots below 4 KiB are addressed as `off, off
 //! offset:N`, as clang-22 does; farther ones through a fresh VGPR holding the slot's 4 KiB
 //! page (`v_mov_b32`), `offset:` the rest (clang-22 uses an SGPR there; kc places SGPRs
 //! before VGPRs, so a VGPR keeps the SGPR allocation final). The fresh VGPRs live across
@@ -86,20 +88,38 @@ impl Spiller {
         // Where the whole-wave region the instructions are in opened (`out` index of its
         // `s_or_saveexec_b64 s, -1`), if they are in one.
         let mut region: Option<usize> = None;
+        // The victims the previous instruction named: (victim, its fresh VGPR, the dwords
+        // that VGPR holds).
+        let mut prev: Vec<(VReg, VReg, u8)> = Vec::new();
         for mut inst in insts {
             if let Some(opens) = whole_wave_switch(&inst) {
                 region = opens.then_some(out.len());
             }
             let refs = victim_refs(f, &inst, slot);
             if refs.is_empty() {
+                prev.clear();
                 out.push(inst);
                 continue;
             }
             let mut before = Vec::new();
             let mut after = Vec::new();
-            for (v, reads, writes) in refs {
-                let t = f.new_vreg(f.vregs[v]);
-                self.temps.insert(t);
+            let mut cur = Vec::with_capacity(refs.len());
+            for (v, mut reads, writes) in refs {
+                // Read right after the previous instruction wrote or reloaded it: that fresh
+                // VGPR still holds it, for the same lanes (an instruction naming a VGPR never
+                // writes EXEC), so no reload.
+                let (t, held) = match prev.iter().find(|p| p.0 == v && reads & !p.2 == 0) {
+                    Some(&(_, t, held)) => {
+                        reads = 0;
+                        (t, held)
+                    }
+                    None => {
+                        let t = f.new_vreg(f.vregs[v]);
+                        self.temps.insert(t);
+                        (t, reads)
+                    }
+                };
+                cur.push((v, t, held | writes));
                 let first = slot[v].expect("a victim has a slot");
                 let dwords = f.vregs[v].dwords;
                 for (lo, n) in runs(reads, dwords) {
@@ -144,6 +164,7 @@ impl Spiller {
             }
             out.push(inst);
             out.extend(after);
+            prev = cur;
         }
         f.blocks[b].insts = out;
     }
@@ -327,9 +348,10 @@ mod tests {
         assert_eq!(runs(0, 2), []);
     }
 
-    /// A 64-bit victim written whole and read a dword at a time: one `_dwordx2` store after
-    /// the write, a dword reload before each read, each at its slot; an instruction that
-    /// reads its destination (`v_fmac_f32`) gets a reload before and a store after.
+    /// A 64-bit victim read and written whole: a `_dwordx2` reload before, a `_dwordx2`
+    /// store after, at its slot; the next instruction reads its high dword from the same
+    /// fresh VGPR (no reload), and reloads `x`, which the one after reads and writes in place
+    /// (`v_fmac_f32`) with no second reload and a store after.
     #[test]
     fn spill_everywhere_shapes() {
         let mut f = Func::default();
@@ -356,14 +378,18 @@ mod tests {
                 (SCRATCH_LOAD_DWORDX2, 4),
                 (V_LSHLREV_B64, 0),
                 (SCRATCH_STORE_DWORDX2, 4),
-                (LD, 8),
                 (LD, 0),
                 (V_ADD_U32, 0),
-                (LD, 0),
                 (V_FMAC_F32, 0),
                 (ST, 0),
             ]
         );
+        let i = &f.blocks[b].insts;
+        let reg = |k: usize, j: usize| i[k].ops[j].reg();
+        assert_eq!(reg(3, 0), reg(6, 1), "the shifted pair feeds the add");
+        assert_eq!(reg(5, 0), reg(6, 2), "the reloaded x feeds the add");
+        assert_eq!(reg(5, 0), reg(7, 0), "and the fmac, which writes it");
+        assert_eq!(reg(7, 0), reg(8, 1), "whose result is stored");
         assert_eq!(sp.count, 4);
         assert_eq!(sp.private_bytes(), 16);
         let named = |v: VReg| {
