@@ -6,19 +6,19 @@
 //! (`victims`, chosen by the scan in `regalloc.rs` by spill weight), none of them in
 //! [`never_spill`] nor a temporary made here.
 //! Post: no instruction names a victim. Each victim owns dword slots of the private segment
-//! (`slots` on, 4 bytes each, never shared). Right after every instruction that writes
-//! dwords of it, a `scratch_store_dword` (`_dwordx2` for a whole 64-bit pair) stores them
-//! from a fresh VGPR the instruction now writes instead; right before every instruction that
-//! reads dwords of it, a `scratch_load_dword{,x2}` loads them into a fresh VGPR the
-//! instruction reads instead (an instruction that reads and writes it, `v_fmac_f32`, gets
-//! both, around the same fresh VGPR); a read by the instruction right after one that wrote or
-//! reloaded the victim reads that fresh VGPR instead (same EXEC: an instruction naming a VGPR
-//! never writes EXEC). Slots below 4 KiB are addressed as `off, off
-//! offset:N`, as clang-22 does; farther ones through a fresh VGPR holding the slot's 4 KiB
-//! page (`v_mov_b32`), `offset:` the rest (clang-22 uses an SGPR there; kc places SGPRs
-//! before VGPRs, so a VGPR keeps the SGPR allocation final). The fresh VGPRs live across
-//! one instruction and its spill code and are recorded in `temps` (never spilled); every
-//! dword stored counts in `.vgpr_spill_count`, as in LLVM.
+//! (`slots` on, 4 bytes each, never shared; a tuple's first slot 8-byte aligned). Right
+//! after every instruction that writes dwords of it, a `scratch_store_dword` (`_dwordx2` for
+//! an aligned pair) stores them from a fresh VGPR the instruction now writes instead; right
+//! before every instruction that reads dwords of it, a `scratch_load_dword{,x2}` loads them
+//! into a fresh VGPR the instruction reads instead (an instruction that reads and writes it,
+//! `v_fmac_f32`, gets both, around the same fresh VGPR); the instruction right after one that
+//! wrote or reloaded the victim reads that fresh VGPR, with no reload (same EXEC: an
+//! instruction naming a VGPR never writes EXEC). Slots below 4 KiB are addressed as `off,
+//! off offset:N`, as clang-22 does; farther ones through a fresh VGPR holding the slot's
+//! 4 KiB page (`v_mov_b32`), `offset:` the rest (clang-22 uses an SGPR there; kc places SGPRs
+//! before VGPRs, so a VGPR keeps the SGPR allocation final). The fresh VGPRs live across one
+//! or two instructions and their spill code and are recorded in `temps` (never spilled);
+//! every dword stored counts in `.vgpr_spill_count`, as in LLVM.
 //!
 //! EXEC: the spill code runs under the EXEC of the instruction it serves, which it never
 //! changes, and scratch accesses touch only the lanes in EXEC. That is enough, without
@@ -38,7 +38,8 @@
 //! spill VGPRs are `v_writelane_b32` destinations, so they are among them). A victim only
 //! *read* in a whole-wave region (a reduction's source, which `v_cndmask_b32` masks with the
 //! saved EXEC) is reloaded before the region opens, under the EXEC its value belongs to: a
-//! reload inside would write the fresh VGPR with the whole wave, over lanes of other values.
+//! reload inside would write the fresh VGPR with the whole wave, which `regalloc` would then
+//! have to reserve for the whole kernel, as it does every VGPR written there.
 //! Cost: linear in the instructions plus the spill code made.
 
 use crate::isa::Opc;
@@ -73,6 +74,10 @@ impl Spiller {
         let mut slot: SecondaryMap<VReg, Option<u32>> = SecondaryMap::new();
         for &v in victims {
             debug_assert_eq!(f.vregs[v].file, File::V);
+            // Tuples start on an 8-byte boundary (a `_dwordx2` access is then aligned).
+            if f.vregs[v].dwords >= 2 {
+                self.slots = self.slots.next_multiple_of(2);
+            }
             slot[v] = Some(self.slots);
             self.slots += f.vregs[v].dwords as u32;
         }
@@ -153,8 +158,8 @@ impl Spiller {
             }
             match region {
                 // A read in a whole-wave region (the source of a DPP reduction) is reloaded
-                // before the region opens, under the EXEC the value belongs to: a reload
-                // under the whole wave would write lanes other values hold.
+                // before the region opens, under the EXEC the value belongs to (a reload under
+                // the whole wave would make the fresh VGPR a whole-kernel reservation).
                 Some(at) => {
                     let k = before.len();
                     out.splice(at..at, before);
@@ -375,9 +380,9 @@ mod tests {
             [
                 (V_MOV_B32, 0),
                 (ST, 0),
-                (SCRATCH_LOAD_DWORDX2, 4),
+                (SCRATCH_LOAD_DWORDX2, 8),
                 (V_LSHLREV_B64, 0),
-                (SCRATCH_STORE_DWORDX2, 4),
+                (SCRATCH_STORE_DWORDX2, 8),
                 (LD, 0),
                 (V_ADD_U32, 0),
                 (V_FMAC_F32, 0),
