@@ -12,13 +12,13 @@
 //! before every instruction that reads dwords of it, a `scratch_load_dword{,x2}` loads them
 //! into a fresh VGPR the instruction reads instead (an instruction that reads and writes it,
 //! `v_fmac_f32`, gets both, around the same fresh VGPR); the instruction right after one that
-//! wrote or reloaded the victim reads that fresh VGPR, with no reload (same EXEC: an
-//! instruction naming a VGPR never writes EXEC). Slots below 4 KiB are addressed as `off,
+//! wrote or reloaded the victim into a fresh VGPR reads that VGPR, with no reload (same EXEC:
+//! an instruction naming a VGPR never writes EXEC). Slots below 4 KiB are addressed as `off,
 //! off offset:N`, as clang-22 does; farther ones through a fresh VGPR holding the slot's
 //! 4 KiB page (`v_mov_b32`), `offset:` the rest (clang-22 uses an SGPR there; kc places SGPRs
 //! before VGPRs, so a VGPR keeps the SGPR allocation final). The fresh VGPRs live across one
-//! or two instructions and their spill code and are recorded in `temps` (never spilled);
-//! every dword stored counts in `.vgpr_spill_count`, as in LLVM.
+//! or two instructions (never a longer chain) and their spill code, and are recorded in
+//! `temps` (never spilled); every dword stored counts in `.vgpr_spill_count`, as in LLVM.
 //!
 //! EXEC: the spill code runs under the EXEC of the instruction it serves, which it never
 //! changes, and scratch accesses touch only the lanes in EXEC. That is enough, without
@@ -110,21 +110,23 @@ impl Spiller {
             let mut after = Vec::new();
             let mut cur = Vec::with_capacity(refs.len());
             for (v, mut reads, writes) in refs {
-                // Read right after the previous instruction wrote or reloaded it: that fresh
-                // VGPR still holds it, for the same lanes (an instruction naming a VGPR never
-                // writes EXEC), so no reload.
-                let (t, held) = match prev.iter().find(|p| p.0 == v && reads & !p.2 == 0) {
-                    Some(&(_, t, held)) => {
+                // Read right after the previous instruction wrote or reloaded it into a fresh
+                // VGPR: that VGPR still holds it, for the same lanes (an instruction naming a
+                // VGPR never writes EXEC), so no reload.
+                // Only a VGPR made for the previous instruction: a fresh VGPR lives across two
+                // instructions at most, so spilling always lowers the pressure it is for.
+                let t = match prev.iter().find(|p| p.0 == v && reads & !p.2 == 0) {
+                    Some(&(_, t, _)) => {
                         reads = 0;
-                        (t, held)
+                        t
                     }
                     None => {
                         let t = f.new_vreg(f.vregs[v]);
                         self.temps.insert(t);
-                        (t, reads)
+                        cur.push((v, t, reads | writes));
+                        t
                     }
                 };
-                cur.push((v, t, held | writes));
                 let first = slot[v].expect("a victim has a slot");
                 let dwords = f.vregs[v].dwords;
                 for (lo, n) in runs(reads, dwords) {
