@@ -27,18 +27,17 @@
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
 //! - When SGPRs run out (gfx942: 102, or `Budget::sgprs`), the allocator takes a register out
-//!   of the SGPR file:
-//!   the cheapest of the register being placed and, at the place where evicting costs least,
-//!   the registers in its way. The cost is the spill weight, references per live position,
-//!   a quarter of it for rematerializable registers. A rematerializable register has one
+//!   of the SGPR file: the cheapest of the register being placed and, at the place where
+//!   evicting costs least, the registers in its way. The cost is the spill weight,
+//!   references per live position, a quarter of it for rematerializable registers. A rematerializable register has one
 //!   definition, a move of a constant or of a never-written ABI SGPR, or a kernel-argument
 //!   load (`s_load_dword* s, s[0:1], imm`: the kernarg segment is read-only); that definition
 //!   is deleted and re-emitted before each use. Any other register is spilled to lanes of
 //!   spill VGPRs (`spill_sgpr`): `v_writelane_b32` after each write, `v_readlane_b32` into a
 //!   fresh SGPR before each read (both ignore EXEC, so this holds under any EXEC, empty
-//!   included); each spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The SGPRs are then
-//!   allocated again (the reload and spill temporaries live across one instruction and are
-//!   never chosen), until everything fits. The spill VGPRs are then reserved for the whole
+//!   included); each spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The
+//!   SGPRs are then allocated again (the reload and spill temporaries live across one
+//!   instruction and are never chosen), until everything fits. The spill VGPRs are then reserved for the whole
 //!   kernel (their lanes are reached whatever EXEC holds) and the other VGPRs allocated.
 //! - VGPRs written while EXEC is all ones (after `s_or_saveexec_b64 s, -1`, until EXEC is
 //!   written again in the block: the DPP wave reductions) are reserved for the whole kernel
@@ -54,9 +53,11 @@
 //!   the private segment (`.amdhsa_private_segment_fixed_size`) holds the slots.
 //! - A budget that cannot hold what one instruction needs at once, with the registers
 //!   reserved for the whole kernel, is an error, not a crash.
+//!
 //! Time: liveness is linear in the code plus its result; the scan is O(registers x
-//! register-file size x log) at worst, with a constant-time test for a physical register free
-//! since before the new register's first position (the common case).
+//! register-file size x log) at worst per round (two or three per file when spilling), with
+//! a constant-time test for a physical register free since before the new register's first
+//! position (the common case).
 
 use crate::isa::Opc;
 use crate::liveness::{self, Cfg, Live, Seg};

@@ -22,10 +22,10 @@
 //!
 //! Scratch (private memory): with `.amdhsa_enable_private_segment 1` every lane has its own
 //! `.amdhsa_private_segment_fixed_size` bytes (at most [`MAX_PRIVATE_BYTES`]), zeroed when its
-//! workgroup starts; `scratch_load/store_dword{,x2}` address them per lane with saddr + vaddr
-//! + offset (architected flat scratch, as on gfx942), touch only the lanes in EXEC, and an
-//! access outside the segment (or unaligned, or with the segment disabled) is an error naming
-//! the lane and the address.
+//! workgroup starts; `scratch_load/store_dword{,x2}` address them per lane as the sum of
+//! saddr, vaddr and offset (architected flat scratch, as on gfx942), touch only the lanes in
+//! EXEC, and an access outside the segment (or unaligned, or with the segment disabled) is an
+//! error naming the lane and the address.
 //!
 //! Memory model: a load reads memory when it *issues*; only the write of its destination
 //! registers waits until it retires (`s_waitcnt`). Stores and atomics change memory at issue.
