@@ -1,6 +1,8 @@
 //! Every kernel the differential generators make compiles with the gfx942 backend to a
 //! listing llvm-mc-22 assembles without an error or a warning (issue #4), with EXEC masking
-//! and with FORK/JOIN (`--divergence=fork-join`, issue #15).
+//! and with FORK/JOIN (`--divergence=fork-join`, issue #15), and with EXEC masking under a
+//! budget of 16 SGPRs and 16 VGPRs (`--max-sgprs 16 --max-vgprs 16`: the spill code, SGPRs to
+//! VGPR lanes and VGPRs to scratch, issue #16).
 //!
 //! Kernels: `kc_tests::gen::source` (structured `.k`, implicit and explicit tokens, and the
 //! race-free variant the differential execution test runs) and `kc_tests::gen::cfg` (CF
@@ -50,38 +52,50 @@ fn main() -> ExitCode {
             text: text.clone(),
             is_ir,
         };
-        // With EXEC masking and with FORK/JOIN.
-        for divergence in [
-            pipeline::Divergence::ExecMask,
-            pipeline::Divergence::ForkJoin { depth: 6 },
+        // With EXEC masking and with FORK/JOIN, then spilling.
+        let hw = pipeline::Budget::default();
+        let tight = pipeline::Budget {
+            sgprs: 16,
+            vgprs: 16,
+        };
+        for (divergence, budget) in [
+            (pipeline::Divergence::ExecMask, hw),
+            (pipeline::Divergence::ForkJoin { depth: 6 }, hw),
+            (pipeline::Divergence::ExecMask, tight),
         ] {
             let mut opts = Options::new(Stage::Asm);
             opts.divergence = divergence;
+            opts.budget = budget;
+            let divergence = format!(
+                "{divergence:?}, {} SGPRs, {} VGPRs",
+                budget.sgprs, budget.vgprs
+            );
             let listing = match std::panic::catch_unwind(|| pipeline::run(&input, &opts)) {
                 Ok(Ok(l)) => l,
                 Ok(Err(Failure::Diagnostics(d) | Failure::Usage(d))) => {
                     failures.push(format!(
-                        "kernel {i} (seed {s:#x}, {divergence:?}): kc: {d}\n{text}"
+                        "kernel {i} (seed {s:#x}, {divergence}): kc: {d}\n{text}"
                     ));
                     break;
                 }
                 Err(_) => {
                     failures.push(format!(
-                        "kernel {i} (seed {s:#x}, {divergence:?}): kc panicked\n{text}"
+                        "kernel {i} (seed {s:#x}, {divergence}): kc panicked\n{text}"
                     ));
                     break;
                 }
             };
             if let Err(e) = assemble_gfx942(&mc, &listing) {
                 failures.push(format!(
-                    "kernel {i} (seed {s:#x}, {divergence:?}): {e}\n{listing}"
+                    "kernel {i} (seed {s:#x}, {divergence}): {e}\n{listing}"
                 ));
                 break;
             }
         }
     }
     println!(
-        "backend_assembles: {} of {count} kernels compiled and assembled (EXEC masking and FORK/JOIN)",
+        "backend_assembles: {} of {count} kernels compiled and assembled (EXEC masking, FORK/JOIN, \
+         and EXEC masking with 16 SGPRs and 16 VGPRs)",
         count - failures.len()
     );
     if failures.is_empty() {

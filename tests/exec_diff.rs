@@ -16,10 +16,16 @@
 //! must not change a defined result), each with EXEC masking and with FORK/JOIN
 //! (`--divergence=fork-join`).
 //!
+//! The optimized kernel also runs with a tight register budget ([`TIGHT`]: SGPRs spill to
+//! VGPR lanes, VGPRs to scratch) and EXEC masking.
+//!
 //! Environment: `KC_EXEC_SEED`, `KC_EXEC_COUNT` (kernels, default 200), `KC_EXEC_FIRST`
 //! (first index, to rerun the kernel a failure names), `KC_EXEC_VERBOSE=1`, `KC_EXEC_KEEP=DIR`
 //! (write each failing kernel as `DIR/kN.k` with its `DIR/kN.args.json`, grid and block
-//! included, so `kc run DIR/kN.k --engine ref|sim` reproduces it).
+//! included, so `kc run DIR/kN.k --engine ref|sim` reproduces it), `KC_EXEC_MAX_SGPRS=N` /
+//! `KC_EXEC_MAX_VGPRS=N` (every simulator compile with EXEC masking gets that budget, as `kc
+//! run --max-sgprs N --max-vgprs N`, instead of the hardware's plus the tight run; FORK/JOIN
+//! keeps the hardware's, since its stack is pinned to s[4L:4L+3]).
 
 use kc_compiler::pipeline::{self, Failure, Input, Options, Stage};
 use kc_compiler::run::{self, Engine, Request};
@@ -28,6 +34,26 @@ use kc_tests::gen::Rng;
 use std::process::ExitCode;
 
 use kc_tests::env_u64;
+
+/// The budget of the extra spilling run: few enough registers that most kernels spill.
+const TIGHT: pipeline::Budget = pipeline::Budget {
+    sgprs: 16,
+    vgprs: 16,
+};
+
+/// Whether the -O2 listing of `input` under `budget` spills VGPRs to scratch and SGPRs to
+/// VGPR lanes (for the summary: how much of the run exercised spilling).
+fn spills(input: &Input, budget: pipeline::Budget) -> (bool, bool) {
+    let mut opts = Options::new(Stage::Asm);
+    opts.budget = budget;
+    match pipeline::run(input, &opts) {
+        Ok(listing) => (
+            listing.contains("scratch_store"),
+            listing.contains("v_writelane_b32"),
+        ),
+        Err(_) => (false, false),
+    }
+}
 
 const EXEC_MASK: pipeline::Divergence = pipeline::Divergence::ExecMask;
 const FORK_JOIN: pipeline::Divergence = pipeline::Divergence::ForkJoin { depth: 6 };
@@ -110,6 +136,19 @@ fn main() -> ExitCode {
     let count = env_u64("KC_EXEC_COUNT", 200) as usize;
     let first = env_u64("KC_EXEC_FIRST", 0) as usize;
     let verbose = std::env::var("KC_EXEC_VERBOSE").is_ok();
+    // The budget of every simulator compile, and of the extra one (the tight budget unless
+    // the environment sets one for all).
+    let hw = pipeline::Budget::default();
+    let forced = pipeline::Budget {
+        sgprs: env_u64("KC_EXEC_MAX_SGPRS", hw.sgprs as u64) as u16,
+        vgprs: env_u64("KC_EXEC_MAX_VGPRS", hw.vgprs as u64) as u16,
+    };
+    let (mut vgpr_spilling, mut sgpr_spilling) = (0, 0);
+    let (budget, extra) = if forced == hw {
+        (hw, Some(TIGHT))
+    } else {
+        (forced, None)
+    };
     let keep = std::env::var("KC_EXEC_KEEP").ok();
     let (mut compared, mut skipped, mut failures) = (0, 0, Vec::new());
     for i in first..first + count {
@@ -129,7 +168,7 @@ fn main() -> ExitCode {
             text: text.clone(),
             is_ir: false,
         };
-        let request = |engine, opt_level, divergence| Request {
+        let request = |engine, opt_level, divergence, budget| Request {
             kernel: None,
             grid: Some([grid, 1, 1]),
             block: Some([block, 1, 1]),
@@ -147,12 +186,13 @@ fn main() -> ExitCode {
             opt_level,
             simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
             divergence,
+            budget,
             listing: None,
             schedule: kc_compiler::run::Schedule::Lockstep,
             trace: false,
             color: false,
         };
-        let reference = match run::execute(&input, &request(Engine::Ref, 0, EXEC_MASK)) {
+        let reference = match run::execute(&input, &request(Engine::Ref, 0, EXEC_MASK, hw)) {
             Ok(out) => out,
             Err(Failure::Diagnostics(d)) => {
                 skipped += 1;
@@ -176,12 +216,28 @@ fn main() -> ExitCode {
         'lowerings: for (divergence, scheme) in [(EXEC_MASK, "exec-mask"), (FORK_JOIN, "fork-join")]
         {
             for opt in [0u8, 2] {
-                let got = run::execute(&input, &request(Engine::Sim, opt, divergence));
+                // FORK/JOIN pins its stack to s[4L:4L+3], which a small SGPR budget may
+                // not hold: it keeps the hardware's budget.
+                let budget = if divergence == EXEC_MASK { budget } else { hw };
+                let got = run::execute(&input, &request(Engine::Sim, opt, divergence, budget));
                 let what = format!("the simulator at -O{opt} with {scheme}");
                 if let Some(m) = mismatch(&reference, got, &what) {
                     failures.push(format!("{describe}: {m}\n{text}"));
                     break 'lowerings;
                 }
+            }
+        }
+        let spilled = spills(&input, extra.unwrap_or(budget));
+        vgpr_spilling += spilled.0 as usize;
+        sgpr_spilling += spilled.1 as usize;
+        if let (Some(tight), true) = (extra, failures.len() == failed_before) {
+            let got = run::execute(&input, &request(Engine::Sim, 2, EXEC_MASK, tight));
+            let what = format!(
+                "the simulator at -O2 with --max-sgprs {} --max-vgprs {}",
+                tight.sgprs, tight.vgprs
+            );
+            if let Some(m) = mismatch(&reference, got, &what) {
+                failures.push(format!("{describe}: {m}\n{text}"));
             }
         }
         // The reference engine on the kernel's CF IR, before and after the optimizer (in
@@ -195,7 +251,7 @@ fn main() -> ExitCode {
                         text: cf,
                         is_ir: true,
                     };
-                    run::execute(&cf_input, &request(Engine::Ref, 0, EXEC_MASK))
+                    run::execute(&cf_input, &request(Engine::Ref, 0, EXEC_MASK, hw))
                 });
                 let what = format!("the reference on the {stage:?} IR");
                 if let Some(m) = mismatch(&reference, got, &what) {
@@ -216,6 +272,12 @@ fn main() -> ExitCode {
         "exec_diff: {} of {compared} compared kernels agree; {skipped} skipped (undefined \
          behaviour in the reference run)",
         compared - failures.len()
+    );
+    let b = extra.unwrap_or(budget);
+    println!(
+        "exec_diff: with --max-sgprs {} --max-vgprs {}, {vgpr_spilling} of them spill VGPRs to \
+         scratch and {sgpr_spilling} SGPRs to VGPR lanes",
+        b.sgprs, b.vgprs
     );
     if failures.is_empty() {
         return ExitCode::SUCCESS;

@@ -163,6 +163,7 @@ fn compare(
         opt_level: 2,
         simt_deadlock: kc_compiler::pipeline::SimtDeadlock::Repair,
         divergence: kc_compiler::pipeline::Divergence::ExecMask,
+        budget: Default::default(),
         listing: None,
         schedule: kc_compiler::run::Schedule::Lockstep,
         trace: false,

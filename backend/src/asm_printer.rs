@@ -5,9 +5,11 @@
 //! from the `isa` table's mnemonic and operand order; a `; file:line` comment where the
 //! source line changes; branch comments saying uniform or divergent), the `.amdhsa_kernel`
 //! descriptor (kernarg size, user/system SGPRs, work-item id VGPRs, next free VGPR/SGPR,
-//! accum offset, LDS size) and `.amdgpu_metadata` listing every argument, hidden ones
-//! included, and the register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to
-//! VGPR lanes), so an HSA runtime could load it.
+//! accum offset, LDS size; the private segment's size and enable bit when VGPRs spill to
+//! scratch) and `.amdgpu_metadata` listing every argument, hidden ones included, and the
+//! register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to VGPR lanes;
+//! `.vgpr_spill_count`: VGPR dwords spilled to scratch; `.private_segment_fixed_size`), so an
+//! HSA runtime could load it.
 //! Cost: linear in the code; each instruction is written straight into the output (no string
 //! per operand or line).
 
@@ -217,6 +219,16 @@ pub fn print_kernel(
         "\t\t.amdhsa_group_segment_fixed_size {}",
         info.lds_size
     );
+    // VGPR spills live in scratch: gfx942's architected flat scratch needs no setup code nor
+    // user SGPR, only the segment (what clang-22 prints for a kernel that spills).
+    if usage.private_bytes != 0 {
+        let _ = writeln!(
+            out,
+            "\t\t.amdhsa_private_segment_fixed_size {}",
+            usage.private_bytes
+        );
+        let _ = writeln!(out, "\t\t.amdhsa_enable_private_segment 1");
+    }
     let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1");
     let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_y 1");
     let _ = writeln!(out, "\t\t.amdhsa_system_sgpr_workgroup_id_z 1");
@@ -309,7 +321,11 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
         let _ = writeln!(s, "    .kernarg_segment_size: {}", info.kernarg_size);
         let _ = writeln!(s, "    .max_flat_workgroup_size: 1024");
         let _ = writeln!(s, "    .name: {}", yaml_str(&info.name));
-        let _ = writeln!(s, "    .private_segment_fixed_size: 0");
+        let _ = writeln!(
+            s,
+            "    .private_segment_fixed_size: {}",
+            usage.private_bytes
+        );
         let _ = writeln!(
             s,
             "    .sgpr_count: {}",
@@ -318,7 +334,7 @@ pub fn metadata(kernels: &[(KernelInfo, Usage)]) -> String {
         let _ = writeln!(s, "    .sgpr_spill_count: {}", usage.sgpr_spills);
         let _ = writeln!(s, "    .symbol: {}", yaml_str(&format!("{}.kd", info.name)));
         let _ = writeln!(s, "    .vgpr_count: {}", usage.vgprs.max(1));
-        let _ = writeln!(s, "    .vgpr_spill_count: 0");
+        let _ = writeln!(s, "    .vgpr_spill_count: {}", usage.vgpr_spills);
         let _ = writeln!(s, "    .wavefront_size: 64");
     }
     s.push_str("amdhsa.target: amdgcn-amd-amdhsa--gfx942\namdhsa.version:\n  - 1\n  - 2\n...\n\t.end_amdgpu_metadata\n");

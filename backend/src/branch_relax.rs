@@ -49,8 +49,11 @@ fn max_size(i: &Inst) -> u64 {
     }
     let base = match d.fmt {
         // A compare is e64 unless it writes VCC with a VGPR src1 (8 bytes at most).
-        Fmt::Vop3 | Fmt::Vopc | Fmt::Smem | Fmt::Ds | Fmt::Global => 8,
-        _ => 4,
+        Fmt::Vop3 | Fmt::Vopc | Fmt::Smem | Fmt::Ds | Fmt::Global | Fmt::Scratch => 8,
+        // The DPP word follows a VOP1/VOP2 word.
+        Fmt::Vop1 | Fmt::Vop2 if i.dpp.is_some() => 8,
+        Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc | Fmt::Sopp | Fmt::Sopk | Fmt::Vop1 | Fmt::Vop2 => 4,
+        Fmt::Pseudo => 4,
     };
     let literal = i.ops.iter().enumerate().any(|(k, o)| match o {
         Operand::Imm(c) => {
@@ -238,6 +241,25 @@ mod tests {
             .collect()
     }
 
+    /// Scratch and DPP instructions are 8 bytes (llvm-mc-22 -show-encoding:
+    /// `scratch_store_dword off, v1, off offset:4`, `v_add_u32_dpp v1, v1, v1 row_shr:1`).
+    #[test]
+    fn scratch_and_dpp_sizes() {
+        use crate::mir::PReg;
+        let v = |r| crate::mir::p(PReg::V(r, 1));
+        let mut st = Inst::new(
+            Opc::SCRATCH_STORE_DWORD,
+            vec![Operand::Off, v(1), Operand::Off],
+            Loc::UNKNOWN,
+        );
+        st.offset = 4;
+        assert_eq!(max_size(&st), 8);
+        let mut dpp = Inst::new(Opc::V_ADD_U32, vec![v(1), v(1), v(1)], Loc::UNKNOWN);
+        assert_eq!(max_size(&dpp), 4);
+        dpp.dpp = Some(crate::dpp::Dpp::new(crate::dpp::DppCtrl::RowShr(1)));
+        assert_eq!(max_size(&dpp), 8);
+    }
+
     #[test]
     fn near_branches_stay() {
         let mut f = func(1000);
@@ -245,6 +267,7 @@ mod tests {
             sgprs: 7,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         relax(&mut f, &mut usage).unwrap();
         assert_eq!(
@@ -261,6 +284,7 @@ mod tests {
             sgprs: 7,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         relax(&mut f, &mut usage).unwrap();
         let o = ops(&f);
@@ -305,6 +329,7 @@ mod tests {
             sgprs: SGPR_BUDGET - 1,
             vgprs: 1,
             sgpr_spills: 0,
+            ..Usage::default()
         };
         let e = relax(&mut f, &mut usage).unwrap_err();
         assert!(e.0.contains("SGPR pair"), "{}", e.0);

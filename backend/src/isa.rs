@@ -35,6 +35,9 @@ pub enum Fmt {
     Vopc,
     Ds,
     Global,
+    /// Scratch (private memory, gfx942's architected flat scratch): per-lane addresses in the
+    /// wave's private segment.
+    Scratch,
     /// A control-flow pseudo instruction: isel emits it on the logical CFG and
     /// `exec_lowering` replaces it; it has no encoding and never reaches a listing.
     Pseudo,
@@ -72,6 +75,10 @@ pub enum Kind {
     Waitcnt,
     /// `off` or an SGPR pair: the scalar base of a global access.
     SAddr,
+    /// `off` or a VGPR: the per-lane byte offset of a scratch access.
+    VAddr,
+    /// `off` or an SGPR: the scalar byte offset of a scratch access.
+    SBase,
 }
 
 /// Implicit state.
@@ -146,7 +153,7 @@ const SAVEEXEC: Implicit = Implicit {
     ..NO
 };
 
-use Kind::{Imm, Label, SAddr, SReg, SSrc, VReg, VSrc, Waitcnt};
+use Kind::{Imm, Label, SAddr, SBase, SReg, SSrc, VAddr, VReg, VSrc, Waitcnt};
 
 macro_rules! isa {
     ($( $v:ident = $name:literal $fmt:ident $unit:ident [$($k:expr),*] defs $d:literal $imp:ident $(+ $flag:ident)* ;)*) => {
@@ -460,6 +467,14 @@ isa! {
     GLOBAL_ATOMIC_UMAX_X2 = "global_atomic_umax_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
     GLOBAL_ATOMIC_SWAP_X2 = "global_atomic_swap_x2" Global Vmem [VReg(2), VReg(1), VReg(2), SAddr] defs 1 EX + mem;
     GLOBAL_ATOMIC_CMPSWAP_X2 = "global_atomic_cmpswap_x2" Global Vmem [VReg(2), VReg(1), VReg(4), SAddr] defs 1 EX + mem;
+
+    // ---- scratch (private memory; architected flat scratch, as clang-22 emits for gfx942):
+    // the lane's private address is saddr + vaddr + offset (each `off` = 0), offset 0..4095;
+    // VGPR spills (`regalloc/spill_vgpr.rs`) ----
+    SCRATCH_LOAD_DWORD = "scratch_load_dword" Scratch Vmem [VReg(1), VAddr, SBase] defs 1 EX + mem;
+    SCRATCH_LOAD_DWORDX2 = "scratch_load_dwordx2" Scratch Vmem [VReg(2), VAddr, SBase] defs 1 EX + mem;
+    SCRATCH_STORE_DWORD = "scratch_store_dword" Scratch Vmem [VAddr, VReg(1), SBase] defs 0 EX + mem;
+    SCRATCH_STORE_DWORDX2 = "scratch_store_dwordx2" Scratch Vmem [VAddr, VReg(2), SBase] defs 0 EX + mem;
 
     // ---- control-flow pseudos: isel -> `exec_lowering` (meaning and expansion of each
     // there); operands as in the first instruction each expands to ----

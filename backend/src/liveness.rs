@@ -8,7 +8,7 @@
 //! layout reads at position `2k`. An ALU instruction with one destination (SALU, VALU: it
 //! reads its operands before writing) writes at `2k + 1`, so its destination may take the
 //! register of a source read for the last time (a copy then disappears); so does a plain load
-//! (SMEM, global, LDS: the address is read at issue, so `s_load_dwordx2 s[0:1], s[0:1], 0`
+//! (SMEM, global, LDS, scratch: the address is read at issue, so `s_load_dwordx2 s[0:1], s[0:1], 0`
 //! is fine, as in LLVM's code). Atomics, stores and instructions with two destinations write
 //! at `2k`, so they never overwrite what they read. Block `i` spans
 //! `2 start[i] ..= 2 (start[i] + len) + 1`, the last two positions standing for its end
@@ -438,6 +438,8 @@ fn writes_late(op: Opc) -> bool {
             | Opc::GLOBAL_LOAD_DWORDX2
             | Opc::DS_READ_B32
             | Opc::DS_READ_B64
+            | Opc::SCRATCH_LOAD_DWORD
+            | Opc::SCRATCH_LOAD_DWORDX2
     );
     load || (matches!(d.unit, Unit::Salu | Unit::Valu)
         && d.defs == 1

@@ -75,9 +75,9 @@ pub const PASSES: &[BackendPass] = &[
     },
     BackendPass {
         name: "regalloc",
-        summary: "linear-scan register allocation with SGPR spilling to VGPR lanes",
+        summary: "linear-scan register allocation; SGPRs spill to VGPR lanes, VGPRs to scratch",
         run: |k| {
-            k.usage = Some(regalloc::allocate(&mut k.func).map_err(|e| e.0)?);
+            k.usage = Some(regalloc::allocate(&mut k.func, k.budget).map_err(|e| e.0)?);
             Ok(())
         },
     },
@@ -188,6 +188,7 @@ pub fn isel(ir: &Ir, divergence: isel::Divergence) -> Result<MirModule, Error> {
             func: isel.mf,
             loc,
             usage: None,
+            budget: Default::default(),
         });
     }
     Ok(MirModule {

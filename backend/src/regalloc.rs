@@ -1,5 +1,6 @@
 //! Register allocation: linear scan over live segments with holes, SGPRs and VGPRs
-//! separately, with SGPR spilling to VGPR lanes and rematerialization.
+//! separately, with SGPR spilling to VGPR lanes and rematerialization, and VGPR spilling to
+//! scratch.
 //!
 //! Pre: a machine function over virtual registers (`isel`), in layout order, whose blocks list
 //! their per-lane resume points.
@@ -25,35 +26,48 @@
 //! - Registers are taken in order of their first live position; each takes the register of a
 //!   register it is copied from or to when that one is free over its whole life (coalescing
 //!   block-argument copies), else the lowest free one.
-//! - When SGPRs run out (gfx942: 102), the allocator takes a register out of the SGPR file:
-//!   the cheapest of the register being placed and, at the place where evicting costs least,
-//!   the registers in its way. The cost is the spill weight, references per live position,
-//!   a quarter of it for rematerializable registers. A rematerializable register has one
+//! - When SGPRs run out (gfx942: 102, or `Budget::sgprs`), the allocator takes a register out
+//!   of the SGPR file: the cheapest of the register being placed and, at the place where
+//!   evicting costs least, the registers in its way. The cost is the spill weight,
+//!   references per live position, a quarter of it for rematerializable registers. A rematerializable register has one
 //!   definition, a move of a constant or of a never-written ABI SGPR, or a kernel-argument
 //!   load (`s_load_dword* s, s[0:1], imm`: the kernarg segment is read-only); that definition
 //!   is deleted and re-emitted before each use. Any other register is spilled to lanes of
-//!   spill VGPRs: `v_writelane_b32` after each write, `v_readlane_b32` into a fresh SGPR before
-//!   each read (both ignore EXEC, so this holds under any EXEC, empty included); each
-//!   spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The SGPRs are then
-//!   allocated again (the reload and spill temporaries live across one instruction and are
-//!   never chosen), until everything fits. The spill VGPRs are then reserved for the whole
+//!   spill VGPRs (`spill_sgpr`): `v_writelane_b32` after each write, `v_readlane_b32` into a
+//!   fresh SGPR before each read (both ignore EXEC, so this holds under any EXEC, empty
+//!   included); each spilled dword written counts in `.sgpr_spill_count`, as in LLVM. The
+//!   SGPRs are then allocated again (the reload and spill temporaries live across one
+//!   instruction and are never chosen), until everything fits. The spill VGPRs are then reserved for the whole
 //!   kernel (their lanes are reached whatever EXEC holds) and the other VGPRs allocated.
 //! - VGPRs written while EXEC is all ones (after `s_or_saveexec_b64 s, -1`, until EXEC is
 //!   written again in the block: the DPP wave reductions) are reserved for the whole kernel
 //!   too: such a write reaches lanes whose values per-lane liveness places in any register.
-//! - Over the VGPR budget (256 addressable VGPRs) is an error, not a crash: VGPR spilling to
-//!   scratch memory is not implemented.
+//! - When VGPRs run out (gfx942: 256, or `Budget::vgprs`), the same choice by spill weight
+//!   takes VGPRs out of the file into scratch (`spill_vgpr`: a store after every write and a
+//!   reload into a fresh VGPR before every read, each under the EXEC of the instruction it
+//!   serves; its header argues why that keeps every lane's value, parked lanes and loop
+//!   exits included, without whole-wave spills), and the VGPRs are allocated again until
+//!   they fit. VGPRs scratch cannot hold (whole-wave, lane-write and cross-lane-read
+//!   operands, SGPR spill VGPRs) and the temporaries are never chosen. The spill code touches
+//!   no SGPR, so the SGPR placement stands. `.vgpr_spill_count` counts the dwords stored and
+//!   the private segment (`.amdhsa_private_segment_fixed_size`) holds the slots.
+//! - A budget that cannot hold what one instruction needs at once, with the registers
+//!   reserved for the whole kernel, is an error, not a crash.
+//!
 //! Time: liveness is linear in the code plus its result; the scan is O(registers x
-//! register-file size x log) at worst, with a constant-time test for a physical register free
-//! since before the new register's first position (the common case).
+//! register-file size x log) at worst per round (two or three per file when spilling), with
+//! a constant-time test for a physical register free since before the new register's first
+//! position (the common case).
 
 use crate::isa::Opc;
 use crate::liveness::{self, Cfg, Live, Seg};
 use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
 use cranelift_entity::{packed_option::ReservedValue, SecondaryMap};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 mod abi;
+mod spill_sgpr;
+mod spill_vgpr;
 mod vcc;
 
 pub const SGPR_BUDGET: u16 = 102;
@@ -70,66 +84,105 @@ const MAX_ROUNDS: usize = 32;
 #[derive(Debug)]
 pub struct AllocError(pub String);
 
-/// Result: highest SGPR and VGPR used, plus one, and the SGPR dwords spilled to VGPR lanes.
-#[derive(Clone, Copy, Debug, Default)]
+/// Result: highest SGPR and VGPR used, plus one; the SGPR dwords spilled to VGPR lanes, the
+/// VGPR dwords spilled to scratch, and the private segment (scratch) per lane in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
     pub sgprs: u16,
     pub vgprs: u16,
     pub sgpr_spills: u32,
+    pub vgpr_spills: u32,
+    pub private_bytes: u32,
 }
 
-pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
+/// The register budget: the hardware's (102 SGPRs, 256 VGPRs) unless `--max-sgprs` /
+/// `--max-vgprs` ask for less (to force spilling in tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub sgprs: u16,
+    pub vgprs: u16,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            sgprs: SGPR_BUDGET,
+            vgprs: VGPR_BUDGET,
+        }
+    }
+}
+
+impl Budget {
+    /// The budget of `file`.
+    fn of(self, file: File) -> u16 {
+        match file {
+            File::S => self.sgprs,
+            File::V => self.vgprs,
+        }
+    }
+}
+
+pub fn allocate(f: &mut Func, budget: Budget) -> Result<Usage, AllocError> {
     let pre_s = abi::precolor(f, File::S);
     let pre_v = abi::precolor(f, File::V);
     let kernarg = match &pre_s {
         Some(pre) => mir::r(pre[0].0),
         None => mir::p(PReg::S(0, 2)),
     };
-    let mut spiller = Spiller::default();
+    let mut spiller = spill_sgpr::Spiller::default();
     let mut rounds = 0;
     let sgprs = loop {
         rounds += 1;
         let cfg = Cfg::new(f);
         let live = liveness::live(f, &cfg, File::S);
-        let costs = Costs::new(f, &live, &spiller, &kernarg, pre_s.as_deref());
+        let costs = Costs::new(f, &live, &spiller.temps, &kernarg, pre_s.as_deref());
         let vcc = vcc::Vcc::new(f, &cfg, &live);
         let stack = crate::fork_join::stack_reservations(f, &cfg.start);
+        let fixed = pre_s.as_deref();
         match scan(
             f,
             &live,
             File::S,
+            budget,
             &costs,
-            pre_s.as_deref(),
+            fixed,
             vcc.as_ref(),
             &stack,
         )? {
             Scan::Done(a) => break a,
             Scan::Spill(victims) if rounds < MAX_ROUNDS => spiller.spill(f, &victims, &costs),
-            Scan::Spill(_) => return Err(out_of(f, File::S)),
+            Scan::Spill(_) => return Err(out_of(f, File::S, budget.sgprs)),
         }
     };
     vcc::fold_constants(f, &sgprs);
-    let cfg = Cfg::new(f);
-    let mut live = liveness::live(f, &cfg, File::V);
-    // Spill VGPRs are reserved for the whole kernel: v_writelane_b32 / v_readlane_b32 reach
-    // their lanes whatever EXEC holds, so the per-lane liveness of other VGPRs says nothing
-    // about them.
-    let last = f.layout.last().map_or(0, |&b| {
-        2 * (cfg.start[cfg.index[b] as usize] + f.blocks[b].insts.len() as u32) + 1
-    });
-    // So are the VGPRs written under a whole-wave EXEC (the DPP wave reductions): such a
-    // write reaches lanes that per-lane liveness leaves to other values.
-    for v in spiller.vgprs.iter().copied().chain(whole_wave_vgprs(f)) {
-        live.segs[v] = vec![(0, last)];
-        for d in live.dword_segs[v].iter_mut() {
-            *d = vec![(0, last)];
+    // VGPR spilling inserts only VGPR code (`spill_vgpr`), so the SGPR placement stands.
+    let mut never = spill_vgpr::never_spill(f);
+    never.extend(spiller.vgprs.iter().copied());
+    let mut vspiller = spill_vgpr::Spiller::default();
+    let mut rounds = 0;
+    let vgprs = loop {
+        rounds += 1;
+        let live = reserved_vgpr_liveness(f, &spiller.vgprs);
+        let pinned: HashSet<VReg> = never.union(&vspiller.temps).copied().collect();
+        let costs = Costs::new(f, &live, &pinned, &kernarg, pre_v.as_deref());
+        match scan(
+            f,
+            &live,
+            File::V,
+            budget,
+            &costs,
+            pre_v.as_deref(),
+            None,
+            &[],
+        )? {
+            Scan::Done(a) => break a,
+            Scan::Spill(victims) if rounds < MAX_ROUNDS => vspiller.spill(f, &victims),
+            Scan::Spill(_) => return Err(out_of(f, File::V, budget.vgprs)),
         }
-    }
-    let costs = Costs::new(f, &live, &spiller, &kernarg, pre_v.as_deref());
-    let Scan::Done(vgprs) = scan(f, &live, File::V, &costs, pre_v.as_deref(), None, &[])? else {
-        return Err(out_of(f, File::V));
     };
     let mut usage = rewrite(f, &sgprs, &vgprs, spiller.count);
+    usage.vgpr_spills = vspiller.count;
+    usage.private_bytes = vspiller.private_bytes();
     // The FORK/JOIN stack's SGPRs count: the hardware writes them.
     let stack = crate::fork_join::stack_reservations(f, &Cfg::new(f).start);
     if let Some(top) = stack.iter().map(|s| s.0 + 1).max() {
@@ -139,6 +192,25 @@ pub fn allocate(f: &mut Func) -> Result<Usage, AllocError> {
     Ok(usage)
 }
 
+/// VGPR liveness with the SGPR spill VGPRs (`spill_vgprs`) and the VGPRs written under a
+/// whole-wave EXEC live over the whole kernel: v_writelane_b32 / v_readlane_b32 reach their
+/// lanes whatever EXEC holds, and a whole-wave write (the DPP wave reductions) reaches lanes
+/// that per-lane liveness leaves to other values.
+fn reserved_vgpr_liveness(f: &Func, spill_vgprs: &[VReg]) -> Live {
+    let cfg = Cfg::new(f);
+    let mut live = liveness::live(f, &cfg, File::V);
+    let last = f.layout.last().map_or(0, |&b| {
+        2 * (cfg.start[cfg.index[b] as usize] + f.blocks[b].insts.len() as u32) + 1
+    });
+    for v in spill_vgprs.iter().copied().chain(whole_wave_vgprs(f)) {
+        live.segs[v] = vec![(0, last)];
+        for d in live.dword_segs[v].iter_mut() {
+            *d = vec![(0, last)];
+        }
+    }
+    live
+}
+
 /// The VGPRs written while EXEC is all ones: after `s_or_saveexec_b64 s, -1` (or
 /// `s_mov_b64 exec, -1`) until the next write of EXEC in the block.
 fn whole_wave_vgprs(f: &Func) -> Vec<VReg> {
@@ -146,17 +218,14 @@ fn whole_wave_vgprs(f: &Func) -> Vec<VReg> {
     for &b in &f.layout {
         let mut whole = false;
         for inst in &f.blocks[b].insts {
-            let d = inst.op.desc();
-            let exec_dst = inst.ops.first() == Some(&mir::p(PReg::Exec));
-            if d.implicit.writes_exec || exec_dst {
-                let all = inst.ops.get(1) == Some(&Operand::Imm(-1));
-                whole = all && matches!(inst.op, Opc::S_OR_SAVEEXEC_B64 | Opc::S_MOV_B64);
+            if let Some(opens) = spill_vgpr::whole_wave_switch(inst) {
+                whole = opens;
                 continue;
             }
             if !whole {
                 continue;
             }
-            for o in inst.ops.iter().take(d.defs as usize) {
+            for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
                 if let Operand::Reg {
                     reg: Reg::Virt(v), ..
                 } = o
@@ -171,17 +240,22 @@ fn whole_wave_vgprs(f: &Func) -> Vec<VReg> {
     out
 }
 
-fn out_of(f: &Func, file: File) -> AllocError {
-    AllocError(match file {
-        File::S => format!(
-            "kernel `{}` needs more than the {SGPR_BUDGET} SGPRs gfx942 provides, even with spilling",
-            f.name
-        ),
-        File::V => format!(
-            "kernel `{}` needs more than the {VGPR_BUDGET} VGPRs gfx942 provides (kc does not spill VGPRs yet)",
-            f.name
-        ),
-    })
+/// Out of registers even with spilling: what one instruction needs at once (its operands
+/// and spill temporaries, with the registers reserved for the whole kernel) does not fit.
+fn out_of(f: &Func, file: File, n: u16) -> AllocError {
+    let (what, hw) = match file {
+        File::S => ("SGPRs", SGPR_BUDGET),
+        File::V => ("VGPRs", VGPR_BUDGET),
+    };
+    let given = if n == hw {
+        "gfx942 provides".to_string()
+    } else {
+        format!("the budget allows (--max-{}={n})", what.to_lowercase())
+    };
+    AllocError(format!(
+        "kernel `{}` needs more than the {n} {what} {given}, even with spilling",
+        f.name
+    ))
 }
 
 /// Physical registers of one file and the live segments placed in each.
@@ -259,12 +333,13 @@ struct Costs {
 }
 
 impl Costs {
-    /// `kernarg` is the operand naming the kernarg pointer; `fixed`, the precolored ABI
-    /// registers (never evicted).
+    /// `kernarg` is the operand naming the kernarg pointer; `never`, registers that must not
+    /// be spilled (spill temporaries, and VGPRs scratch cannot hold); `fixed`, the precolored
+    /// ABI registers (never evicted).
     fn new(
         f: &Func,
         live: &Live,
-        spiller: &Spiller,
+        never: &HashSet<VReg>,
         kernarg: &Operand,
         fixed: Option<&[(VReg, u16)]>,
     ) -> Costs {
@@ -287,7 +362,7 @@ impl Costs {
             if segs.is_empty() {
                 continue;
             }
-            weight[v] = if spiller.temps.contains(&v) || fixed.iter().any(|x| x.0 == v) {
+            weight[v] = if never.contains(&v) || fixed.iter().any(|x| x.0 == v) {
                 f64::INFINITY
             } else {
                 let len: u64 = segs.iter().map(|&(s, e)| (e - s + 1) as u64).sum();
@@ -425,25 +500,30 @@ enum Scan {
 /// `fixed`: the precolored ABI registers (`abi`), if any; else the ABI registers are
 /// reserved. `vcc`: the SGPR lane masks VCC may hold, and where it is busy otherwise.
 /// `stack`: SGPRs the FORK/JOIN stack keeps over a range of positions (`fork_join`).
+#[allow(clippy::too_many_arguments)]
 fn scan(
     f: &Func,
     live: &Live,
     file: File,
+    budget: Budget,
     costs: &Costs,
     fixed: Option<&[(VReg, u16)]>,
     vcc: Option<&vcc::Vcc>,
     stack: &[(u16, Seg)],
 ) -> Result<Scan, AllocError> {
-    let (first, budget) = match file {
+    let first = match file {
         // The ABI registers are precolored live ranges: everything is allocatable.
-        File::S if fixed.is_some() => (0, SGPR_BUDGET),
-        File::V if fixed.is_some() => (0, VGPR_BUDGET),
+        _ if fixed.is_some() => 0,
         // s2-s4 (the workgroup ids) are free when nothing reads them; s[0:1], the kernarg
         // pointer, stays: rematerialized kernel-argument loads read it anywhere.
-        File::S if !reads_workgroup_ids(f) => (2, SGPR_BUDGET),
-        File::S => (RESERVED_SGPRS, SGPR_BUDGET),
-        File::V => (RESERVED_VGPRS, VGPR_BUDGET),
+        File::S if !reads_workgroup_ids(f) => 2,
+        File::S => RESERVED_SGPRS,
+        File::V => RESERVED_VGPRS,
     };
+    let budget = budget.of(file);
+    if budget < first + 4 {
+        return Err(out_of(f, file, budget));
+    }
     let fixed = fixed.unwrap_or(&[]);
     let mut order: Vec<VReg> = live
         .segs
@@ -466,7 +546,11 @@ fn scan(
         occ.insert_all(r, f.vregs[v].dwords as u16, live, v);
         assigned[v] = Some(r);
     }
-    // The FORK/JOIN stack: no owner, never evicted.
+    // The FORK/JOIN stack: no owner, never evicted; the hardware writes its SGPRs, so they
+    // must be inside the budget.
+    if stack.iter().any(|&(r, _)| r >= budget) {
+        return Err(out_of(f, file, budget));
+    }
     for &(r, seg) in stack {
         occ.insert(r, &[seg], VReg::reserved_value());
     }
@@ -498,10 +582,7 @@ fn scan(
             assigned[v] = Some(b);
             continue;
         }
-        if file == File::V {
-            return Err(out_of(f, file));
-        }
-        // Out of SGPRs: evict the cheapest registers in the way, or take this one out.
+        // Out of registers: evict the cheapest registers in the way, or take this one out.
         let mut best: Option<(f64, u16, Vec<VReg>)> = None;
         let mut victims = Vec::new();
         for b in bases() {
@@ -538,7 +619,7 @@ fn scan(
                 assigned[v] = Some(b);
             }
             _ if costs.weight[v].is_finite() => spilled.push(v),
-            _ => return Err(out_of(f, file)),
+            _ => return Err(out_of(f, file, budget)),
         }
     }
     Ok(if spilled.is_empty() {
@@ -566,163 +647,6 @@ impl Occupancy {
     }
 }
 
-/// Spill state kept across allocation rounds.
-#[derive(Default)]
-struct Spiller {
-    /// Spill VGPRs, 64 lanes each.
-    vgprs: Vec<VReg>,
-    lanes: u32,
-    /// Reload and spill temporaries (never spilled).
-    temps: std::collections::HashSet<VReg>,
-    /// Spilled dwords written (`.sgpr_spill_count`).
-    count: u32,
-}
-
-/// How a spilled register is brought back.
-#[derive(Clone)]
-enum Plan {
-    Remat(Inst),
-    /// Dword `i` lives in lane `first + i` of the spill VGPRs.
-    Lanes(u32),
-}
-
-impl Spiller {
-    /// Rewrites every reference to `victims`: rematerialized before each read, or kept in
-    /// spill-VGPR lanes around each read and write.
-    fn spill(&mut self, f: &mut Func, victims: &[VReg], costs: &Costs) {
-        let mut plan: SecondaryMap<VReg, Option<Plan>> = SecondaryMap::new();
-        for &v in victims {
-            plan[v] = Some(match &costs.remat[v] {
-                Some(def) => Plan::Remat(def.clone()),
-                None => {
-                    let first = self.lanes;
-                    self.lanes += f.vregs[v].dwords as u32;
-                    while self.vgprs.len() * 64 < self.lanes as usize {
-                        let s = f.new_vreg(mir::Class::V32);
-                        self.vgprs.push(s);
-                    }
-                    Plan::Lanes(first)
-                }
-            });
-        }
-        for bi in 0..f.layout.len() {
-            let b = f.layout[bi];
-            self.spill_block(f, b, &plan);
-        }
-    }
-
-    fn spill_block(&mut self, f: &mut Func, b: MBlock, plan: &SecondaryMap<VReg, Option<Plan>>) {
-        let insts = std::mem::take(&mut f.blocks[b].insts);
-        let mut out = Vec::with_capacity(insts.len());
-        for mut inst in insts {
-            // Which spilled registers this instruction reads and writes (dword masks; a
-            // destination the instruction also reads, `s_bitset0_b64`'s, is both).
-            let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
-            let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
-                if plan[v].is_none() {
-                    return;
-                }
-                let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
-                let k = match refs.iter().position(|r| r.0 == v) {
-                    Some(k) => k,
-                    None => {
-                        refs.push((v, 0, 0));
-                        refs.len() - 1
-                    }
-                };
-                if write {
-                    refs[k].2 |= bits;
-                } else {
-                    refs[k].1 |= bits;
-                }
-            };
-            liveness::accesses(f, &inst, |v, lo, hi, a| {
-                if a == liveness::Access::Read {
-                    note(v, lo, hi, false);
-                }
-            });
-            for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
-                if let Operand::Reg {
-                    reg: Reg::Virt(v),
-                    sub,
-                    n,
-                } = *o
-                {
-                    let w = f.vregs[v].dwords;
-                    note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
-                }
-            }
-            if refs.is_empty() {
-                out.push(inst);
-                continue;
-            }
-            let mut after = Vec::new();
-            let mut dropped = false;
-            for (v, reads, writes) in refs {
-                let plan = plan[v].as_ref().expect("a spilled register");
-                if let Plan::Remat(_) = plan {
-                    if writes != 0 {
-                        // The definition itself: re-emitted at each use instead.
-                        dropped = true;
-                        continue;
-                    }
-                }
-                let t = f.new_vreg(f.vregs[v]);
-                self.temps.insert(t);
-                match plan {
-                    Plan::Remat(def) => {
-                        let mut d = def.clone();
-                        d.ops[0] = mir::r(t);
-                        d.loc = inst.loc;
-                        d.comment = None;
-                        out.push(d);
-                    }
-                    Plan::Lanes(first) => {
-                        // Only the register's own dwords: a lane past them may be past the
-                        // last spill VGPR.
-                        for i in 0..f.vregs[v].dwords {
-                            let lane = first + i as u32;
-                            let vg = mir::r(self.vgprs[lane as usize / 64]);
-                            let l = Operand::Imm((lane % 64) as i64);
-                            if reads >> i & 1 != 0 {
-                                out.push(lane_op(
-                                    Opc::V_READLANE_B32,
-                                    vec![mir::rsub(t, i, 1), vg.clone(), l.clone()],
-                                    &inst,
-                                ));
-                            }
-                            if writes >> i & 1 != 0 {
-                                self.count += 1;
-                                after.push(lane_op(
-                                    Opc::V_WRITELANE_B32,
-                                    vec![vg, mir::rsub(t, i, 1), l],
-                                    &inst,
-                                ));
-                            }
-                        }
-                    }
-                }
-                for o in &mut inst.ops {
-                    if let Operand::Reg { reg, .. } = o {
-                        if *reg == Reg::Virt(v) {
-                            *reg = Reg::Virt(t);
-                        }
-                    }
-                }
-            }
-            if !dropped {
-                out.push(inst);
-            }
-            out.extend(after);
-        }
-        f.blocks[b].insts = out;
-    }
-}
-
-fn lane_op(op: Opc, ops: Vec<Operand>, at: &Inst) -> Inst {
-    Inst::new(op, ops, at.loc)
-}
-
 /// Replaces virtual registers by their physical ones and deletes the moves that became
 /// no-ops.
 fn rewrite(
@@ -735,6 +659,7 @@ fn rewrite(
         sgprs: RESERVED_SGPRS,
         vgprs: RESERVED_VGPRS,
         sgpr_spills,
+        ..Usage::default()
     };
     for &b in &f.layout {
         for inst in &mut f.blocks[b].insts {
@@ -783,92 +708,6 @@ mod tests {
         Inst::new(op, ops, kc_dialect::Loc::UNKNOWN)
     }
 
-    fn ops(f: &Func) -> Vec<Opc> {
-        f.layout
-            .iter()
-            .flat_map(|&b| f.blocks[b].insts.iter().map(|i| i.op))
-            .collect()
-    }
-
-    fn spill(f: &mut Func, victims: &[VReg]) -> Spiller {
-        let cfg = Cfg::new(f);
-        let live = liveness::live(f, &cfg, File::S);
-        let mut sp = Spiller::default();
-        let costs = Costs::new(f, &live, &sp, &mir::p(PReg::S(0, 2)), None);
-        sp.spill(f, victims, &costs);
-        sp
-    }
-
-    /// A spilled register that an instruction reads and writes in place (`s_bitset0_b64`)
-    /// is reloaded before it and stored again after it.
-    #[test]
-    fn spill_around_read_write() {
-        let mut f = Func::default();
-        let b = f.new_block();
-        f.layout = vec![b];
-        let m = f.new_vreg(Class::S64);
-        let l = f.new_vreg(Class::S32);
-        f.blocks[b].insts = vec![
-            inst(S_MOV_B64, vec![mir::r(m), mir::p(PReg::Exec)]),
-            inst(S_MOV_B32, vec![mir::r(l), Operand::Imm(3)]),
-            inst(S_BITSET0_B64, vec![mir::r(m), mir::r(l)]),
-            inst(S_CMP_LG_U64, vec![mir::r(m), Operand::Imm(0)]),
-        ];
-        let sp = spill(&mut f, &[m]);
-        let w = V_WRITELANE_B32;
-        let r = V_READLANE_B32;
-        assert_eq!(
-            ops(&f),
-            [
-                S_MOV_B64,
-                w,
-                w,
-                S_MOV_B32,
-                r,
-                r,
-                S_BITSET0_B64,
-                w,
-                w,
-                r,
-                r,
-                S_CMP_LG_U64
-            ]
-        );
-        assert_eq!(sp.count, 4);
-        assert!(f.blocks[b]
-            .insts
-            .iter()
-            .all(|i| !i.ops.contains(&mir::r(m))));
-    }
-
-    /// A kernel-argument load taken out of the SGPRs is re-emitted before each use and its
-    /// definition deleted: no spill.
-    #[test]
-    fn kernarg_load_rematerialized() {
-        let mut f = Func::default();
-        let b = f.new_block();
-        f.layout = vec![b];
-        let a = f.new_vreg(Class::S32);
-        let (x, y) = (f.new_vreg(Class::S32), f.new_vreg(Class::S32));
-        let kernarg = mir::p(PReg::S(0, 2));
-        f.blocks[b].insts = vec![
-            inst(
-                S_LOAD_DWORD,
-                vec![mir::r(a), kernarg.clone(), Operand::Imm(8)],
-            ),
-            inst(S_ADD_I32, vec![mir::r(x), mir::r(a), Operand::Imm(1)]),
-            inst(S_ADD_I32, vec![mir::r(y), mir::r(a), mir::r(x)]),
-        ];
-        let sp = spill(&mut f, &[a]);
-        assert_eq!(ops(&f), [S_LOAD_DWORD, S_ADD_I32, S_LOAD_DWORD, S_ADD_I32]);
-        assert_eq!(sp.count, 0);
-        let loads: Vec<&Inst> = f.blocks[b].insts.iter().step_by(2).collect();
-        assert_ne!(loads[0].ops[0], loads[1].ops[0]);
-        assert!(loads
-            .iter()
-            .all(|l| l.ops[1] == kernarg && l.ops[2] == Operand::Imm(8)));
-    }
-
     /// The spill VGPR keeps its register across a then side that per-lane liveness would
     /// let other VGPRs use (its lanes are spill slots, whatever EXEC holds).
     #[test]
@@ -894,7 +733,7 @@ mod tests {
             let add = vec![mir::r(sum), mir::r(sum), mir::r(v)];
             f.blocks[else_].insts.push(inst(S_ADD_I32, add));
         }
-        let usage = allocate(&mut f).expect("spilling makes it fit");
+        let usage = allocate(&mut f, Budget::default()).expect("spilling makes it fit");
         assert!(usage.sgpr_spills > 0);
         let spill_vgpr = f.blocks[b0]
             .insts
@@ -926,7 +765,7 @@ mod tests {
             insts.push(inst(S_ADD_I32, vec![mir::r(sum), mir::r(sum), mir::r(v)]));
         }
         f.blocks[b].insts = insts;
-        let usage = allocate(&mut f).expect("spilling makes it fit");
+        let usage = allocate(&mut f, Budget::default()).expect("spilling makes it fit");
         assert!(usage.sgprs <= SGPR_BUDGET && usage.sgpr_spills > 0);
         assert!(f.blocks[b]
             .insts

@@ -152,6 +152,25 @@ struct Cli {
     /// masking (1 to 6; the hardware stack holds 6 entries, 4 SGPRs each).
     #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u8).range(1..=6))]
     fork_depth: u8,
+
+    /// Give register allocation at most N SGPRs (1 to 102, the default): a test hook that
+    /// forces SGPR spilling (to VGPR lanes) and rematerialization on small kernels.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=102))]
+    max_sgprs: Option<u16>,
+
+    /// Give register allocation at most N VGPRs (1 to 256, the default): a test hook that
+    /// forces VGPR spilling (to scratch) on small kernels.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    max_vgprs: Option<u16>,
+}
+
+/// The register budget of `--max-sgprs` / `--max-vgprs` (the hardware's where absent).
+pub(crate) fn budget(max_sgprs: Option<u16>, max_vgprs: Option<u16>) -> pipeline::Budget {
+    let hw = pipeline::Budget::default();
+    pipeline::Budget {
+        sgprs: max_sgprs.unwrap_or(hw.sgprs),
+        vgprs: max_vgprs.unwrap_or(hw.vgprs),
+    }
 }
 
 /// Which ops `--generic` prints in MLIR's generic form.
@@ -295,6 +314,7 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         one_shot: true,
         simt_deadlock: cli.simt_deadlock,
         divergence: cli.divergence.with_depth(cli.fork_depth),
+        budget: budget(cli.max_sgprs, cli.max_vgprs),
         warnings: policy,
         mlir_verifier: mlir.filter(|_| cli.verify_with_mlir),
     };

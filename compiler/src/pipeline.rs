@@ -116,6 +116,9 @@ pub struct Options {
     pub simt_deadlock: SimtDeadlock,
     /// `--divergence` / `--fork-depth`: how the backend lowers divergent ifs.
     pub divergence: Divergence,
+    /// `--max-sgprs` / `--max-vgprs`: the registers `regalloc` may use (the hardware's by
+    /// default; less forces spilling).
+    pub budget: Budget,
     /// `--verify-with-mlir`: MLIR's verifier (the `mlir` feature's `kc_mlir::verify`, passed in
     /// by the `kc` binary so only it links MLIR) on the generic form after every IR pass and
     /// after reading IR.
@@ -127,6 +130,7 @@ pub struct Options {
 
 pub use crate::spin_loops::SimtDeadlock;
 pub use kc_backend::isel::Divergence;
+pub use kc_backend::regalloc::Budget;
 
 /// `--divergence`: how the backend lowers divergent branches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -185,6 +189,7 @@ impl Options {
             one_shot: false,
             simt_deadlock: SimtDeadlock::Repair,
             divergence: Divergence::ExecMask,
+            budget: Budget::default(),
             warnings: warnings::Policy::silent(),
             mlir_verifier: None,
         }
@@ -387,6 +392,7 @@ fn backend_passes(mut ir: Ir, runner: &mut Runner) -> Result<MirModule, Failure>
     let mut m = runner
         .time("isel", || backend::isel(&ir, divergence))
         .map_err(|e| Failure::Diagnostics(backend_error(&ir, file, &e)))?;
+    m.set_budget(runner.opts().budget);
     runner.after_mir(&m, "isel")?;
     for pass in backend::PASSES {
         runner
@@ -421,10 +427,12 @@ pub fn compile_listing(
     input: &Input,
     opt_level: u8,
     divergence: Divergence,
+    budget: Budget,
 ) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut opts = Options::new(Stage::Asm);
     opts.divergence = divergence;
+    opts.budget = budget;
     let mut runner = Runner::new(&opts, &file);
     optimize(&mut ir, opt_level, &mut runner)?;
     listing(ir, &mut runner)
@@ -1010,6 +1018,7 @@ fn run_mir_with(file: &SourceFile, opts: &Options, runner: &mut Runner) -> Resul
         };
         Failure::Diagnostics(text)
     };
+    m.set_budget(opts.budget);
     let list: Vec<&'static BackendPass> = match &opts.mir_passes {
         Some(list) => list.clone(),
         None => backend::remaining(m.after).iter().collect(),

@@ -133,6 +133,15 @@ struct RunCli {
     /// As `kc --fork-depth`.
     #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u8).range(1..=6))]
     fork_depth: u8,
+
+    /// As `kc --max-sgprs`: the simulator's compile gets at most N SGPRs (forces spilling).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=102))]
+    max_sgprs: Option<u16>,
+
+    /// As `kc --max-vgprs`: the simulator's compile gets at most N VGPRs (forces VGPR
+    /// spilling to scratch).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    max_vgprs: Option<u16>,
 }
 
 /// How the reference interpreter schedules the work-items of structured IR.
@@ -170,6 +179,8 @@ pub struct Request {
     pub simt_deadlock: pipeline::SimtDeadlock,
     /// `--divergence` of the simulator's compile.
     pub divergence: pipeline::Divergence,
+    /// `--max-sgprs` / `--max-vgprs` of the simulator's compile.
+    pub budget: pipeline::Budget,
     /// `--listing`: a listing's file name and text, run instead of kc's compile.
     pub listing: Option<(String, String)>,
     /// `--schedule` of the reference interpreter.
@@ -244,6 +255,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         opt_level: cli.opt,
         simt_deadlock: cli.simt_deadlock,
         divergence: cli.divergence.with_depth(cli.fork_depth),
+        budget: crate::driver::budget(cli.max_sgprs, cli.max_vgprs),
         listing,
         schedule: cli.schedule,
         trace: cli.trace,
@@ -310,6 +322,7 @@ pub fn execute(input: &Input, req: &Request) -> Result<String, Failure> {
         opt_level: req.opt_level,
         simt_deadlock: req.simt_deadlock,
         divergence: req.divergence,
+        budget: req.budget,
         listing: req.listing.clone(),
         schedule: req.schedule,
         trace: req.trace,
@@ -350,6 +363,7 @@ pub struct Job<'a> {
     pub opt_level: u8,
     pub simt_deadlock: pipeline::SimtDeadlock,
     pub divergence: pipeline::Divergence,
+    pub budget: pipeline::Budget,
     pub listing: Option<(String, String)>,
     pub schedule: Schedule,
     pub trace: bool,
@@ -523,7 +537,7 @@ pub fn engine_sim(job: &mut Job) -> Result<EngineCounts, EngineError> {
             let cf = pipeline::compile_to_cf_with(job.input, job.simt_deadlock)
                 .map_err(EngineError::Failure)?;
             let (listing, layouts) =
-                pipeline::compile_listing(cf, job.input, job.opt_level, job.divergence)
+                pipeline::compile_listing(cf, job.input, job.opt_level, job.divergence, job.budget)
                     .map_err(EngineError::Failure)?;
             let layout = layouts.iter().find(|k| k.name == name).ok_or_else(|| {
                 fail(format!(

@@ -9,12 +9,16 @@
 //!   with an entry token (hearts in reducible cycles, anchors elsewhere).
 //! - [`large`]: very large kernels of fixed shapes (sequential `if`s, `else if` chains,
 //!   straight-line stores) for the size test and benchmark.
+//! - [`spill`]: kernels with more live values than gfx942 has VGPRs (2,000 32-bit values;
+//!   100 64-bit values across a loop), with their args and expected buffers, for the
+//!   spilling test.
 //!
 //! Everything is deterministic: a kernel is a function of its seed ([`Rng`]).
 
 pub mod cfg;
 pub mod large;
 pub mod source;
+pub mod spill;
 
 /// SplitMix64: small, fast, good enough for test generation, and stable across platforms
 /// and Rust versions (unlike `std`'s hashers).

@@ -7,7 +7,7 @@
 
 use super::Func;
 use crate::isel::KernelInfo;
-use crate::regalloc::Usage;
+use crate::regalloc::{Budget, Usage};
 use kc_dialect::Loc;
 
 /// One kernel between backend passes.
@@ -21,6 +21,9 @@ pub struct MachineKernel {
     pub loc: Loc,
     /// Registers used, after register allocation (`None` before).
     pub usage: Option<Usage>,
+    /// The registers `regalloc` may use (`--max-sgprs` / `--max-vgprs`; not part of the
+    /// text form: a driver setting, like `-O`).
+    pub budget: Budget,
 }
 
 /// The kernels of one compilation unit between backend passes.
@@ -39,6 +42,13 @@ impl MirModule {
         self.files
             .get(loc.file.0 as usize)
             .map_or("<unknown>", String::as_str)
+    }
+
+    /// Limits every kernel's registers to `budget` (for `regalloc`).
+    pub fn set_budget(&mut self, budget: Budget) {
+        for k in &mut self.kernels {
+            k.budget = budget;
+        }
     }
 
     /// Whether register allocation has run (physical registers only).

@@ -244,6 +244,7 @@ impl Parser<'_> {
                 },
                 loc,
                 usage: None,
+                budget: Default::default(),
             },
             pos: KernelPositions {
                 kernel: at,
@@ -367,10 +368,20 @@ impl Parser<'_> {
                     let vgprs = l.uint("the VGPR count")?;
                     l.keyword("sgpr_spills")?;
                     let sgpr_spills = l.uint("the spill count")?;
+                    // Optional: VGPRs spilled to scratch and the private segment's size.
+                    let (mut vgpr_spills, mut private_bytes) = (0, 0);
+                    if l.is_ident("vgpr_spills") {
+                        l.keyword("vgpr_spills")?;
+                        vgpr_spills = l.uint("the VGPR spill count")?;
+                        l.keyword("private_bytes")?;
+                        private_bytes = l.uint("the private segment size")?;
+                    }
                     k.kernel.usage = Some(Usage {
                         sgprs,
                         vgprs,
                         sgpr_spills,
+                        vgpr_spills,
+                        private_bytes,
                     });
                     k.usage_at = Some(at);
                 }

@@ -349,11 +349,19 @@ pub fn print_kernel(m: &MirModule, k: usize, notes: &Notes, out: &mut String) {
         let _ = writeln!(out, "  divergence fork_join depth {depth}");
     }
     if let Some(u) = &mk.usage {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "  usage sgprs {} vgprs {} sgpr_spills {}",
             u.sgprs, u.vgprs, u.sgpr_spills
         );
+        if u.vgpr_spills != 0 || u.private_bytes != 0 {
+            let _ = write!(
+                out,
+                " vgpr_spills {} private_bytes {}",
+                u.vgpr_spills, u.private_bytes
+            );
+        }
+        out.push('\n');
     }
     vregs(f, out);
     for &b in &f.layout {

@@ -8,14 +8,15 @@
 //!   last block when it is reachable (an endless loop may leave an empty last block);
 //!   allocated exactly after `regalloc` (`usage`);
 //! - operands, per the `isa` table: their number; their kinds (a register where one is read
-//!   or written, of the right file: SGPR for `SReg`/`SAddr`, VGPR for `VReg`, either for
+//!   or written, of the right file: SGPR for `SReg`/`SAddr`/`SBase`, VGPR for
+//!   `VReg`/`VAddr` (`off` also fits the last three), either for
 //!   `VSrc`; its width in dwords; a selected dword range inside the register; an immediate,
 //!   label or counter list only where the slot takes one); immediates a 32-bit literal can
 //!   hold (a global access with `off` for its base takes a 64-bit address), inline constants where the encoding has no literal (VOP3, lane selects),
 //!   `s_nop` 0..=15, counters `vmcnt` <= 63 and `lgkmcnt` <= 15; one literal value per SALU
 //!   instruction; the VALU constant bus (at most one SGPR or literal read, gfx942 has one);
-//!   `offset:N` and `sc0` only on memory instructions, offsets in range (global: signed
-//!   13-bit, LDS: 16-bit, SMEM: 20-bit);
+//!   `offset:N` and `sc0` only on memory instructions, offsets in range (global and
+//!   scratch: 0..=4095, LDS: 16-bit, SMEM: 20-bit);
 //! - control-flow pseudos (`cf_*`, see `exec_lowering`) only after `isel`, with operands
 //!   as the table gives them;
 //! - EXEC: written only by SALU instructions (`s_mov_b64`, the 64-bit logic operations,
@@ -398,7 +399,7 @@ impl Validator<'_> {
             msgs.push(format!("{} takes no sc0", d.name));
         }
         let max_offset = match d.fmt {
-            Fmt::Global => 4095,
+            Fmt::Global | Fmt::Scratch => 4095,
             Fmt::Ds => 65535,
             _ => u32::MAX,
         };
@@ -493,6 +494,8 @@ impl Validator<'_> {
                 Kind::Imm => "an immediate",
                 Kind::Waitcnt => "a counter list",
                 Kind::SAddr => "`off` or an SGPR pair",
+                Kind::VAddr => "`off` or a VGPR",
+                Kind::SBase => "`off` or an SGPR",
             };
             let fits = match (kind, o) {
                 (Kind::SReg(n), Operand::Reg { .. }) => {
@@ -535,7 +538,19 @@ impl Validator<'_> {
                     }
                     true
                 }
-                (Kind::SAddr, Operand::Off) => true,
+                (Kind::SAddr | Kind::VAddr | Kind::SBase, Operand::Off) => true,
+                (Kind::VAddr, Operand::Reg { .. }) => {
+                    if let Some(m) = want_reg(Some(File::V), 1) {
+                        msgs.push(m);
+                    }
+                    true
+                }
+                (Kind::SBase, Operand::Reg { .. }) => {
+                    if let Some(m) = want_reg(Some(File::S), 1) {
+                        msgs.push(m);
+                    }
+                    true
+                }
                 (Kind::SSrc(n) | Kind::VSrc(n), Operand::Imm(c)) if !def => {
                     let inline = is_inline_int(*c)
                         || (n == 1

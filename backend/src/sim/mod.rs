@@ -20,6 +20,13 @@
 //! - Runs are deterministic: registers start at 0 (not a poison pattern), memory effects
 //!   happen in issue order, and the wave schedule depends only on `SimOptions::seed`.
 //!
+//! Scratch (private memory): with `.amdhsa_enable_private_segment 1` every lane has its own
+//! `.amdhsa_private_segment_fixed_size` bytes (at most [`MAX_PRIVATE_BYTES`]), zeroed when its
+//! workgroup starts; `scratch_load/store_dword{,x2}` address them per lane as the sum of
+//! saddr, vaddr and offset (architected flat scratch, as on gfx942), touch only the lanes in
+//! EXEC, and an access outside the segment (or unaligned, or with the segment disabled) is an
+//! error naming the lane and the address.
+//!
 //! Memory model: a load reads memory when it *issues*; only the write of its destination
 //! registers waits until it retires (`s_waitcnt`). Stores and atomics change memory at issue.
 //! VMEM ops retire in order; LDS ops retire in order among themselves; an SMEM load is
@@ -48,6 +55,10 @@
 //! here with the exact one). `v_ldexp_f32` rounds once and keeps denormal results;
 //! `v_frexp_mant/exp_f32` normalize denormal inputs. 64-bit atomics (global `*_x2`, LDS
 //! `*_{u,i,b}64`) need 8-byte aligned addresses and run lane by lane like the 32-bit ones.
+
+/// The largest private segment per lane the simulator gives a kernel (64 KiB; a wave of 64
+/// lanes then holds 4 MiB).
+pub const MAX_PRIVATE_BYTES: u32 = 64 * 1024;
 
 mod alu;
 mod exec;
@@ -121,7 +132,10 @@ pub struct Descriptor {
     pub user_sgpr_private_segment_buffer: bool,
     pub user_sgpr_flat_scratch_init: bool,
     pub user_sgpr_kernarg_preload_length: u32,
-    pub private_segment_wavefront_offset: bool,
+    /// `.amdhsa_enable_private_segment` (gfx942: architected flat scratch, no SGPR is
+    /// added; `.amdhsa_system_sgpr_private_segment_wavefront_offset` is read as its alias):
+    /// each lane gets `private_segment_fixed_size` bytes of scratch.
+    pub enable_private_segment: bool,
     pub workgroup_id: [bool; 3],
     pub workgroup_info: bool,
     /// 0: x only; 1: x and y; 2: x, y and z (all packed into v0 on gfx942).
@@ -148,7 +162,7 @@ impl Default for Descriptor {
             user_sgpr_private_segment_buffer: false,
             user_sgpr_flat_scratch_init: false,
             user_sgpr_kernarg_preload_length: 0,
-            private_segment_wavefront_offset: false,
+            enable_private_segment: false,
             workgroup_id: [true, false, false],
             workgroup_info: false,
             workitem_id: 0,

@@ -412,6 +412,20 @@ impl Parser {
                     _ => return Err(bad("`off` or an SGPR pair")),
                 },
             },
+            Kind::VAddr => match piece {
+                "off" => Op::Off,
+                _ => match self.register(piece, s)? {
+                    Some(op @ Op::V(_, 1)) => op,
+                    _ => return Err(bad("`off` or a VGPR")),
+                },
+            },
+            Kind::SBase => match piece {
+                "off" => Op::Off,
+                _ => match self.register(piece, s)? {
+                    Some(op @ Op::S(_, 1)) => op,
+                    _ => return Err(bad("`off` or an SGPR")),
+                },
+            },
             Kind::SReg(n) => match self.register(piece, s)? {
                 Some(op @ Op::S(_, w)) if w == n => op,
                 _ => return Err(bad(&format!("a {}-dword scalar register", n))),
@@ -729,7 +743,7 @@ fn set_desc(d: &mut Descriptor, name: &str, v: u64) {
         "user_sgpr_flat_scratch_init" => d.user_sgpr_flat_scratch_init = b,
         "user_sgpr_kernarg_preload_length" => d.user_sgpr_kernarg_preload_length = v as u32,
         "system_sgpr_private_segment_wavefront_offset" | "enable_private_segment" => {
-            d.private_segment_wavefront_offset = b
+            d.enable_private_segment = b
         }
         "system_sgpr_workgroup_id_x" => d.workgroup_id[0] = b,
         "system_sgpr_workgroup_id_y" => d.workgroup_id[1] = b,

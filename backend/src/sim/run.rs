@@ -5,7 +5,8 @@
 //! - Initial state per wave: user SGPRs in hardware order (dispatch ptr, then kernarg ptr;
 //!   the others are refused), then the enabled workgroup ids x, y, z; v0 = work-item id
 //!   x | y << 10 | z << 20 (only the dimensions `.amdhsa_system_vgpr_workitem_id` enables);
-//!   EXEC = the wave's existing lanes; everything else 0.
+//!   EXEC = the wave's existing lanes; everything else 0, the private segment (scratch) of
+//!   every lane included.
 //! - Workgroups run one after another (x fastest); within one, the live waves take turns
 //!   one instruction at a time (round-robin, or a seeded random runnable wave). A barrier
 //!   releases when every wave that has not ended waits at it.
@@ -51,8 +52,19 @@ fn check_kernel(k: &Kernel, launch: &Launch) -> Result<(), SimError> {
             "only the dispatch_ptr and kernarg_segment_ptr user SGPRs are supported".into(),
         );
     }
-    if d.private_segment_wavefront_offset || d.private_segment_fixed_size != 0 {
-        return bad("scratch (private segment) is not supported".into());
+    if d.private_segment_fixed_size > super::MAX_PRIVATE_BYTES {
+        return bad(format!(
+            "a private segment of {} bytes per lane; the simulator gives at most {}",
+            d.private_segment_fixed_size,
+            super::MAX_PRIVATE_BYTES
+        ));
+    }
+    if d.private_segment_fixed_size != 0 && !d.enable_private_segment {
+        return bad(format!(
+            ".amdhsa_private_segment_fixed_size is {} but the private segment is not enabled \
+             (.amdhsa_enable_private_segment 0)",
+            d.private_segment_fixed_size
+        ));
     }
     if k.vgprs_used > d.next_free_vgpr {
         return bad(format!(
@@ -218,6 +230,12 @@ fn init_wave(
     w.s.fill(0);
     for r in w.v.iter_mut() {
         *r = [0; 64];
+    }
+    w.scratch_on = d.enable_private_segment;
+    w.scratch.clear();
+    if d.enable_private_segment {
+        w.scratch
+            .resize(d.private_segment_fixed_size.div_ceil(4) as usize * 64, 0);
     }
     w.spend.fill(0);
     w.vpend.fill(0);

@@ -1,4 +1,5 @@
-//! Memory instructions on one wave: scalar loads (SMEM), LDS (DS) and global memory.
+//! Memory instructions on one wave: scalar loads (SMEM), LDS (DS), global memory and the
+//! lanes' private memory (scratch).
 //! Loads read memory at issue and queue their result until `s_waitcnt` retires it.
 
 use super::{f, Inst, Op, Pending, Shared, Stop, Wave};
@@ -157,6 +158,66 @@ pub(super) fn ds(
 
 fn lane_fault(lane: usize, addr: impl std::fmt::LowerHex, m: String) -> Stop {
     Stop::Fault(format!("lane {lane}, address {addr:#x}: {m}"))
+}
+
+/// `scratch_load_dword{,x2}` / `scratch_store_dword{,x2}`: lane `l` of the active lanes
+/// accesses byte `saddr + vaddr[l] + offset` of its own private segment (dword aligned).
+pub(super) fn scratch(w: &mut Wave, inst: &Inst, pc: u32, exec: u64) -> Result<(), Stop> {
+    use Opc::*;
+    let ops = inst.ops;
+    let store = matches!(inst.opc, SCRATCH_STORE_DWORD | SCRATCH_STORE_DWORDX2);
+    let (vaddr, data) = if store {
+        (ops[0], ops[1])
+    } else {
+        (ops[1], ops[0])
+    };
+    let Op::V(r, n) = data else { unreachable!() };
+    let base = match ops[2] {
+        Op::Off => 0,
+        sa => w.s32(sa),
+    };
+    let offs = match vaddr {
+        Op::Off => [0; 64],
+        va => w.vsrc(va),
+    };
+    let dwords = (w.scratch.len() / 64) as u64;
+    let mut p = Pending {
+        inst: pc,
+        dst: if store { Op::None } else { data },
+        smem: false,
+        exec,
+        data: [[0; 64]; 2],
+    };
+    for l in (0..64).filter(|l| exec >> l & 1 != 0) {
+        let a = base.wrapping_add(offs[l]).wrapping_add(inst.offset as u32);
+        let fault = |m: String| lane_fault(l, a, format!("scratch: {m}"));
+        if !w.scratch_on {
+            return Err(fault(
+                "the kernel does not enable the private segment".into(),
+            ));
+        }
+        if !a.is_multiple_of(4) {
+            return Err(fault("unaligned dword access".into()));
+        }
+        let d = (a / 4) as u64;
+        if d + n as u64 > dwords {
+            return Err(fault(format!(
+                "outside the lane's private segment of {} bytes",
+                dwords * 4
+            )));
+        }
+        for k in 0..n as usize {
+            let at = 64 * (d as usize + k) + l;
+            if store {
+                w.scratch[at] = w.v[r as usize + k][l];
+            } else {
+                p.data[k][l] = w.scratch[at];
+            }
+        }
+    }
+    // A store counts in vmcnt too, as on the hardware.
+    w.issue(p, false);
+    Ok(())
 }
 
 pub(super) fn global(

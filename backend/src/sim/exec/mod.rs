@@ -11,8 +11,8 @@
 //! - Instructions never allocate (the load queues are reserved up front).
 //!
 //! This file holds the wave's state, the dispatch and the scalar and branch instructions;
-//! `valu.rs` the vector ALU and compares, `memory.rs` the scalar, LDS and global memory
-//! instructions.
+//! `valu.rs` the vector ALU and compares, `memory.rs` the scalar, LDS, global and scratch
+//! memory instructions.
 
 mod memory;
 mod valu;
@@ -21,7 +21,7 @@ use super::alu;
 use super::mem::{Lds, MemView};
 use super::Stats;
 use crate::isa::{Fmt, Opc, Unit};
-use memory::{ds, global, smem};
+use memory::{ds, global, scratch, smem};
 use std::collections::VecDeque;
 use valu::{dpp, vopc};
 
@@ -46,7 +46,7 @@ pub enum Op {
     K(u64),
     /// A branch target (instruction index).
     Label(u32),
-    /// `off` in a global instruction's SAddr slot.
+    /// `off` in a global instruction's SAddr slot, a scratch instruction's VAddr or SBase.
     Off,
 }
 
@@ -132,6 +132,11 @@ pub struct Wave {
     pub stack_event: Option<String>,
     /// While a `_dpp` instruction runs: its src0 as moved across lanes (`valu::dpp`).
     pub dpp_src0: Option<[u32; 64]>,
+    /// The private segment (scratch) of the wave's lanes, dword-major: dword `d` of lane `l`
+    /// is `scratch[64 * d + l]`.
+    pub scratch: Vec<u32>,
+    /// The kernel enables the private segment (else every scratch access is an error).
+    pub scratch_on: bool,
 }
 
 impl Wave {
@@ -151,6 +156,8 @@ impl Wave {
             max_csp: 0,
             stack_event: None,
             dpp_src0: None,
+            scratch: Vec::new(),
+            scratch_on: false,
         }
     }
 
@@ -516,6 +523,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         Fmt::Vopc => vopc(w, inst, exec),
         Fmt::Ds => ds(w, inst, pc, exec, sh)?,
         Fmt::Global => global(w, inst, pc, exec, sh)?,
+        Fmt::Scratch => scratch(w, inst, pc, exec)?,
         // The parser refuses them.
         Fmt::Pseudo => unreachable!("a control-flow pseudo in a listing"),
     }

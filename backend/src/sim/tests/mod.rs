@@ -15,6 +15,7 @@ mod dpp;
 mod fork_join;
 mod isa;
 mod ops;
+mod scratch;
 
 const DIAMOND: &str = include_str!("../testdata/diamond.s");
 const MULTI_EXIT: &str = include_str!("../testdata/multi_exit.s");
