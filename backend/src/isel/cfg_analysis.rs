@@ -316,9 +316,12 @@ impl Isel<'_> {
                 }
                 Node::Loop { header, body } => {
                     let t = Target::Head(*header);
+                    // Lanes parked in the continue mask wait for the back edge: a branch
+                    // leaving the loop (or the kernel) must leave them parked, through a
+                    // mask, which makes the loop divergent.
                     frames.push(Frame {
                         target: Some(t),
-                        masks: self.loop_div.contains(header),
+                        masks: self.loop_div.contains(header) || self.cont_mask.contains(header),
                     });
                     stack.push((id, tail, true));
                     stack.push((*body, Some(t), false));
