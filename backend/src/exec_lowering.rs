@@ -107,8 +107,8 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
     skips.sort_unstable();
     let mut empty_until = vec![0u32; f.layout.len()];
     for (to, at) in skips {
-        let none = SecondaryMap::new();
-        let shared = if latches[to] { &none } else { &shared };
+        // At a back edge the loop's counters may be written (see `latch_at`).
+        let shared = (!latches[to]).then_some(&shared);
         let keep = !short_and_safe(f, at + 1..to, shared, &mut empty_until);
         let insts = &mut f.blocks[f.layout[at]].insts;
         if keep {
@@ -172,7 +172,7 @@ fn expand(inst: Inst, out: &mut Vec<Inst>) {
 /// elsewhere. A scalar register written once is computed from uniform values alone, the same
 /// whatever EXEC holds (scalar loads and EXEC reads are unsafe anyway). Lane masks updated
 /// by the control-flow pseudos are not counted: with no lanes such an update adds none.
-fn shared_scalars(f: &Func) -> SecondaryMap<VReg, bool> {
+fn shared_scalars(f: &Func) -> SecondaryMap<VReg, u8> {
     let mut seen: SecondaryMap<VReg, u8> = SecondaryMap::with_capacity(f.vregs.len());
     for &b in &f.layout {
         for i in f.blocks[b]
@@ -192,22 +192,18 @@ fn shared_scalars(f: &Func) -> SecondaryMap<VReg, bool> {
             }
         }
     }
-    let mut shared = SecondaryMap::with_capacity(f.vregs.len());
-    for (v, &n) in seen.iter() {
-        shared[v] = n > 1;
-    }
-    shared
+    seen
 }
 
 /// Does `i` write a scalar register whose old value may still be wanted with no lanes here:
-/// one of `shared`, or a physical SGPR?
-fn clobbers_scalar(i: &Inst, shared: &SecondaryMap<VReg, bool>) -> bool {
+/// one `shared` counts more than one write of, or a physical SGPR?
+fn clobbers_scalar(i: &Inst, shared: &SecondaryMap<VReg, u8>) -> bool {
     i.ops[..usize::from(i.op.desc().defs).min(i.ops.len())]
         .iter()
         .any(|o| match *o {
             Operand::Reg {
                 reg: Reg::Virt(v), ..
-            } => shared[v],
+            } => shared[v] > 1,
             Operand::Reg {
                 reg: Reg::Phys(p), ..
             } => matches!(p, PReg::S(..) | PReg::Vcc | PReg::M0),
@@ -215,13 +211,15 @@ fn clobbers_scalar(i: &Inst, shared: &SecondaryMap<VReg, bool>) -> bool {
         })
 }
 
-/// Is the code at the layout positions `region` short and safe to run with no lanes?
+/// Is the code at the layout positions `region` short and safe to run with no lanes? With
+/// `shared` (the write counts of [`shared_scalars`]), a second write of a scalar register is
+/// unsafe.
 /// Reading stops at the first unsafe instruction or past the threshold. `empty_until[k] = j`
 /// (when `j > k`): the blocks at `k..j` are empty.
 fn short_and_safe(
     f: &Func,
     region: std::ops::Range<usize>,
-    shared: &SecondaryMap<VReg, bool>,
+    shared: Option<&SecondaryMap<VReg, u8>>,
     empty_until: &mut [u32],
 ) -> bool {
     let len = region.end;
@@ -256,7 +254,7 @@ fn short_and_safe(
                     Opc::V_READFIRSTLANE_B32 | Opc::V_READLANE_B32 | Opc::S_BARRIER | Opc::S_ENDPGM
                 )
                 || i.ops.iter().any(|o| *o == exec())
-                || clobbers_scalar(i, shared);
+                || shared.is_some_and(|s| clobbers_scalar(i, s));
             if unsafe_ || count > THRESHOLD {
                 verdict = false;
                 break 'scan;

@@ -17,7 +17,6 @@
 
 use super::Costs;
 use crate::isa::Opc;
-use crate::liveness;
 use crate::mir::{self, Func, Inst, MBlock, Operand, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 
@@ -70,43 +69,7 @@ impl Spiller {
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
         for mut inst in insts {
-            // Which spilled registers this instruction reads and writes (dword masks; a
-            // destination the instruction also reads, `s_bitset0_b64`'s, is both).
-            let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
-            let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
-                if plan[v].is_none() {
-                    return;
-                }
-                let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
-                let k = match refs.iter().position(|r| r.0 == v) {
-                    Some(k) => k,
-                    None => {
-                        refs.push((v, 0, 0));
-                        refs.len() - 1
-                    }
-                };
-                if write {
-                    refs[k].2 |= bits;
-                } else {
-                    refs[k].1 |= bits;
-                }
-            };
-            liveness::accesses(f, &inst, |v, lo, hi, a| {
-                if a == liveness::Access::Read {
-                    note(v, lo, hi, false);
-                }
-            });
-            for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
-                if let Operand::Reg {
-                    reg: Reg::Virt(v),
-                    sub,
-                    n,
-                } = *o
-                {
-                    let w = f.vregs[v].dwords;
-                    note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
-                }
-            }
+            let refs = super::refs_of(f, &inst, |v| plan[v].is_some());
             if refs.is_empty() {
                 out.push(inst);
                 continue;
@@ -181,7 +144,7 @@ fn lane_op(op: Opc, ops: Vec<Operand>, at: &Inst) -> Inst {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::liveness::Cfg;
+    use crate::liveness::{self, Cfg};
     use crate::mir::{Class, File, PReg};
     use Opc::*;
 

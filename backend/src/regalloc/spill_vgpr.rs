@@ -43,7 +43,6 @@
 //! Cost: linear in the instructions plus the spill code made.
 
 use crate::isa::Opc;
-use crate::liveness::{self, Access};
 use crate::mir::{self, Class, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
 use cranelift_entity::SecondaryMap;
 use std::collections::HashSet;
@@ -100,7 +99,7 @@ impl Spiller {
             if let Some(opens) = whole_wave_switch(&inst) {
                 region = opens.then_some(out.len());
             }
-            let refs = victim_refs(f, &inst, slot);
+            let refs = super::refs_of(f, &inst, |v| slot[v].is_some());
             if refs.is_empty() {
                 prev.clear();
                 out.push(inst);
@@ -215,51 +214,6 @@ impl Spiller {
         });
         out.push(s);
     }
-}
-
-/// The victims `inst` names, with the dwords it reads and writes of each (bit masks; an
-/// instruction that reads its destination has it in both).
-fn victim_refs(
-    f: &Func,
-    inst: &Inst,
-    slot: &SecondaryMap<VReg, Option<u32>>,
-) -> Vec<(VReg, u8, u8)> {
-    let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
-    let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
-        if slot[v].is_none() {
-            return;
-        }
-        let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
-        let k = match refs.iter().position(|r| r.0 == v) {
-            Some(k) => k,
-            None => {
-                refs.push((v, 0, 0));
-                refs.len() - 1
-            }
-        };
-        if write {
-            refs[k].2 |= bits;
-        } else {
-            refs[k].1 |= bits;
-        }
-    };
-    liveness::accesses(f, inst, |v, lo, hi, a| {
-        if a == Access::Read {
-            note(v, lo, hi, false);
-        }
-    });
-    for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
-        if let Operand::Reg {
-            reg: Reg::Virt(v),
-            sub,
-            n,
-        } = *o
-        {
-            let w = f.vregs[v].dwords;
-            note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
-        }
-    }
-    refs
 }
 
 /// The runs of set bits of `mask` over `dwords` dwords as (first, length), split so that a

@@ -8,7 +8,7 @@ use crate::entities::Op;
 use crate::registry::syntax::{Elem, Format, Ref};
 use crate::registry::Keyword;
 use crate::text::lexer::{Tok, Token};
-use crate::text::print::{infer_type, literal_type};
+use crate::text::print::infer_type;
 use crate::types::Type;
 
 /// What an op's format has given so far.
@@ -128,13 +128,7 @@ impl Parser<'_> {
         let word = self.slice(t);
         match kw {
             Keyword::Ident(attr, names) | Keyword::Enum(attr, names) => {
-                let Some(i) = names
-                    .iter()
-                    .position(|n| t.kind == Tok::Ident && *n == word)
-                else {
-                    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-                    return Err(self.unexpected(&format!("one of {}", list.join(", "))));
-                };
+                let i = self.word_in(names)?;
                 let a = match kw {
                     Keyword::Enum(..) => Attr::Int(i as i64, Type::I64),
                     _ => Attr::Str(word.to_string()),
@@ -207,20 +201,7 @@ impl Parser<'_> {
             }
         }
         if let (Some(t), Some(kw)) = (st.literal, self.ir.ops[op].opcode.spec().keyword) {
-            let ty = literal_type(&result_tys);
-            let a = match self.slice(t) {
-                "true" | "false" if ty == Type::I1 => {
-                    Attr::Int((self.slice(t) == "true") as i64, ty)
-                }
-                "true" | "false" => {
-                    return Err(self.err(
-                        t.start,
-                        format!("a boolean literal needs type i1, not {ty}"),
-                    ))
-                }
-                _ => self.number(t, ty)?,
-            };
-            self.ir.set_attr(op, kw.attr(), a);
+            self.literal_attr(op, kw, t, &result_tys)?;
         }
         Ok(Body {
             operands,

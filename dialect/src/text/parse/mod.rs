@@ -216,6 +216,41 @@ fn min_count(a: Arity) -> usize {
 impl Parser<'_> {
     // ---- tokens ----
 
+    /// Sets the keyword attribute of `op` from the literal token `t`, typed by the op's
+    /// results (a boolean literal needs `i1`).
+    fn literal_attr(&mut self, op: Op, kw: Keyword, t: Token, result_tys: &[Type]) -> PResult<()> {
+        let ty = literal_type(result_tys);
+        let a = match self.slice(t) {
+            "true" | "false" if ty == Type::I1 => Attr::Int((self.slice(t) == "true") as i64, ty),
+            "true" | "false" => {
+                return Err(self.err(
+                    t.start,
+                    format!("a boolean literal needs type i1, not {ty}"),
+                ))
+            }
+            _ => self.number(t, ty)?,
+        };
+        self.ir.set_attr(op, kw.attr(), a);
+        Ok(())
+    }
+
+    /// The position in `names` of the current token, a bare word (not consumed); an error
+    /// listing the names otherwise.
+    fn word_in(&self, names: &[&str]) -> PResult<usize> {
+        let t = self.tok();
+        let word = self.slice(t);
+        match names
+            .iter()
+            .position(|n| t.kind == Tok::Ident && *n == word)
+        {
+            Some(i) => Ok(i),
+            None => {
+                let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                Err(self.unexpected(&format!("one of {}", list.join(", "))))
+            }
+        }
+    }
+
     fn tok(&self) -> Token {
         self.toks[self.pos.min(self.toks.len() - 1)]
     }
@@ -953,20 +988,7 @@ impl Parser<'_> {
         }
         let loc = self.parse_loc()?;
         if let (Some(t), Some(kw)) = (literal, spec.keyword) {
-            let ty = literal_type(&result_tys);
-            let a = match self.slice(t) {
-                "true" | "false" if ty == Type::I1 => {
-                    Attr::Int((self.slice(t) == "true") as i64, ty)
-                }
-                "true" | "false" => {
-                    return Err(self.err(
-                        t.start,
-                        format!("a boolean literal needs type i1, not {ty}"),
-                    ))
-                }
-                _ => self.number(t, ty)?,
-            };
-            self.ir.set_attr(op, kw.attr(), a);
+            self.literal_attr(op, kw, t, &result_tys)?;
         }
         Ok(Body {
             operands: uses,

@@ -62,15 +62,7 @@ impl Parser<'_> {
                 let Some(Keyword::Enum(attr, names)) = kw else {
                     unreachable!("a compare has a predicate");
                 };
-                let t = self.tok();
-                let word = self.slice(t);
-                let Some(i) = names
-                    .iter()
-                    .position(|n| t.kind == Tok::Ident && *n == word)
-                else {
-                    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-                    return Err(self.unexpected(&format!("one of {}", list.join(", "))));
-                };
+                let i = self.word_in(names)?;
                 self.bump();
                 self.ir.set_attr(op, attr, Attr::Int(i as i64, Type::I64));
                 self.expect(Tok::Comma, "`,`")?;
