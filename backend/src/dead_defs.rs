@@ -80,9 +80,10 @@ fn virt(o: &Operand) -> Option<VReg> {
 pub fn remove_dead_defs(f: &mut Func) -> usize {
     crate::branch_folding::remove_restores_before_end(f);
     // Removable instructions defining each register.
-    let mut defs: SecondaryMap<VReg, Vec<(MBlock, u32)>> = SecondaryMap::new();
-    let mut needed: SecondaryMap<MBlock, Vec<bool>> = SecondaryMap::new();
-    let mut live: SecondaryMap<VReg, bool> = SecondaryMap::new();
+    let mut defs: SecondaryMap<VReg, Vec<(MBlock, u32)>> =
+        SecondaryMap::with_capacity(f.vregs.len());
+    let mut needed: SecondaryMap<MBlock, Vec<bool>> = SecondaryMap::with_capacity(f.blocks.len());
+    let mut live: SecondaryMap<VReg, bool> = SecondaryMap::with_capacity(f.vregs.len());
     let mut work: Vec<VReg> = Vec::new();
     let mark = |v: VReg, live: &mut SecondaryMap<VReg, bool>, work: &mut Vec<VReg>| {
         if !live[v] {

@@ -63,7 +63,7 @@ pub struct Cfg {
 impl Cfg {
     pub fn new(f: &Func) -> Cfg {
         let n = f.layout.len();
-        let mut index: SecondaryMap<MBlock, u32> = SecondaryMap::new();
+        let mut index: SecondaryMap<MBlock, u32> = SecondaryMap::with_capacity(f.blocks.len());
         let mut start = Vec::with_capacity(n);
         let mut pos = 0u32;
         for (i, &b) in f.layout.iter().enumerate() {
@@ -235,7 +235,8 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     let nb = f.layout.len();
     // Dword units of the registers of this file.
     let mut base: SecondaryMap<VReg, u32> = SecondaryMap::with_default(u32::MAX);
-    let mut owner: Vec<VReg> = Vec::new();
+    base.resize(f.vregs.len());
+    let mut owner: Vec<VReg> = Vec::with_capacity(f.vregs.len());
     for (v, c) in f.vregs.iter() {
         if c.file == file {
             base[v] = owner.len() as u32;
@@ -245,7 +246,7 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
         }
     }
     let nu = owner.len();
-    let mut refs: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    let mut refs: SecondaryMap<VReg, u32> = SecondaryMap::with_capacity(f.vregs.len());
 
     // Blocks reading a unit before writing it (upward exposed) and blocks writing it.
     let mut exposed: Vec<(u32, u32)> = Vec::new();
@@ -330,8 +331,9 @@ pub fn live(f: &Func, cfg: &Cfg, file: File) -> Live {
     let live_out = group(&live_out, nb);
 
     // Segments: a forward scan of each block.
-    let mut segs: SecondaryMap<VReg, Vec<Seg>> = SecondaryMap::new();
-    let mut dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>> = SecondaryMap::new();
+    let mut segs: SecondaryMap<VReg, Vec<Seg>> = SecondaryMap::with_capacity(f.vregs.len());
+    let mut dword_segs: SecondaryMap<VReg, Vec<Vec<Seg>>> =
+        SecondaryMap::with_capacity(f.vregs.len());
     let mut push = |u: u32, seg: Seg| {
         let v = owner[u as usize];
         segs[v].push(seg);

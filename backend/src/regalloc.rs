@@ -343,7 +343,7 @@ impl Costs {
         kernarg: &Operand,
         fixed: Option<&[(VReg, u16)]>,
     ) -> Costs {
-        let mut hints: SecondaryMap<VReg, Vec<VReg>> = SecondaryMap::new();
+        let mut hints: SecondaryMap<VReg, Vec<VReg>> = SecondaryMap::with_capacity(f.vregs.len());
         for &b in &f.layout {
             for inst in &f.blocks[b].insts {
                 if let Some((d, s)) = copy_of(f, inst) {
@@ -357,7 +357,7 @@ impl Costs {
         }
         let remat = rematerializable(f, kernarg);
         let fixed = fixed.unwrap_or(&[]);
-        let mut weight: SecondaryMap<VReg, f64> = SecondaryMap::new();
+        let mut weight: SecondaryMap<VReg, f64> = SecondaryMap::with_capacity(f.vregs.len());
         for (v, segs) in live.segs.iter() {
             if segs.is_empty() {
                 continue;
@@ -404,7 +404,7 @@ fn copy_of(f: &Func, inst: &Inst) -> Option<(VReg, VReg)> {
 /// segment at a constant offset.
 fn rematerializable(f: &Func, kernarg: &Operand) -> SecondaryMap<VReg, Option<Inst>> {
     let defs = single_defs(f);
-    let mut out = SecondaryMap::new();
+    let mut out = SecondaryMap::with_capacity(f.vregs.len());
     if defs.abi_written[0] {
         return out;
     }
@@ -428,8 +428,9 @@ struct Defs {
 }
 
 fn single_defs(f: &Func) -> Defs {
-    let mut count: SecondaryMap<VReg, u32> = SecondaryMap::new();
-    let mut single: SecondaryMap<VReg, Option<(MBlock, u32)>> = SecondaryMap::new();
+    let mut count: SecondaryMap<VReg, u32> = SecondaryMap::with_capacity(f.vregs.len());
+    let mut single: SecondaryMap<VReg, Option<(MBlock, u32)>> =
+        SecondaryMap::with_capacity(f.vregs.len());
     let mut abi_written = [false; 2];
     for &b in &f.layout {
         for (i, inst) in f.blocks[b].insts.iter().enumerate() {
@@ -540,7 +541,7 @@ fn scan(
             occ.insert(vcc_slot, &vc.busy, VReg::reserved_value());
         }
     }
-    let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::new();
+    let mut assigned: SecondaryMap<VReg, Option<u16>> = SecondaryMap::with_capacity(f.vregs.len());
     let mut spilled = Vec::new();
     for &(v, r) in fixed {
         occ.insert_all(r, f.vregs[v].dwords as u16, live, v);

@@ -603,7 +603,7 @@ impl Ir {
     /// Every use of every value under `root`: `users[v]` lists the ops that read `v` as an
     /// operand or successor argument. One linear walk; recompute after mutation.
     pub fn users(&self, root: Op) -> SecondaryMap<Value, OpList> {
-        let mut users: SecondaryMap<Value, OpList> = SecondaryMap::new();
+        let mut users: SecondaryMap<Value, OpList> = SecondaryMap::with_capacity(self.values.len());
         self.walk(root, &mut |o| {
             for v in self.uses(o) {
                 users[v].push(o);

@@ -55,7 +55,7 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
     let mut v = Verifier {
         ir,
         errors: Vec::new(),
-        order: SecondaryMap::new(),
+        order: SecondaryMap::with_capacity(ir.ops.len()),
         depth: SecondaryMap::with_default(UNKNOWN_DEPTH),
         path: Vec::new(),
         doms: HashMap::default(),

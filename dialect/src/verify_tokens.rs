@@ -100,7 +100,7 @@ fn check_kernel(ir: &Ir, func: Op, out: &mut Vec<VerifyError>) {
     let mut k = Kernel {
         ir,
         errors: Vec::new(),
-        order: SecondaryMap::new(),
+        order: SecondaryMap::with_capacity(ir.ops.len()),
     };
     if !k.check_placement(region, entry) {
         return; // no tokens in this kernel

@@ -70,7 +70,8 @@ pub(super) fn precolor(f: &mut Func, file: File) -> Option<Vec<(VReg, u16)>> {
         .collect();
     // Aliases: v -> (group, dword offset). None with FORK/JOIN: `fork_join` copied the ABI
     // inputs so that nothing reads them after the entry, where the fork stack reuses them.
-    let mut alias: SecondaryMap<VReg, Option<(usize, u8)>> = SecondaryMap::new();
+    let mut alias: SecondaryMap<VReg, Option<(usize, u8)>> =
+        SecondaryMap::with_capacity(f.vregs.len());
     let mut alias_defs = Vec::new();
     let forks = crate::fork_join::has_forks(f);
     for (v, at) in defs.single.iter().filter(|_| !forks) {

@@ -35,7 +35,8 @@ pub(super) struct Vcc {
 impl Vcc {
     pub fn new(f: &Func, cfg: &Cfg, live: &Live) -> Option<Vcc> {
         // Per register: (block layout index, first access is a write, all accesses fit).
-        let mut seen: SecondaryMap<VReg, Option<(u32, bool, bool)>> = SecondaryMap::new();
+        let mut seen: SecondaryMap<VReg, Option<(u32, bool, bool)>> =
+            SecondaryMap::with_capacity(f.vregs.len());
         let mut busy = Vec::new();
         for (bi, &b) in f.layout.iter().enumerate() {
             let start = cfg.start[bi];
@@ -82,7 +83,7 @@ impl Vcc {
                 busy.push((2 * (start + a), 2 * (start + z) + 1));
             }
         }
-        let mut candidate = SecondaryMap::new();
+        let mut candidate = SecondaryMap::with_capacity(f.vregs.len());
         for (v, s) in seen.iter() {
             let Some((bi, first_write, all)) = *s else {
                 continue;
@@ -161,7 +162,7 @@ pub(super) fn shrink(f: &mut Func) {
 /// The move goes when nothing else reads `%t`: one instruction and one VGPR fewer.
 pub(super) fn fold_constants(f: &mut Func, sgprs: &SecondaryMap<VReg, Option<u16>>) {
     let defs = super::single_defs(f);
-    let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::new();
+    let mut reads: SecondaryMap<VReg, u32> = SecondaryMap::with_capacity(f.vregs.len());
     for &b in &f.layout {
         for inst in &f.blocks[b].insts {
             for o in &inst.ops[inst.op.desc().defs as usize..] {

@@ -39,7 +39,7 @@ fn remove_unreachable(ir: &mut Ir, func: Op) -> usize {
     let Some(entry) = ir.entry_block(region) else {
         return 0;
     };
-    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(ir.blocks.len());
     let mut stack = vec![entry];
     seen[entry] = true;
     while let Some(b) = stack.pop() {
@@ -64,7 +64,7 @@ fn remove_unreachable(ir: &mut Ir, func: Op) -> usize {
 
 fn dce_kernel(ir: &mut Ir, func: Op) -> usize {
     // Use counts of every value (operands and successor arguments).
-    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::with_capacity(ir.values.len());
     let mut ops = Vec::new();
     ir.walk(func, &mut |o| ops.push(o));
     for &o in &ops {

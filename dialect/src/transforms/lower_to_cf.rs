@@ -117,19 +117,20 @@ struct Lowering<'a> {
 impl<'a> Lowering<'a> {
     fn new(ir: &'a mut Ir, func: Op) -> Self {
         let region = ir.ops[func].regions[0];
+        let (nb, nv) = (ir.blocks.len(), ir.values.len());
         Lowering {
             ir,
             func,
             region,
             cur: None,
-            blocks: SecondaryMap::new(),
+            blocks: SecondaryMap::with_capacity(nb),
             loops: Vec::new(),
             defs: HashMap::default(),
-            repl: SecondaryMap::new(),
+            repl: SecondaryMap::with_capacity(nv),
             phi_ops: HashMap::default(),
             phi_users: HashMap::default(),
-            removed: SecondaryMap::new(),
-            pending: SecondaryMap::new(),
+            removed: SecondaryMap::with_capacity(nv),
+            pending: SecondaryMap::with_capacity(nv),
         }
     }
 
