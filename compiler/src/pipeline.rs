@@ -596,11 +596,12 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
     }
     lower_and_check(&mut ir, &inserted, input, opts, &file, runner)?;
     compact(&mut ir, runner);
-    runner.time("convergence checks", || {
+    // Both read the IR as lower-to-cf left it: one uniformity analysis per kernel serves them.
+    let uniformity = runner.time("convergence checks", || {
         convergence_errors(&ir, input, &file)
     })?;
     let (diags, changed) = runner.time("simt-deadlock", || {
-        crate::spin_loops::detect_and_repair(&mut ir, opts.simt_deadlock)
+        crate::spin_loops::detect_and_repair(&mut ir, opts.simt_deadlock, &uniformity)
     });
     if changed {
         runner.after(&ir, "simt-repair")?;
@@ -613,11 +614,17 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
 /// The static checks of `analysis::convergence_checks` on the CF IR as written (before the
 /// optimizer): a barrier under divergent control flow, or a divergent operand where the op
 /// needs a uniform one, is an error at its source line, with the `--explain` chain of the
-/// divergent value as notes.
-fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), Failure> {
+/// divergent value as notes. Returns the uniformity analysis of each CF kernel, which the
+/// SIMT-deadlock detection reuses (the IR has not changed in between).
+fn convergence_errors(
+    ir: &Ir,
+    input: &Input,
+    file: &SourceFile,
+) -> Result<Vec<(Op, kc_dialect::analysis::Uniformity)>, Failure> {
     use kc_dialect::analysis::convergence_checks::{check, Finding};
     use kc_dialect::report::explain::explain_value;
     let mut out = String::new();
+    let mut analyses = Vec::new();
     for func in ir.kernels() {
         let Ok(u) = kc_dialect::analysis::Uniformity::compute(ir, func) else {
             continue;
@@ -654,9 +661,10 @@ fn convergence_errors(ir: &Ir, input: &Input, file: &SourceFile) -> Result<(), F
                 }
             }
         }
+        analyses.push((func, u));
     }
     if out.is_empty() {
-        Ok(())
+        Ok(analyses)
     } else {
         Err(Failure::Diagnostics(out))
     }
