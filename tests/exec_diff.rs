@@ -119,8 +119,6 @@ fn buffers(json: &str) -> String {
     json[start..end].to_string()
 }
 
-/// `None` when `got` has the reference run's buffers, else what differs (`what` names the
-/// run).
 /// Whether `got` is kc's diagnostic for a kernel that does not fit a register budget smaller
 /// than the hardware's even with spilling (`regalloc::out_of`): a limit of that budget, not a
 /// wrong result. At the hardware's budget the same diagnostic stays a failure.
@@ -129,6 +127,8 @@ fn over_budget(got: &Result<String, Failure>) -> bool {
         if d.contains("even with spilling") && d.contains("the budget allows (--max-"))
 }
 
+/// `None` when `got` has the reference run's buffers, else what differs (`what` names the
+/// run).
 fn mismatch(reference: &str, got: Result<String, Failure>, what: &str) -> Option<String> {
     match got {
         Ok(out) if buffers(&out) == buffers(reference) => None,
