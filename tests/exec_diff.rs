@@ -119,12 +119,12 @@ fn buffers(json: &str) -> String {
     json[start..end].to_string()
 }
 
-/// Whether `got` is kc's diagnostic for a kernel that does not fit a register budget smaller
-/// than the hardware's even with spilling (`regalloc::out_of`): a limit of that budget, not a
-/// wrong result. At the hardware's budget the same diagnostic stays a failure.
+/// Whether `got` is kc's refusal of a kernel that does not fit a register budget smaller than
+/// the hardware's even with spilling: a limit of that budget, not a wrong result. At the
+/// hardware's budget the same refusal stays a failure.
 fn over_budget(got: &Result<String, Failure>) -> bool {
     matches!(got, Err(Failure::Diagnostics(d))
-        if d.contains("even with spilling") && d.contains("the budget allows (--max-"))
+        if kc_backend::regalloc::refused_for_reduced_budget(d))
 }
 
 /// `None` when `got` has the reference run's buffers, else what differs (`what` names the

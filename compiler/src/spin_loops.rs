@@ -25,32 +25,20 @@ pub enum SimtDeadlock {
 /// at the reads it spins on and the writes that would release it; with `repair`,
 /// `transforms::simt_repair` then moves each loop's back edge past the release, and the
 /// warning says where (or why it could not). Returns the warnings and whether the IR changed
-/// (the caller verifies it then, with the token rules). `known` holds uniformity analyses
-/// already computed on this IR, in module order; the other kernels' are computed here.
+/// (the caller verifies it then, with the token rules). `analyses` is the uniformity analysis
+/// of each CF kernel of `ir` as it is now (what `convergence_errors` computed).
 pub fn detect_and_repair(
     ir: &mut Ir,
     mode: SimtDeadlock,
-    known: &[(Op, kc_dialect::analysis::Uniformity)],
+    analyses: &[(Op, kc_dialect::analysis::Uniformity)],
 ) -> (Vec<warnings::Diag>, bool) {
     use kc_dialect::analysis::simt_deadlock::detect;
     if mode == SimtDeadlock::Off {
         return (Vec::new(), false);
     }
     let mut diags: Vec<(kc_dialect::Block, warnings::Diag)> = Vec::new();
-    // `known` follows the module's kernel order, as this loop does.
-    let mut known = known.iter().peekable();
-    for func in ir.kernels() {
-        let computed;
-        let u = match known.next_if(|(f, _)| *f == func) {
-            Some((_, u)) => u,
-            None => match kc_dialect::analysis::Uniformity::compute(ir, func) {
-                Ok(u) => {
-                    computed = u;
-                    &computed
-                }
-                Err(_) => continue,
-            },
-        };
+    for (func, u) in analyses {
+        let func = *func;
         for l in detect(ir, func, u) {
             diags.push((l.header, simt_warning(ir, &l)));
         }
