@@ -26,6 +26,10 @@
 //! the iteration's lanes), which the order moves right behind the cycle. For the CFGs of
 //! structured code this is the structured IR's reconvergence. Block arguments are a parallel
 //! copy per lane.
+//! A barrier reached by only some of the lanes left holds them there while the lanes
+//! waiting at blocks the barrier's block cannot reach run (the other side of a branch, which
+//! the structured IR runs first and which may return); once nothing else can run, the
+//! barrier needs every lane that has not returned, as in the structured IR.
 
 use super::InterpError;
 use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
@@ -35,6 +39,58 @@ use crate::registry::Opcode;
 use cranelift_entity::SecondaryMap;
 use std::collections::HashMap;
 use std::io::Write;
+
+/// What a CF workgroup run has still to do: lanes waiting at blocks, lanes deferred to a
+/// cycle entry, the queue of both, and lanes held at a barrier.
+#[derive(Default)]
+struct Pending {
+    /// Lanes waiting at each block.
+    waiting: SecondaryMap<Block, Mask>,
+    /// Lanes that took a back edge, released to the cycle entry after the iteration region.
+    deferred: SecondaryMap<Block, Mask>,
+    /// Keys `(2 * position, BLOCK, 0)` for a block; `(2 * region end - 1, RELEASE, position of
+    /// the entry)` for the release of the lanes deferred to an entry (after every block of the
+    /// region, before anything beyond). Smallest first.
+    queue: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32, u32)>>,
+    /// Lanes stopped at a barrier that not every lane left has reached yet. While they wait,
+    /// lanes at blocks the barrier's block cannot reach run (the other side of a branch, which
+    /// may return: structured IR runs it first); lanes that could reach it wait too, in
+    /// `parked`. Once nothing else can run, the barrier needs every lane left.
+    held: Vec<(Block, Op, Mask)>,
+    parked: Vec<(u32, u32, u32)>,
+    /// Per block holding lanes at a barrier: the CFG nodes reachable from its successors.
+    reach: HashMap<Block, Vec<bool>>,
+}
+
+impl Pending {
+    /// May lanes waiting at `b` run while lanes are held at barriers?
+    fn may_run(&mut self, b: Block, cfg: &crate::analysis::cfg::RegionCfg) -> bool {
+        let Some(n) = cfg.node(b) else {
+            return true;
+        };
+        for &(h, _, _) in &self.held {
+            let reach = self.reach.entry(h).or_insert_with(|| {
+                let mut seen = vec![false; cfg.len()];
+                let mut stack: Vec<u32> = cfg
+                    .node(h)
+                    .map_or(Vec::new(), |n| cfg.succs[n as usize].to_vec());
+                while let Some(x) = stack.pop() {
+                    if !std::mem::replace(&mut seen[x as usize], true) {
+                        stack.extend(cfg.succs[x as usize].iter().copied());
+                    }
+                }
+                seen
+            });
+            if reach[n as usize] {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+const BLOCK: u32 = 0;
+const RELEASE: u32 = 1;
 
 /// Words of a mask: one per wave of the largest workgroup.
 const WORDS: usize = (super::MAX_WORKGROUP_SIZE / WAVE_SIZE) as usize;
@@ -364,108 +420,141 @@ impl<'p> Simt<'_, 'p, '_, '_> {
     /// it together before the next one starts, as the structured engine runs a loop.
     fn cf(&mut self, entry: Block, sched: &Schedule) -> Result<(), InterpError> {
         use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
         let ir = self.run.prep.ir;
         let (blocks, position) = (&sched.blocks, &sched.position);
-        // Lanes waiting at each block, and lanes deferred to a cycle entry.
-        let mut waiting: SecondaryMap<Block, Mask> = SecondaryMap::new();
-        let mut deferred: SecondaryMap<Block, Mask> = SecondaryMap::new();
-        // Keys: 2 * position for a block; 2 * region end - 1 for the release of the lanes
-        // deferred to an entry (after every block of the region, before anything beyond).
-        let mut next: BinaryHeap<Reverse<(u32, u32, u32)>> = BinaryHeap::new();
-        const BLOCK: u32 = 0;
-        const RELEASE: u32 = 1;
-        waiting[entry] = self.all;
-        next.push(Reverse((2 * position[entry], BLOCK, 0)));
-        while let Some(Reverse((key, kind, at))) = next.pop() {
+        let mut p = Pending::default();
+        p.waiting[entry] = self.all;
+        p.queue.push(Reverse((2 * position[entry], BLOCK, 0)));
+        loop {
+            let Some(Reverse((key, kind, at))) = p.queue.pop() else {
+                let Some((b, barrier, m)) = self.release_held(&mut p.held)? else {
+                    break;
+                };
+                p.queue.extend(p.parked.drain(..).map(Reverse));
+                self.run_block(b, ir.next_op(barrier), m, sched, &mut p)?;
+                continue;
+            };
+            if !p.held.is_empty() {
+                let index = if kind == RELEASE { at } else { key / 2 };
+                if let Some(&b) = blocks.get(index as usize) {
+                    if !p.may_run(b, &sched.cfg) {
+                        p.parked.push((key, kind, at));
+                        continue;
+                    }
+                }
+            }
             if kind == RELEASE {
                 let e = blocks[at as usize];
-                let m = std::mem::take(&mut deferred[e]);
+                let m = std::mem::take(&mut p.deferred[e]);
                 if m.is_empty() {
                     continue;
                 }
-                if waiting[e].is_empty() {
-                    next.push(Reverse((2 * position[e], BLOCK, 0)));
+                if p.waiting[e].is_empty() {
+                    p.queue.push(Reverse((2 * position[e], BLOCK, 0)));
                 }
-                waiting[e] = waiting[e].or(m);
+                p.waiting[e] = p.waiting[e].or(m);
                 continue;
             }
             let Some(&b) = blocks.get((key / 2) as usize) else {
                 continue;
             };
-            let m = std::mem::take(&mut waiting[b]).and_not(self.returned);
+            let m = std::mem::take(&mut p.waiting[b]).and_not(self.returned);
             if m.is_empty() {
                 continue; // a stale entry, or lanes that all returned
             }
-            let mut taken = None;
-            for op in ir.block_ops(b) {
-                self.step(op, &m)?;
-                let code = ir.opcode(op);
-                match code {
-                    Opcode::Return => {
-                        self.returned = self.returned.or(m);
-                        taken = Some([Mask::default(), Mask::default()]);
-                    }
-                    Opcode::Br => {
-                        self.pass_args(op, 0, &m);
-                        taken = Some([m, Mask::default()]);
-                    }
-                    Opcode::CondBr => {
-                        let cond = self.run.prep.info[op].args[0];
-                        let mut t = Mask::default();
-                        for w in 0..WORDS {
-                            let mut bits = m.0[w];
-                            while bits != 0 {
-                                let i = bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                if self.val(cond, w * 64 + i) & 1 != 0 {
-                                    t.0[w] |= 1 << i;
-                                }
+            self.run_block(b, ir.first_op(b), m, sched, &mut p)?;
+        }
+        Ok(())
+    }
+
+    /// Runs block `b` from op `from` with lanes `m` and queues where they go, or holds them
+    /// at a barrier that some lanes left have not reached (`Pending::held`).
+    fn run_block(
+        &mut self,
+        b: Block,
+        from: Option<Op>,
+        m: Mask,
+        sched: &Schedule,
+        p: &mut Pending,
+    ) -> Result<(), InterpError> {
+        use std::cmp::Reverse;
+        let ir = self.run.prep.ir;
+        let position = &sched.position;
+        let mut taken = None;
+        let mut cursor = from;
+        while let Some(op) = cursor {
+            cursor = ir.next_op(op);
+            self.step(op, &m)?;
+            let code = ir.opcode(op);
+            match code {
+                Opcode::Return => {
+                    self.returned = self.returned.or(m);
+                    taken = Some([Mask::default(), Mask::default()]);
+                }
+                Opcode::Br => {
+                    self.pass_args(op, 0, &m);
+                    taken = Some([m, Mask::default()]);
+                }
+                Opcode::CondBr => {
+                    let cond = self.run.prep.info[op].args[0];
+                    let mut t = Mask::default();
+                    for w in 0..WORDS {
+                        let mut bits = m.0[w];
+                        while bits != 0 {
+                            let i = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if self.val(cond, w * 64 + i) & 1 != 0 {
+                                t.0[w] |= 1 << i;
                             }
                         }
-                        let f = m.and_not(t);
-                        self.pass_args(op, 0, &t);
-                        self.pass_args(op, 1, &f);
-                        taken = Some([t, f]);
                     }
-                    Opcode::Barrier => self.barrier(op, &m)?,
-                    Opcode::Ballot
-                    | Opcode::ReadFirstLane
-                    | Opcode::ReadLane
-                    | Opcode::Shuffle
-                    | Opcode::Reduce
-                    | Opcode::Scan => self.cross_lane(op, code, &m)?,
-                    Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
-                    _ => self.lanes(op, code, &m)?,
+                    let f = m.and_not(t);
+                    self.pass_args(op, 0, &t);
+                    self.pass_args(op, 1, &f);
+                    taken = Some([t, f]);
                 }
-                if taken.is_some() {
-                    break;
+                Opcode::Barrier => {
+                    if m != self.all.and_not(self.returned) {
+                        p.held.push((b, op, m));
+                        return Ok(());
+                    }
                 }
+                Opcode::Ballot
+                | Opcode::ReadFirstLane
+                | Opcode::ReadLane
+                | Opcode::Shuffle
+                | Opcode::Reduce
+                | Opcode::Scan => self.cross_lane(op, code, &m)?,
+                Opcode::ConvEntry | Opcode::ConvAnchor | Opcode::ConvLoop => {}
+                _ => self.lanes(op, code, &m)?,
             }
-            let Some(lanes) = taken else {
-                // Verified CF blocks end in a terminator; falling off one ends the lanes.
-                self.returned = self.returned.or(m);
+            if taken.is_some() {
+                break;
+            }
+        }
+        let Some(lanes) = taken else {
+            // Verified CF blocks end in a terminator; falling off one ends the lanes.
+            self.returned = self.returned.or(m);
+            return Ok(());
+        };
+        let succs = &ir.ops[ir.terminator(b).expect("a terminator")].succs;
+        for (s, lanes) in succs.iter().zip(lanes) {
+            if lanes.is_empty() {
                 continue;
-            };
-            let succs = &ir.ops[ir.terminator(b).expect("a terminator")].succs;
-            for (s, lanes) in succs.iter().zip(lanes) {
-                if lanes.is_empty() {
-                    continue;
-                }
-                if sched.is_back_edge(b, s.block) {
-                    let release = 2 * sched.region_end[s.block] - 1;
-                    if deferred[s.block].is_empty() {
-                        next.push(Reverse((release, RELEASE, position[s.block])));
-                    }
-                    deferred[s.block] = deferred[s.block].or(lanes);
-                    continue;
-                }
-                let target = &mut waiting[s.block];
-                if target.is_empty() {
-                    next.push(Reverse((2 * position[s.block], BLOCK, 0)));
-                }
-                *target = target.or(lanes);
             }
+            if sched.is_back_edge(b, s.block) {
+                let release = 2 * sched.region_end[s.block] - 1;
+                if p.deferred[s.block].is_empty() {
+                    p.queue.push(Reverse((release, RELEASE, position[s.block])));
+                }
+                p.deferred[s.block] = p.deferred[s.block].or(lanes);
+                continue;
+            }
+            let target = &mut p.waiting[s.block];
+            if target.is_empty() {
+                p.queue.push(Reverse((2 * position[s.block], BLOCK, 0)));
+            }
+            *target = target.or(lanes);
         }
         Ok(())
     }
@@ -710,6 +799,26 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                 Some(self.region_frame(op, index, next))
             }
         }
+    }
+
+    /// Once nothing else can run: the lanes held at the earliest held barrier, if they are
+    /// every lane that has not returned (they pass it), else the divergent-barrier error.
+    fn release_held(
+        &self,
+        held: &mut Vec<(Block, Op, Mask)>,
+    ) -> Result<Option<(Block, Op, Mask)>, InterpError> {
+        let Some(&(b, op, _)) = held.first() else {
+            return Ok(None);
+        };
+        // Lanes reach one barrier from one block run (the earliest block runs with all the
+        // lanes waiting there), or from several when some wait at a back edge meanwhile.
+        let m = held
+            .iter()
+            .filter(|h| h.1 == op)
+            .fold(Mask::default(), |acc, h| acc.or(h.2));
+        self.barrier(op, &m)?;
+        held.clear();
+        Ok(Some((b, op, m)))
     }
 
     /// `kernel.barrier` with lanes `m`: every lane of the workgroup that has not returned.

@@ -1273,6 +1273,72 @@ fn cf_form_lanes_meet_after_an_if_whose_side_may_return() {
     assert_eq!(m.buffers[0].data, vec![u64::MAX << 5]);
 }
 
+/// A CF kernel of two waves (65 lanes): lanes with `tid < 64` return on one side of a branch,
+/// the other side runs a barrier. `ret_first` lists the returning block first in the branch.
+fn cf_return_then_barrier(ret_first: bool) -> String {
+    let (pred, succs) = if ret_first {
+        ("slt", "^ret, ^bar")
+    } else {
+        ("sge", "^bar, ^ret")
+    };
+    format!(
+        "kernel.func @k {{
+        ^entry(%out: !kernel.ptr<global, i32>):
+          %e = conv.entry : !conv.token
+          %tid = kernel.workitem_id x : i32
+          %w = arith.constant 64 : i32
+          %c = arith.cmpi {pred}, %tid, %w : i32
+          cf.cond_br %c, {succs}
+        ^bar:
+          kernel.barrier(%e) loc(\"t.k\":8:5)
+          kernel.store %tid, %out, %tid : !kernel.ptr<global, i32>, i32
+          kernel.return
+        ^ret:
+          kernel.return
+        }}"
+    )
+}
+
+#[test]
+fn cf_form_barrier_after_a_whole_wave_returned_on_the_other_side() {
+    // The barrier waits only for the lanes that have not returned, whichever side of the
+    // branch the schedule runs first (the structured IR runs the returning side first).
+    for ret_first in [true, false] {
+        let src = cf_return_then_barrier(ret_first);
+        let (m, _) = exec(&src, launch(1, 65), vec![buf(Scalar::I32, 65)], &[])
+            .unwrap_or_else(|e| panic!("ret_first {ret_first}: {}", e.message));
+        let mut want = vec![0; 65];
+        want[64] = 64;
+        assert_eq!(i32s(&m.buffers[0]), want, "ret_first {ret_first}");
+    }
+}
+
+#[test]
+fn cf_form_barrier_skipped_by_some_lanes_is_an_error() {
+    // Lanes 70..127 branch around the barrier and meet the others after it: an error, with
+    // the message of the structured IR's `if tid < 70 { barrier }`.
+    let src = "kernel.func @k {
+        ^entry(%out: !kernel.ptr<global, i32>):
+          %e = conv.entry : !conv.token
+          %tid = kernel.workitem_id x : i32
+          %n = arith.constant 70 : i32
+          %c = arith.cmpi slt, %tid, %n : i32
+          cf.cond_br %c, ^bar, ^join
+        ^bar:
+          kernel.barrier(%e) loc(\"t.k\":12:7)
+          cf.br ^join
+        ^join:
+          kernel.store %tid, %out, %tid : !kernel.ptr<global, i32>, i32
+          kernel.return
+        }";
+    let e = exec(src, launch(1, 128), vec![buf(Scalar::I32, 128)], &[]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "barrier in divergent control flow: 70 of the 128 work-items of workgroup (0, 0, 0) that have not returned reach it; work-item (70, 0, 0) does not"
+    );
+    assert_eq!((e.loc.line, e.loc.col), (12, 7));
+}
+
 #[test]
 fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
     // Lanes 0..9 take the branch and ballot there; everyone meets again at the join and after
