@@ -113,6 +113,16 @@ impl Default for Budget {
 }
 
 impl Budget {
+    /// The hardware's budget, with either file's lowered where a limit is given
+    /// (`--max-sgprs`, `--max-vgprs`).
+    pub fn limited(sgprs: Option<u16>, vgprs: Option<u16>) -> Budget {
+        let hw = Budget::default();
+        Budget {
+            sgprs: sgprs.unwrap_or(hw.sgprs),
+            vgprs: vgprs.unwrap_or(hw.vgprs),
+        }
+    }
+
     /// The budget of `file`.
     fn of(self, file: File) -> u16 {
         match file {

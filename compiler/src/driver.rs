@@ -165,13 +165,6 @@ struct Cli {
 }
 
 /// The register budget of `--max-sgprs` / `--max-vgprs` (the hardware's where absent).
-pub(crate) fn budget(max_sgprs: Option<u16>, max_vgprs: Option<u16>) -> pipeline::Budget {
-    let hw = pipeline::Budget::default();
-    pipeline::Budget {
-        sgprs: max_sgprs.unwrap_or(hw.sgprs),
-        vgprs: max_vgprs.unwrap_or(hw.vgprs),
-    }
-}
 
 /// Which ops `--generic` prints in MLIR's generic form.
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -237,7 +230,7 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
     }
     let (name, text) = match read_input(&input_path) {
         Ok(x) => x,
-        Err(failure) => return exit_failure(&failure),
+        Err(failure) => return failure.report(),
     };
     let lang = match cli.lang {
         Some(l) => l,
@@ -314,7 +307,7 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         one_shot: true,
         simt_deadlock: cli.simt_deadlock,
         divergence: cli.divergence.with_depth(cli.fork_depth),
-        budget: budget(cli.max_sgprs, cli.max_vgprs),
+        budget: pipeline::Budget::limited(cli.max_sgprs, cli.max_vgprs),
         warnings: policy,
         mlir_verifier: mlir.filter(|_| cli.verify_with_mlir),
     };
@@ -343,18 +336,11 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
             Ok(()) => 0,
             Err(msg) => output::error(&msg, 2),
         },
-        Err(failure) => exit_failure(&failure),
+        Err(failure) => failure.report(),
     }
 }
 
 /// Reports a failed run on stderr; returns its exit code.
-pub(crate) fn exit_failure(failure: &pipeline::Failure) -> i32 {
-    match failure {
-        pipeline::Failure::Diagnostics(text) => output::diagnostics(text, 1),
-        pipeline::Failure::Usage(msg) => output::error(msg, 2),
-    }
-}
-
 fn write_output(path: &str, text: &str) -> Result<(), String> {
     if path == "-" {
         return output::stdout(text).map_err(|e| e.to_string());

@@ -212,6 +212,16 @@ pub enum Failure {
     Usage(String),
 }
 
+impl Failure {
+    /// Writes the failure to stderr; the process exit code (1 or 2).
+    pub fn report(&self) -> i32 {
+        match self {
+            Failure::Diagnostics(text) => crate::output::diagnostics(text, 1),
+            Failure::Usage(msg) => crate::output::error(msg, 2),
+        }
+    }
+}
+
 /// A translation (`emit-llvm`, `emit-mlir-gpu`) that refused: checked source always
 /// translates, so only hand-written IR can be unsupported; otherwise it is kc's bug.
 fn translation_failure(input: &Input, pass: &str, e: &str) -> Failure {

@@ -203,7 +203,7 @@ pub fn main(args: &[OsString]) -> i32 {
             Ok(()) => 0,
             Err(e) => output::fail(&e),
         },
-        Err(failure) => crate::driver::exit_failure(&failure),
+        Err(failure) => failure.report(),
     }
 }
 
@@ -255,7 +255,7 @@ fn run_cli(cli: RunCli) -> Result<String, Failure> {
         opt_level: cli.opt,
         simt_deadlock: cli.simt_deadlock,
         divergence: cli.divergence.with_depth(cli.fork_depth),
-        budget: crate::driver::budget(cli.max_sgprs, cli.max_vgprs),
+        budget: pipeline::Budget::limited(cli.max_sgprs, cli.max_vgprs),
         listing,
         schedule: cli.schedule,
         trace: cli.trace,
