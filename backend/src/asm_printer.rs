@@ -14,9 +14,9 @@
 //! per operand or line).
 
 use crate::isa::{is_inline_int, Kind, Opc};
-use crate::isel::KernelInfo;
+use crate::mir::KernelInfo;
+use crate::mir::Usage;
 use crate::mir::{Func, MBlock, Operand, PReg, Reg};
-use crate::regalloc::Usage;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use std::fmt::Write;
 

@@ -24,9 +24,10 @@
 //! counts as its long form while deciding, so a branch found in range stays in range whatever
 //! else grows: one linear pass, no fixed-point iteration.
 
+use crate::isa::SGPR_BUDGET;
 use crate::isa::{is_inline_int, Fmt, Kind, Opc};
+use crate::mir::Usage;
 use crate::mir::{Func, Inst, MBlock, Operand, PReg};
-use crate::regalloc::{Usage, SGPR_BUDGET};
 use cranelift_entity::SecondaryMap;
 
 /// Bytes of a SOPP branch.

@@ -39,8 +39,8 @@
 //! Linear in the instructions.
 
 use crate::isa::Opc;
-use crate::isel::{Divergence, KernelInfo};
 use crate::mir::{self, Class, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
+use crate::mir::{Divergence, KernelInfo};
 use cranelift_entity::SecondaryMap;
 use std::collections::HashMap;
 

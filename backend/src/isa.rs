@@ -19,6 +19,14 @@
 
 use std::fmt;
 
+/// SGPRs a gfx942 kernel can address (VCC above them), and VGPRs.
+pub const SGPR_BUDGET: u16 = 102;
+pub const VGPR_BUDGET: u16 = 256;
+
+/// Registers the kernel ABI fixes: s[0:1] kernarg pointer, s2..s4 workgroup ids, v0 ids.
+pub const RESERVED_SGPRS: u16 = 5;
+pub const RESERVED_VGPRS: u16 = 1;
+
 /// Encoding families (they decide which operand kinds are legal where).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Fmt {

@@ -55,8 +55,8 @@ pub fn compile(ir: &Ir) -> Result<String, Error> {
 /// The listing and, per kernel, its kernel-argument layout (what a launcher needs to build
 /// the kernarg segment: explicit arguments, then the hidden ones at
 /// `explicit_size` rounded up to 8): `isel`, every pass of `passes::PASSES`, the printer.
-pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<isel::KernelInfo>), Error> {
-    let mut m = passes::isel(ir, isel::Divergence::ExecMask)?;
+pub fn compile_with_layouts(ir: &Ir) -> Result<(String, Vec<mir::KernelInfo>), Error> {
+    let mut m = passes::isel(ir, mir::Divergence::ExecMask)?;
     for pass in passes::PASSES {
         passes::run(&mut m, pass)?;
     }

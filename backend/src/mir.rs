@@ -28,7 +28,7 @@ pub mod parse;
 pub mod print;
 pub mod validate;
 
-pub use module::{At, MachineKernel, MirModule};
+pub use module::{ArgInfo, At, Budget, Divergence, KernelInfo, MachineKernel, MirModule, Usage};
 
 use crate::isa::Opc;
 use cranelift_entity::{entity_impl, PrimaryMap};

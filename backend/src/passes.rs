@@ -25,7 +25,8 @@
 //! of registers, a branch too long for any free SGPR pair) returns an [`Error`] at the kernel's location; [`listing`] prints allocated
 //! MIR only. `MirModule::after` names the last pass run.
 
-use crate::isel::{self, KernelInfo};
+use crate::isel;
+use crate::mir::KernelInfo;
 use crate::mir::{MachineKernel, MirModule};
 use crate::{
     asm_printer, branch_folding, branch_relax, dead_defs, exec_lowering, fork_join, move_pairs,
@@ -125,36 +126,20 @@ pub const PASSES: &[BackendPass] = &[
     },
 ];
 
-/// A module after `after` (a stage name) is over physical registers: every stage after
-/// `regalloc`, and `regalloc` itself.
-pub fn allocated_after(after: &str) -> bool {
-    !matches!(after, "isel" | "fork-join" | "exec-lowering" | "dead-defs")
-}
-
-/// Whether a module after `after` may hold control-flow pseudos (`exec-lowering` removes
-/// them).
-pub fn pseudos_allowed(after: &str) -> bool {
-    matches!(after, "isel" | "fork-join")
-}
-
 /// The pass called `name` (not `isel`, which makes a module rather than transforming one).
 pub fn find(name: &str) -> Option<&'static BackendPass> {
     PASSES.iter().find(|p| p.name == name)
 }
 
-/// `name` as a point of the pipeline a module can be after: `isel` or a pass of [`PASSES`].
-pub fn stage(name: &str) -> Option<&'static str> {
-    if name == "isel" {
-        return Some("isel");
-    }
-    find(name).map(|p| p.name)
+/// `isel` and every pass name, in pipeline order: [`mir::module::STAGES`], which names the
+/// stages for the MIR text form (the test below checks the two agree).
+pub fn stage_names() -> Vec<&'static str> {
+    crate::mir::module::STAGES.to_vec()
 }
 
-/// `isel` and every pass name, in pipeline order.
-pub fn stage_names() -> Vec<&'static str> {
-    std::iter::once("isel")
-        .chain(PASSES.iter().map(|p| p.name))
-        .collect()
+/// `name` as a point of the pipeline a module can be after: `isel` or a pass of [`PASSES`].
+pub fn stage(name: &str) -> Option<&'static str> {
+    crate::mir::module::stage(name)
 }
 
 /// The passes that follow `after` in the pipeline (all of them after `isel`).
@@ -167,7 +152,7 @@ pub fn remaining(after: &str) -> &'static [BackendPass] {
 
 /// Instruction selection for every kernel of `ir` (CF form, structurizable): the module
 /// after `isel`.
-pub fn isel(ir: &Ir, divergence: isel::Divergence) -> Result<MirModule, Error> {
+pub fn isel(ir: &Ir, divergence: crate::mir::Divergence) -> Result<MirModule, Error> {
     let mut kernels = Vec::new();
     for func in ir.kernels() {
         let loc = ir.ops[func].loc;
@@ -207,7 +192,7 @@ pub fn refuse(m: &MirModule, pass: &BackendPass) -> Option<String> {
     );
     // Only a module right after isel can hold pseudos (the validator rejects them later),
     // so the scan runs once per compile, not once per pass.
-    let pseudo = pseudos_allowed(m.after)
+    let pseudo = crate::mir::module::pseudos_allowed(m.after)
         && m.kernels.iter().any(|k| {
             k.func
                 .blocks
@@ -281,11 +266,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_unique() {
+    fn names_are_unique_and_the_mir_stages() {
         let names = stage_names();
+        let pipeline: Vec<&str> = std::iter::once("isel")
+            .chain(PASSES.iter().map(|p| p.name))
+            .collect();
+        assert_eq!(names, pipeline);
         for (i, n) in names.iter().enumerate() {
             assert!(!names[..i].contains(n), "{n}");
-            assert_eq!(stage(n), Some(*n));
+            assert_eq!(crate::mir::module::stage(n), Some(*n));
         }
         assert_eq!(remaining("isel").len(), PASSES.len());
         assert!(remaining("branch-relax").is_empty());

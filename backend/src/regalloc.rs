@@ -59,9 +59,10 @@
 //! a constant-time test for a physical register free since before the new register's first
 //! position (the common case).
 
-use crate::isa::Opc;
+use crate::isa::{Opc, RESERVED_SGPRS, RESERVED_VGPRS, SGPR_BUDGET, VGPR_BUDGET};
 use crate::liveness::{self, Cfg, Live, Seg};
 use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
+pub use crate::mir::{Budget, Usage};
 use cranelift_entity::{packed_option::ReservedValue, SecondaryMap};
 use std::collections::{BTreeMap, HashSet};
 
@@ -70,67 +71,12 @@ mod spill_sgpr;
 mod spill_vgpr;
 mod vcc;
 
-pub const SGPR_BUDGET: u16 = 102;
-pub const VGPR_BUDGET: u16 = 256;
-
-/// Registers the kernel ABI fixes: s[0:1] kernarg pointer, s2..s4 workgroup ids, v0 ids.
-pub const RESERVED_SGPRS: u16 = 5;
-pub const RESERVED_VGPRS: u16 = 1;
-
 /// Allocation rounds after which spilling is assumed not to converge (it converges in two or
 /// three: the temporaries spilling creates are never spilled themselves).
 const MAX_ROUNDS: usize = 32;
 
 #[derive(Debug)]
 pub struct AllocError(pub String);
-
-/// Result: highest SGPR and VGPR used, plus one; the SGPR dwords spilled to VGPR lanes, the
-/// VGPR dwords spilled to scratch, and the private segment (scratch) per lane in bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
-    pub sgprs: u16,
-    pub vgprs: u16,
-    pub sgpr_spills: u32,
-    pub vgpr_spills: u32,
-    pub private_bytes: u32,
-}
-
-/// The register budget: the hardware's (102 SGPRs, 256 VGPRs) unless `--max-sgprs` /
-/// `--max-vgprs` ask for less (to force spilling in tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    pub sgprs: u16,
-    pub vgprs: u16,
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget {
-            sgprs: SGPR_BUDGET,
-            vgprs: VGPR_BUDGET,
-        }
-    }
-}
-
-impl Budget {
-    /// The hardware's budget, with either file's lowered where a limit is given
-    /// (`--max-sgprs`, `--max-vgprs`).
-    pub fn limited(sgprs: Option<u16>, vgprs: Option<u16>) -> Budget {
-        let hw = Budget::default();
-        Budget {
-            sgprs: sgprs.unwrap_or(hw.sgprs),
-            vgprs: vgprs.unwrap_or(hw.vgprs),
-        }
-    }
-
-    /// The budget of `file`.
-    fn of(self, file: File) -> u16 {
-        match file {
-            File::S => self.sgprs,
-            File::V => self.vgprs,
-        }
-    }
-}
 
 pub fn allocate(f: &mut Func, budget: Budget) -> Result<Usage, AllocError> {
     let pre_s = abi::precolor(f, File::S);

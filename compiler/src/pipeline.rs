@@ -129,8 +129,8 @@ pub struct Options {
 }
 
 pub use crate::spin_loops::SimtDeadlock;
-pub use kc_backend::isel::Divergence;
-pub use kc_backend::regalloc::Budget;
+pub use kc_backend::mir::Budget;
+pub use kc_backend::mir::Divergence;
 
 /// `--divergence`: how the backend lowers divergent branches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -378,7 +378,7 @@ fn run_passes(
 fn listing(
     ir: Ir,
     runner: &mut Runner,
-) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
+) -> Result<(String, Vec<kc_backend::mir::KernelInfo>), Failure> {
     let m = backend_passes(ir, runner)?;
     let listing = finish(&m, runner, |e| {
         Failure::Diagnostics(format!("internal compiler error: {e}\n"))
@@ -438,7 +438,7 @@ pub fn compile_listing(
     opt_level: u8,
     divergence: Divergence,
     budget: Budget,
-) -> Result<(String, Vec<kc_backend::isel::KernelInfo>), Failure> {
+) -> Result<(String, Vec<kc_backend::mir::KernelInfo>), Failure> {
     let file = SourceFile::new(input.name.clone(), input.text.clone());
     let mut opts = Options::new(Stage::Asm);
     opts.divergence = divergence;

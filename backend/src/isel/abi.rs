@@ -19,45 +19,9 @@
 
 use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
-use crate::mir::{self, Class, File, Operand, PReg};
+use crate::mir::{self, ArgInfo, Class, File, Operand, PReg};
 use kc_dialect::{AddrSpace, Attr, Op, Opcode, Type, Value};
 use rustc_hash::FxHashSet as HashSet;
-
-/// Kernel-argument layout and other facts the printer needs.
-#[derive(Clone, Debug, Default)]
-pub struct KernelInfo {
-    pub name: String,
-    /// (name, offset, size, value kind, type name) per explicit argument.
-    pub args: Vec<ArgInfo>,
-    pub explicit_size: u32,
-    pub kernarg_size: u32,
-    pub lds_size: u32,
-    pub tid_dims: u8,
-    /// How divergent ifs are lowered (`--divergence`).
-    pub divergence: Divergence,
-}
-
-/// The lowering of divergent branches: EXEC masking (`exec_lowering`), or the hardware
-/// FORK/JOIN branch stack for divergent ifs (`fork_join`, loops keep EXEC masking).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Divergence {
-    #[default]
-    ExecMask,
-    ForkJoin {
-        /// Fork regions nested deeper than this many stay EXEC-masked (at most 6, the
-        /// hardware stack).
-        depth: u8,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub struct ArgInfo {
-    pub name: String,
-    pub offset: u32,
-    pub size: u32,
-    pub pointer: bool,
-    pub ty: String,
-}
 
 /// Size of the COv5 hidden (implicit) kernel arguments appended after the explicit ones.
 pub const HIDDEN_SIZE: u32 = 256;

@@ -49,8 +49,9 @@
 //! copies on edges in `block_args.rs`.
 
 use super::cfg_analysis::{BrKind, Facts, Frame, Frames};
-use super::{Divergence, Isel, IselError};
+use super::{Isel, IselError};
 use crate::isa::Opc;
+use crate::mir::Divergence;
 use crate::mir::{self, MBlock, Operand, VReg};
 use crate::structurize::{Node, NodeId, Target, Tree};
 use kc_dialect::{Op, Opcode, Type, Value};

@@ -48,7 +48,8 @@ mod memory;
 mod setup;
 mod sync;
 
-pub use abi::{ArgInfo, Divergence, KernelInfo, HIDDEN_SIZE};
+use crate::mir::{Divergence, KernelInfo};
+pub use abi::HIDDEN_SIZE;
 
 use crate::isa::{self, is_inline_int, Opc, Unit};
 use crate::mir::{self, Class, Func, Inst, MBlock, Operand, PReg, VReg};

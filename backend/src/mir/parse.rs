@@ -10,11 +10,10 @@
 //! and instruction back to its offset, so later diagnostics can point into the file.
 //! Linear in the size of the text; nothing recurses.
 
+use super::module::{ArgInfo, KernelInfo, Usage};
 use super::module::{At, MachineKernel, MirModule};
 use super::{BlockData, Class, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
 use crate::isa::Opc;
-use crate::isel::{ArgInfo, KernelInfo};
-use crate::regalloc::Usage;
 use cranelift_entity::{EntityRef, PrimaryMap};
 use kc_dialect::{FileId, Loc};
 use std::collections::HashMap;
@@ -134,12 +133,12 @@ pub fn parse(text: &str) -> Result<(MirModule, Positions), ParseError> {
                     _ => return err(t.at, "expected a backend pass name"),
                 }
             }
-            let Some(stage) = crate::passes::stage(&name) else {
+            let Some(stage) = super::module::stage(&name) else {
                 return err(
                     at,
                     format!(
                         "unknown backend pass `{name}` (one of: {})",
-                        crate::passes::stage_names().join(", ")
+                        super::module::STAGES.join(", ")
                     ),
                 );
             };
@@ -349,14 +348,14 @@ impl Parser<'_> {
                 "divergence" => {
                     let (kind, kat) = l.ident("`exec_mask` or `fork_join`")?;
                     info.divergence = match kind.as_str() {
-                        "exec_mask" => crate::isel::Divergence::ExecMask,
+                        "exec_mask" => super::module::Divergence::ExecMask,
                         "fork_join" => {
                             l.keyword("depth")?;
                             let depth = l.uint("the stack depth")?;
                             if !(1..=6).contains(&depth) {
                                 return err(at, "the fork-join depth is 1 to 6");
                             }
-                            crate::isel::Divergence::ForkJoin { depth }
+                            super::module::Divergence::ForkJoin { depth }
                         }
                         _ => return err(kat, "expected `exec_mask` or `fork_join`"),
                     };
@@ -723,7 +722,7 @@ impl Parser<'_> {
                 return err(at, format!("block bb{n} is not defined in this kernel"));
             }
         }
-        let allocated = crate::passes::allocated_after(after);
+        let allocated = super::module::allocated_after(after);
         match (allocated, k.usage_at) {
             (true, None) => {
                 return err(

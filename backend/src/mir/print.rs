@@ -345,7 +345,7 @@ pub fn print_kernel(m: &MirModule, k: usize, notes: &Notes, out: &mut String) {
     let _ = writeln!(out, "  kernarg_size {}", info.kernarg_size);
     let _ = writeln!(out, "  lds_size {}", info.lds_size);
     let _ = writeln!(out, "  tid_dims {}", info.tid_dims);
-    if let crate::isel::Divergence::ForkJoin { depth } = info.divergence {
+    if let super::module::Divergence::ForkJoin { depth } = info.divergence {
         let _ = writeln!(out, "  divergence fork_join depth {depth}");
     }
     if let Some(u) = &mk.usage {

@@ -55,7 +55,7 @@ use super::module::{At, MirModule};
 use super::print::{self, Notes};
 use super::{File, Func, MBlock, Operand, PReg, Reg};
 use crate::isa::{is_inline_f32, is_inline_int, Fmt, Kind, Opc, Unit};
-use crate::regalloc::{RESERVED_SGPRS, RESERVED_VGPRS, SGPR_BUDGET, VGPR_BUDGET};
+use crate::isa::{RESERVED_SGPRS, RESERVED_VGPRS, SGPR_BUDGET, VGPR_BUDGET};
 use cranelift_entity::{EntityRef, SecondaryMap};
 
 /// One violated invariant.
@@ -386,7 +386,7 @@ impl Validator<'_> {
                 inst.ops.len()
             ));
         }
-        if d.is_pseudo() && !crate::passes::pseudos_allowed(self.m.after) {
+        if d.is_pseudo() && !super::module::pseudos_allowed(self.m.after) {
             msgs.push(format!(
                 "{} is a control-flow pseudo after `{}` (exec-lowering replaces them)",
                 d.name, self.m.after
