@@ -77,12 +77,6 @@ fn simt_dir() -> PathBuf {
     layout().workspace.join("examples").join("simt")
 }
 
-fn tmp_dir() -> PathBuf {
-    let dir = layout().target_dir.join("simt-tmp");
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    dir
-}
-
 struct Output {
     code: Option<i32>,
     stdout: String,
@@ -630,7 +624,7 @@ const SEED: u64 = 0x51_4d54;
 /// `kernel`, implicit tokens for even `i`, explicit for odd.
 fn generated(i: u64, race_free: bool) -> kc_compiler::pipeline::Input {
     use kc_tests::gen::source::{self, Tokens};
-    let tokens = if i % 2 == 0 {
+    let tokens = if i.is_multiple_of(2) {
         Tokens::Implicit
     } else {
         Tokens::Explicit

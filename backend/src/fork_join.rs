@@ -133,32 +133,28 @@ fn find_regions(f: &mut Func, depth: u8) -> Result<HashMap<VReg, Region>, String
                         top.mid = Some(b);
                     }
                 }
-                Opc::CF_END => {
-                    if open.last().is_some_and(|o| Some(o.saved) == saved) {
-                        let o = open.pop().expect("checked");
-                        if o.fork {
-                            forks_open -= 1;
-                            regions.insert(
-                                o.saved,
-                                Region {
-                                    then_: o.then_.expect("a fork has a then side"),
-                                    mid: o.mid,
-                                    end: b,
-                                    b2: f.new_block(),
-                                    jmp: o.mid.map(|_| f.new_block()),
-                                    csp: f.new_vreg(Class::S32),
-                                },
-                            );
-                        }
+                Opc::CF_END if open.last().is_some_and(|o| Some(o.saved) == saved) => {
+                    let o = open.pop().expect("checked");
+                    if o.fork {
+                        forks_open -= 1;
+                        regions.insert(
+                            o.saved,
+                            Region {
+                                then_: o.then_.expect("a fork has a then side"),
+                                mid: o.mid,
+                                end: b,
+                                b2: f.new_block(),
+                                jmp: o.mid.map(|_| f.new_block()),
+                                csp: f.new_vreg(Class::S32),
+                            },
+                        );
                     }
                 }
-                Opc::CF_JOIN_OUTER => {
-                    if open.iter().any(|o| o.fork) {
-                        return Err(format!(
-                            "{b}: `cf_join_outer` in a fork region (isel absorbs no join for \
+                Opc::CF_JOIN_OUTER if open.iter().any(|o| o.fork) => {
+                    return Err(format!(
+                        "{b}: `cf_join_outer` in a fork region (isel absorbs no join for \
                              FORK/JOIN)"
-                        ));
-                    }
+                    ));
                 }
                 _ => {}
             }
@@ -334,11 +330,9 @@ fn rewrite(f: &mut Func, regions: &HashMap<VReg, Region>) {
                         continue;
                     }
                 }
-                Opc::CF_ELSE => {
-                    if region_of(inst.ops.first()).is_some() {
-                        drop_skip = true;
-                        continue;
-                    }
+                Opc::CF_ELSE if region_of(inst.ops.first()).is_some() => {
+                    drop_skip = true;
+                    continue;
                 }
                 Opc::CF_END => {
                     if let Some((s, r)) = region_of(inst.ops.first()) {

@@ -226,7 +226,7 @@ fn group(pairs: &[(u32, u32)], keys: usize) -> (Vec<u32>, Vec<u32>) {
     (offsets, values)
 }
 
-fn slice<'a>(g: &'a (Vec<u32>, Vec<u32>), k: usize) -> &'a [u32] {
+fn slice(g: &(Vec<u32>, Vec<u32>), k: usize) -> &[u32] {
     &g.1[g.0[k] as usize..g.0[k + 1] as usize]
 }
 

@@ -535,7 +535,7 @@ fn scan(
             continue;
         }
         let fits = |occ: &Occupancy, b: u16| (0..n).all(|i| occ.free(b + i, dword(live, v, i)));
-        let usable = |b: u16| b >= first && b % align == 0 && b + n <= budget;
+        let usable = |b: u16| b >= first && b.is_multiple_of(align) && b + n <= budget;
         let hinted = costs.hints[v]
             .iter()
             .filter_map(|&h| assigned[h])
@@ -663,6 +663,52 @@ fn rewrite(
     usage
 }
 
+/// The registers `inst` names that `spilled` picks, with the dwords it reads and writes of
+/// each (bit masks; an instruction that reads its destination, `v_fmac_f32`'s or
+/// `s_bitset0_b64`'s, has it in both). Shared by the SGPR and the VGPR spiller.
+pub(super) fn refs_of(
+    f: &Func,
+    inst: &Inst,
+    spilled: impl Fn(VReg) -> bool,
+) -> Vec<(VReg, u8, u8)> {
+    let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
+    let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
+        if !spilled(v) {
+            return;
+        }
+        let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
+        let k = match refs.iter().position(|r| r.0 == v) {
+            Some(k) => k,
+            None => {
+                refs.push((v, 0, 0));
+                refs.len() - 1
+            }
+        };
+        if write {
+            refs[k].2 |= bits;
+        } else {
+            refs[k].1 |= bits;
+        }
+    };
+    liveness::accesses(f, inst, |v, lo, hi, a| {
+        if a == liveness::Access::Read {
+            note(v, lo, hi, false);
+        }
+    });
+    for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
+        if let Operand::Reg {
+            reg: Reg::Virt(v),
+            sub,
+            n,
+        } = *o
+        {
+            let w = f.vregs[v].dwords;
+            note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
+        }
+    }
+    refs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -758,50 +804,4 @@ mod tests {
                 }
             ))));
     }
-}
-
-/// The registers `inst` names that `spilled` picks, with the dwords it reads and writes of
-/// each (bit masks; an instruction that reads its destination, `v_fmac_f32`'s or
-/// `s_bitset0_b64`'s, has it in both). Shared by the SGPR and the VGPR spiller.
-pub(super) fn refs_of(
-    f: &Func,
-    inst: &Inst,
-    spilled: impl Fn(VReg) -> bool,
-) -> Vec<(VReg, u8, u8)> {
-    let mut refs: Vec<(VReg, u8, u8)> = Vec::new();
-    let mut note = |v: VReg, lo: u8, hi: u8, write: bool| {
-        if !spilled(v) {
-            return;
-        }
-        let bits = ((1u16 << hi) - (1u16 << lo)) as u8;
-        let k = match refs.iter().position(|r| r.0 == v) {
-            Some(k) => k,
-            None => {
-                refs.push((v, 0, 0));
-                refs.len() - 1
-            }
-        };
-        if write {
-            refs[k].2 |= bits;
-        } else {
-            refs[k].1 |= bits;
-        }
-    };
-    liveness::accesses(f, inst, |v, lo, hi, a| {
-        if a == liveness::Access::Read {
-            note(v, lo, hi, false);
-        }
-    });
-    for o in inst.ops.iter().take(inst.op.desc().defs as usize) {
-        if let Operand::Reg {
-            reg: Reg::Virt(v),
-            sub,
-            n,
-        } = *o
-        {
-            let w = f.vregs[v].dwords;
-            note(v, sub, if n == 0 { w } else { (sub + n).min(w) }, true);
-        }
-    }
-    refs
 }

@@ -164,8 +164,6 @@ struct Cli {
     max_vgprs: Option<u16>,
 }
 
-/// The register budget of `--max-sgprs` / `--max-vgprs` (the hardware's where absent).
-
 /// Which ops `--generic` prints in MLIR's generic form.
 #[derive(Copy, Clone, Debug, ValueEnum)]
 pub(crate) enum GenericArg {

@@ -4,6 +4,7 @@
 //!   breaks and if/else bodies (what structured source lowers to);
 //! - `irreducible`: a chain of two-entry cycles entered by divergent branches;
 //! - `nested`: loop nests 50 deep, each level with a divergent break.
+//!
 //! The README's scaling table comes from `cargo bench -p kc-dialect --bench uniformity`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

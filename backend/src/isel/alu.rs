@@ -180,9 +180,9 @@ impl Isel<'_> {
             } else if av && commutes {
                 let bo = self.vop(b, 1, true)?;
                 self.emit(o, vec![mir::r(r), bo, mir::r(b_reg(a))]);
-            } else if av && rev.is_some() {
+            } else if let (true, Some(rev)) = (av, rev) {
                 let bo = self.vop(b, 1, true)?;
-                self.emit(rev.unwrap(), vec![mir::r(r), bo, mir::r(b_reg(a))]);
+                self.emit(rev, vec![mir::r(r), bo, mir::r(b_reg(a))]);
             } else {
                 let bvr = self.vreg(b, 1)?;
                 let ao = self.vop(a, 1, true)?;

@@ -35,6 +35,9 @@ use crate::mir::{self, Class, File, Operand, VReg};
 use kc_dialect::analysis::value_range;
 use kc_dialect::{AddrSpace, Attr, Op, Opcode, Scalar, Type, Value};
 
+/// An index value and the VGPR holding it.
+type IndexReg = (Value, VReg);
+
 impl Isel<'_> {
     /// `kernel.ptr_offset`: `p + idx * sizeof(elem)`.
     pub(super) fn ptr_offset(&mut self, op: Op, div: bool) -> Result<(), IselError> {
@@ -374,7 +377,7 @@ impl Isel<'_> {
         op: Op,
         idx: Value,
         shift: i64,
-    ) -> Result<Option<((Value, VReg), u32)>, IselError> {
+    ) -> Result<Option<(IndexReg, u32)>, IselError> {
         let Some(def) = self.ir.defining_op(idx) else {
             return Ok(None);
         };

@@ -18,6 +18,7 @@
 //!   cross-lane operations are EXEC code already;
 //! - kernel arguments the kernel reads are loaded in the prologue (rematerializable loads);
 //!   a block argument only passed on to the next block's argument shares its register.
+//!
 //! Convergent operations stay at the position of their IR op, so they execute with exactly the
 //! lanes the structured semantics gives them.
 //!
@@ -250,8 +251,8 @@ impl<'a> Isel<'a> {
     /// allowed"): any other distinct literal source is moved into SGPRs first.
     fn one_literal(&mut self, d: &isa::Desc, ops: &mut [Operand]) {
         let mut first: Option<i64> = None;
-        for i in d.defs as usize..ops.len() {
-            let (Operand::Imm(c), Some(&isa::Kind::SSrc(n))) = (&ops[i], d.operands.get(i)) else {
+        for (i, op) in ops.iter_mut().enumerate().skip(d.defs as usize) {
+            let (Operand::Imm(c), Some(&isa::Kind::SSrc(n))) = (&*op, d.operands.get(i)) else {
                 continue;
             };
             let c = *c;
@@ -269,7 +270,7 @@ impl<'a> Isel<'a> {
                     self.loc,
                 ));
             }
-            ops[i] = mir::r(t);
+            *op = mir::r(t);
         }
     }
 
@@ -506,10 +507,7 @@ impl<'a> Isel<'a> {
                 );
                 mir::r(b)
             }
-            Val::V(v) => {
-                let s = self.sop(Val::V(v), 1)?;
-                s
-            }
+            Val::V(v) => self.sop(Val::V(v), 1)?,
             Val::None => return err(self.loc, "internal: token as i1"),
         })
     }

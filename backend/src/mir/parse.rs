@@ -781,7 +781,7 @@ pub fn parse_class(s: &str) -> Option<Class> {
         _ => return None,
     };
     let bits: u32 = s[1..].parse().ok()?;
-    if bits == 0 || bits % 32 != 0 || bits > 512 || s[1..].starts_with('0') {
+    if bits == 0 || !bits.is_multiple_of(32) || bits > 512 || s[1..].starts_with('0') {
         return None;
     }
     Some(Class {

@@ -45,6 +45,7 @@
 //!   of MODE, where the GCN manuals place it), and may reach 6: the six-deep stack, enough
 //!   because the smaller group runs first. A seventh push is an error naming the fork.
 //! - A PC is 4 bytes per instruction, as everywhere in this simulator.
+//!
 //! The run reports the deepest stack of any wave (`Stats::max_stack_depth`), and the trace
 //! shows each push and pop (`TraceLine::stack`).
 //!

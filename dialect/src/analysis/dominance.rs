@@ -58,10 +58,10 @@ impl DomTree {
         let mut rpreds: Vec<NodeList> = cfg.succs.clone();
         rsuccs.push(NodeList::new());
         rpreds.push(NodeList::new());
-        for b in 0..n {
+        for (b, preds) in rpreds.iter_mut().enumerate().take(n) {
             if cfg.succs[b].is_empty() {
                 rsuccs[n].push(b as u32);
-                rpreds[b].push(exit);
+                preds.push(exit);
             }
         }
         // Attach reverse-unreachable regions (infinite loops) until everything reachable from

@@ -978,6 +978,18 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
     }
 }
 
+/// The `--explain` text of one value of the kernel `u` describes (its verdict line and cause
+/// chain), for diagnostics that cite why a value is divergent.
+pub fn explain_value(
+    ir: &Ir,
+    u: &crate::analysis::Uniformity,
+    v: Value,
+    source_names: bool,
+) -> String {
+    let kv = KernelView::new(ir, u);
+    Explainer::new(&kv, source_names).value(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1015,16 +1027,4 @@ mod tests {
         assert_eq!(distance("tdi", "tid"), 2);
         assert_eq!(distance("", "ab"), 2);
     }
-}
-
-/// The `--explain` text of one value of the kernel `u` describes (its verdict line and cause
-/// chain), for diagnostics that cite why a value is divergent.
-pub fn explain_value(
-    ir: &Ir,
-    u: &crate::analysis::Uniformity,
-    v: Value,
-    source_names: bool,
-) -> String {
-    let kv = KernelView::new(ir, u);
-    Explainer::new(&kv, source_names).value(v)
 }

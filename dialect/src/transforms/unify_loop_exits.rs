@@ -242,7 +242,7 @@ fn unify_loop(ir: &mut Ir, func: Op, lp: &Loops, c: CycleId, st: &mut State) -> 
     for (edge, j) in edges {
         let from = ir.op_block(edge.term).and_then(|b| lp.cfg.node(b));
         let from = from.expect("exiting blocks are CFG nodes");
-        let values = Carried::passed(ir, &moved, &lp.dom, from, &placeholders);
+        let values = Carried::passed(ir, &moved, lp.dom, from, &placeholders);
         for (m, &v) in moved.iter().zip(&values) {
             if v == m.value {
                 st.users[m.value].push(edge.term);
