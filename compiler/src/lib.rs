@@ -3,7 +3,8 @@
 //! Front-end pipeline: [`parse::parse`] (lexer + LALR parser) produces an
 //! [`ast::Module`]; [`check::check`] resolves names and types and produces the
 //! side tables in [`check::Checked`]; [`lower::lower`] builds the structured kernel dialect;
-//! [`pipeline`] runs the IR passes; every user error is a [`diag::Diagnostic`] rendered with
+//! [`pipeline`] runs the IR passes; [`interp`] is the reference interpreter (`kc run --engine
+//! ref`); every user error is a [`diag::Diagnostic`] rendered with
 //! [`diag::render`].
 
 pub mod ast;
@@ -12,6 +13,7 @@ pub mod check;
 pub mod diag;
 pub mod driver;
 pub mod input;
+pub mod interp;
 pub mod lexer;
 pub mod lower;
 pub mod mlir_gpu;

@@ -9,20 +9,20 @@
 //! documented in `compiler/RUN.md` and in `kc run --help` ([`ARGS_HELP`]).
 //!
 //! Engines are one function each ([`Engine`]): `ref` is the reference interpreter
-//! (`kc_dialect::interp`) on the structured IR after insert-tokens; `sim` (the gfx942
+//! (`crate::interp`) on the structured IR after insert-tokens; `sim` (the gfx942
 //! simulator of `kc-backend`) is not available yet.
 
 use crate::ast::{self, Span};
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::input::{read_input, LangArg};
+use crate::interp::{
+    self, ArgValue, Buffer, Counts, InterpError, Launch, Limits, Memory, DEFAULT_MAX_STEPS,
+    MAX_WORKGROUP_SIZE,
+};
 use crate::output;
 use crate::parse;
 use crate::pipeline::{self, Failure, Input};
 use clap::{Parser, ValueEnum};
-use kc_dialect::interp::{
-    self, ArgValue, Buffer, Counts, InterpError, Launch, Limits, Memory, DEFAULT_MAX_STEPS,
-    MAX_WORKGROUP_SIZE,
-};
 use kc_dialect::{AddrSpace, Ir, Op, Scalar, Type};
 use serde_json::Value as Json;
 use std::ffi::OsString;

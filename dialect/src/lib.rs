@@ -6,7 +6,7 @@
 pub mod analysis;
 pub mod attrs;
 pub mod entities;
-pub mod interp;
+pub mod eval;
 pub mod ir;
 pub mod location;
 pub mod mlir_float;

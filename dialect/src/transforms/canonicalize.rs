@@ -3,7 +3,7 @@
 //! Pre: verified IR; only CF kernels are changed (structured kernels are left alone).
 //! Post: the IR verifies and computes the same buffers, and
 //! - an `arith` op whose operands are all constants is a constant, computed with the
-//!   reference interpreter's own scalar semantics (`interp::eval`, LANGUAGE.md); integer
+//!   scalar semantics the reference interpreter also runs (`eval`, LANGUAGE.md); integer
 //!   division or remainder by zero and signed `MIN / -1` are left alone (their value is
 //!   undefined: folding would pick one);
 //! - integer identities: `x + 0`, `x - 0`, `x * 1`, `x / 1`, `x | 0`, `x ^ 0`, `x & -1`,
@@ -41,7 +41,7 @@
 use crate::analysis::value_range;
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::interp::eval;
+use crate::eval;
 use crate::ir::{Ir, Successor};
 use crate::location::Loc;
 use crate::registry::Opcode;
@@ -477,7 +477,7 @@ fn fold(ir: &Ir, op: Op) -> Option<Fold> {
             Some(Fold::Const(eval::cast(code, k(0), from, bits)))
         }
         // Every target kc compiles for (gfx942) runs wave64, as the interpreter does.
-        WaveSize => Some(Fold::Const(crate::interp::WAVE_SIZE as u64)),
+        WaveSize => Some(Fold::Const(eval::WAVE_SIZE as u64)),
         _ => None,
     }
 }

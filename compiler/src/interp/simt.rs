@@ -32,11 +32,12 @@
 //! barrier needs every lane that has not returned, as in the structured IR.
 
 use super::InterpError;
-use super::{eval, local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
-use crate::entities::{Block, Op};
-use crate::location::Loc;
-use crate::registry::Opcode;
+use super::{local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
 use cranelift_entity::SecondaryMap;
+use kc_dialect::entities::{Block, Op};
+use kc_dialect::eval;
+use kc_dialect::location::Loc;
+use kc_dialect::registry::Opcode;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -64,7 +65,7 @@ struct Pending {
 
 impl Pending {
     /// May lanes waiting at `b` run while lanes are held at barriers?
-    fn may_run(&mut self, b: Block, cfg: &crate::analysis::cfg::RegionCfg) -> bool {
+    fn may_run(&mut self, b: Block, cfg: &kc_dialect::analysis::cfg::RegionCfg) -> bool {
         let Some(n) = cfg.node(b) else {
             return true;
         };
@@ -234,7 +235,7 @@ struct Schedule {
     /// Blocks in run order: [`CycleInfo::contiguous_order`], with the blocks each loop's
     /// heart token reaches after its exits moved right behind the loop.
     ///
-    /// [`CycleInfo::contiguous_order`]: crate::analysis::cycles::CycleInfo::contiguous_order
+    /// [`CycleInfo::contiguous_order`]: kc_dialect::analysis::cycles::CycleInfo::contiguous_order
     blocks: Vec<Block>,
     position: SecondaryMap<Block, u32>,
     /// Per block that an edge from inside its cycle enters (a header: a back edge; an
@@ -242,15 +243,15 @@ struct Schedule {
     /// region (the cycle and its heart's exit blocks).
     region_end: SecondaryMap<Block, u32>,
     /// Per cycle entry: its cycle.
-    cycle_of_entry: SecondaryMap<Block, Option<crate::analysis::cycles::CycleId>>,
-    cfg: crate::analysis::cfg::RegionCfg,
-    cycles: crate::analysis::cycles::CycleInfo,
+    cycle_of_entry: SecondaryMap<Block, Option<kc_dialect::analysis::cycles::CycleId>>,
+    cfg: kc_dialect::analysis::cfg::RegionCfg,
+    cycles: kc_dialect::analysis::cycles::CycleInfo,
 }
 
 impl Schedule {
-    fn compute(ir: &crate::ir::Ir, func: Op) -> Schedule {
-        use crate::analysis::cfg::RegionCfg;
-        use crate::analysis::cycles::CycleInfo;
+    fn compute(ir: &kc_dialect::ir::Ir, func: Op) -> Schedule {
+        use kc_dialect::analysis::cfg::RegionCfg;
+        use kc_dialect::analysis::cycles::CycleInfo;
         let cfg = RegionCfg::compute(ir, ir.ops[func].regions[0]);
         let cycles = CycleInfo::compute(&cfg);
         let mut order = cycles.contiguous_order(&cfg);
@@ -259,10 +260,11 @@ impl Schedule {
         // iteration's lanes, before the next iteration starts: move them right behind the
         // cycle.
         let mut ids: Vec<_> = (0..cycles.cycles.len() as u32)
-            .map(crate::analysis::cycles::CycleId)
+            .map(kc_dialect::analysis::cycles::CycleId)
             .collect();
         ids.sort_by_key(|&c| std::cmp::Reverse(cycles.cycle(c).depth));
-        let mut region_end_of: HashMap<crate::analysis::cycles::CycleId, usize> = HashMap::new();
+        let mut region_end_of: HashMap<kc_dialect::analysis::cycles::CycleId, usize> =
+            HashMap::new();
         for &c in &ids {
             let exits = heart_exit_blocks(ir, &cfg, &cycles, c);
             let mut pos = vec![u32::MAX; cfg.len()];
@@ -321,10 +323,10 @@ impl Schedule {
 /// The blocks outside cycle `c` in which the token of a `conv.loop` in its header is live or
 /// used: the exit paths that still belong to one iteration.
 fn heart_exit_blocks(
-    ir: &crate::ir::Ir,
-    cfg: &crate::analysis::cfg::RegionCfg,
-    cycles: &crate::analysis::cycles::CycleInfo,
-    c: crate::analysis::cycles::CycleId,
+    ir: &kc_dialect::ir::Ir,
+    cfg: &kc_dialect::analysis::cfg::RegionCfg,
+    cycles: &kc_dialect::analysis::cycles::CycleInfo,
+    c: kc_dialect::analysis::cycles::CycleId,
 ) -> Vec<u32> {
     let header = cycles.cycle(c).header();
     let Some(heart) = ir

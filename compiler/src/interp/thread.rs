@@ -8,8 +8,8 @@
 
 use super::InterpError;
 use super::{local_id, workgroups, Item, Mem, Run, NO_SLOT};
-use crate::entities::Block;
-use crate::registry::Opcode;
+use kc_dialect::entities::Block;
+use kc_dialect::registry::Opcode;
 
 /// Runs every work-item of the launch.
 pub(super) fn run(run: &mut Run, mem: &mut Mem, params: &[(u32, u64)]) -> Result<(), InterpError> {

@@ -1,4 +1,4 @@
-//! Scalar semantics of the interpreter: pure functions on canonical bit patterns (zero above
+//! Scalar semantics of the ops: pure functions on canonical bit patterns (zero above
 //! the type's width), exactly as LANGUAGE.md defines the operators.
 //!
 //! Integers wrap; `/` and `%` truncate toward zero, and division or remainder by zero and
@@ -13,8 +13,11 @@
 
 use crate::registry::Opcode;
 
+/// Lanes per wave (gfx942 is wave64): what `kernel.wave_size` is and folds to.
+pub const WAVE_SIZE: u32 = 64;
+
 /// All ones in the low `bits` bits.
-pub(crate) fn mask(bits: u32) -> u64 {
+pub fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -23,7 +26,7 @@ pub(crate) fn mask(bits: u32) -> u64 {
 }
 
 /// The signed value of a `bits`-wide pattern.
-pub(crate) fn sext(v: u64, bits: u32) -> i64 {
+pub fn sext(v: u64, bits: u32) -> i64 {
     if bits == 0 || bits >= 64 {
         v as i64
     } else {
@@ -33,7 +36,7 @@ pub(crate) fn sext(v: u64, bits: u32) -> i64 {
 }
 
 /// An index operand as an element count: signed, except that an `i1` index is 0 or 1.
-pub(crate) fn index(v: u64, bits: u32) -> i64 {
+pub fn index(v: u64, bits: u32) -> i64 {
     if bits == 1 {
         (v & 1) as i64
     } else {
@@ -50,7 +53,7 @@ fn bits_of(x: f32) -> u64 {
 }
 
 /// Integer binary ops of `arith`, at width `bits`.
-pub(crate) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, String> {
+pub fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, String> {
     use Opcode::*;
     let m = mask(bits);
     let (sa, sb) = (sext(a, bits), sext(b, bits));
@@ -118,7 +121,7 @@ pub(crate) fn int_binop(code: Opcode, a: u64, b: u64, bits: u32) -> Result<u64, 
 }
 
 /// IEEE `minimum`: NaN if either is NaN, -0 below +0.
-pub(crate) fn minimumf(a: f32, b: f32) -> f32 {
+pub fn minimumf(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if a == b {
@@ -130,7 +133,7 @@ pub(crate) fn minimumf(a: f32, b: f32) -> f32 {
 }
 
 /// IEEE `maximum`: NaN if either is NaN, +0 above -0.
-pub(crate) fn maximumf(a: f32, b: f32) -> f32 {
+pub fn maximumf(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else if a == b {
@@ -141,7 +144,7 @@ pub(crate) fn maximumf(a: f32, b: f32) -> f32 {
 }
 
 /// f32 binary ops of `arith` (`remf` is C's `fmod`, as Rust's `%`).
-pub(crate) fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
+pub fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
     use Opcode::*;
     let (x, y) = (f(a), f(b));
     bits_of(match code {
@@ -157,7 +160,7 @@ pub(crate) fn float_binop(code: Opcode, a: u64, b: u64) -> u64 {
 }
 
 /// `arith.cmpi` with MLIR's predicate numbering (`CMPI_PREDICATES`).
-pub(crate) fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
+pub fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
     let (sa, sb) = (sext(a, bits), sext(b, bits));
     match pred {
         0 => a == b,
@@ -175,7 +178,7 @@ pub(crate) fn cmpi(pred: u64, a: u64, b: u64, bits: u32) -> bool {
 
 /// `arith.cmpf` with MLIR's predicate numbering (`CMPF_PREDICATES`): `o*` are false and `u*`
 /// true when either operand is NaN.
-pub(crate) fn cmpf(pred: u64, a: u64, b: u64) -> bool {
+pub fn cmpf(pred: u64, a: u64, b: u64) -> bool {
     let (x, y) = (f(a), f(b));
     let uno = x.is_nan() || y.is_nan();
     match pred {
@@ -199,7 +202,7 @@ pub(crate) fn cmpf(pred: u64, a: u64, b: u64) -> bool {
 }
 
 /// Casts from a `from`-bit to a `to`-bit type.
-pub(crate) fn cast(code: Opcode, a: u64, from: u32, to: u32) -> u64 {
+pub fn cast(code: Opcode, a: u64, from: u32, to: u32) -> u64 {
     use Opcode::*;
     let m = mask(to);
     match code {
@@ -235,7 +238,7 @@ fn fp_to_int(x: f32, bits: u32, signed: bool) -> u64 {
 }
 
 /// The new value of an atomic of kind `ATOMIC_KINDS[kind]` on `old` with operand `v`.
-pub(crate) fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
+pub fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
     let r = match kind {
         0 => old.wrapping_add(v),
         1 => sext(old, bits).min(sext(v, bits)) as u64,
@@ -249,7 +252,7 @@ pub(crate) fn atomic(kind: u64, old: u64, v: u64, bits: u32) -> u64 {
 }
 
 /// Folds `v` into the running reduction `acc` of kind `REDUCE_KINDS[kind]`.
-pub(crate) fn reduce_step(kind: u64, acc: u64, v: u64, bits: u32) -> u64 {
+pub fn reduce_step(kind: u64, acc: u64, v: u64, bits: u32) -> u64 {
     let r = match kind {
         0 => acc.wrapping_add(v),
         1 => sext(acc, bits).min(sext(v, bits)) as u64,

@@ -5,8 +5,8 @@
 
 use super::eval;
 use super::*;
-use crate::text;
-use crate::verify::verify;
+use kc_dialect::text;
+use kc_dialect::verify::verify;
 
 // ---- helpers ----
 
@@ -1372,7 +1372,7 @@ fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
           kernel.store %b3, %out, %two : !kernel.ptr<global, i64>, i32
           kernel.return
         }";
-    let ir = crate::text::parse(src, "t.mlir").unwrap();
+    let ir = kc_dialect::text::parse(src, "t.mlir").unwrap();
     let k = ir.kernels()[0];
     assert_eq!(mode(&ir, k), Ok(Mode::LockstepCf));
     let (m, _) = exec(src, launch(1, 64), vec![buf(Scalar::I64, 3)], &[]).unwrap();

@@ -47,25 +47,24 @@
 //! [`Memory`], or a `kernel.shared_alloc` of the kernel, allocated zeroed per workgroup) in the
 //! high 16 bits and a signed 48-bit element offset.
 
-pub(crate) mod eval;
 mod simt;
 mod thread;
 
 #[cfg(test)]
 mod tests;
 
-use crate::attrs::Attr;
-use crate::entities::{Op, Value};
-use crate::ir::{Event, Ir};
-use crate::location::Loc;
-use crate::registry::{Opcode, ATOMIC_KINDS, DIMS, REDUCE_KINDS};
-use crate::types::{AddrSpace, Scalar, Type};
 use cranelift_entity::SecondaryMap;
+use kc_dialect::attrs::Attr;
+use kc_dialect::entities::{Op, Value};
+use kc_dialect::ir::{Event, Ir};
+use kc_dialect::location::Loc;
+use kc_dialect::registry::{Opcode, ATOMIC_KINDS, DIMS, REDUCE_KINDS};
+use kc_dialect::types::{AddrSpace, Scalar, Type};
 use std::fmt;
 use std::io::Write;
 
-/// Lanes per wave (gfx942 is wave64).
-pub const WAVE_SIZE: u32 = 64;
+use kc_dialect::eval;
+pub use kc_dialect::eval::WAVE_SIZE;
 /// Largest workgroup, in work-items (gfx942's limit).
 pub const MAX_WORKGROUP_SIZE: u32 = 1024;
 /// Default for [`Limits::max_steps`].
