@@ -29,7 +29,9 @@
 //! Skips are decided like LLVM's skip threshold: a `cf_skip` stays when the code it jumps over
 //! (the blocks laid out after its own, up to its target) has more than [`THRESHOLD`]
 //! instructions or one unsafe with no lanes (a branch, including a skip not decided yet, a
-//! scalar load, `readlane`/`readfirstlane`, a barrier, `s_endpgm`, an explicit EXEC operand,
+//! scalar load, a read of what a load in the skipped code returns (it waits for memory: LLVM's
+//! cost model keeps a skip over an `s_waitcnt`), `readlane`/`readfirstlane`, a barrier,
+//! `s_endpgm`, an explicit EXEC operand,
 //! a write of a scalar register that another instruction writes too: a phi's, whose value
 //! from the path the lanes did take it would overwrite; a loop counter's is fine when the
 //! skip goes to the loop's back edge, which with no lanes leaves the loop, after which
@@ -228,6 +230,8 @@ fn short_and_safe(
     let mut run: Vec<usize> = Vec::new();
     let mut k = region.start;
     let mut verdict = true;
+    // Registers loads in the region write (at most THRESHOLD instructions: a short list).
+    let mut loaded: Vec<Reg> = Vec::new();
     'scan: while k < len {
         let j = empty_until[k] as usize;
         if j > k {
@@ -247,7 +251,21 @@ fn short_and_safe(
         for i in insts {
             count += 1;
             let d = i.op.desc();
-            let unsafe_ = d.is_branch()
+            // A read of what a load in the skipped code returns waits for the memory (an
+            // `s_waitcnt` once waitcnt runs): LLVM's cost model keeps a skip over a wait, as
+            // lanes that do not exist should not wait for memory.
+            let waits = i.ops[usize::from(d.defs).min(i.ops.len())..]
+                .iter()
+                .any(|o| o.reg().is_some_and(|r| loaded.contains(&r)));
+            if matches!(d.unit, Unit::Vmem | Unit::Lds) {
+                loaded.extend(
+                    i.ops[..usize::from(d.defs).min(i.ops.len())]
+                        .iter()
+                        .filter_map(Operand::reg),
+                );
+            }
+            let unsafe_ = waits
+                || d.is_branch()
                 || d.unit == Unit::Smem
                 || matches!(
                     i.op,
