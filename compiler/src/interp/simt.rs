@@ -27,9 +27,12 @@
 //! structured code this is the structured IR's reconvergence. Block arguments are a parallel
 //! copy per lane.
 //! A barrier reached by only some of the lanes left holds them there while the lanes
-//! waiting at blocks the barrier's block cannot reach run (the other side of a branch, which
-//! the structured IR runs first and which may return); once nothing else can run, the
-//! barrier needs every lane that has not returned, as in the structured IR.
+//! waiting at blocks the barrier's block cannot reach in the iteration run (the other side of
+//! a branch, which the structured IR runs first and which may return); lanes waiting after
+//! the barrier or for the next iteration stay. Once nothing else can run, the barrier needs
+//! every lane that has not returned, as in the structured IR. (Lanes that left the barrier's
+//! loop run on meanwhile and may return: the CF form no longer tells a `break` from a
+//! `return` there, and the hardware's barrier does not wait for a wave that ended either.)
 
 use super::InterpError;
 use super::{local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
@@ -54,9 +57,10 @@ struct Pending {
     /// region, before anything beyond). Smallest first.
     queue: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32, u32)>>,
     /// Lanes stopped at a barrier that not every lane left has reached yet. While they wait,
-    /// lanes at blocks the barrier's block cannot reach run (the other side of a branch, which
-    /// may return: structured IR runs it first); lanes that could reach it wait too, in
-    /// `parked`. Once nothing else can run, the barrier needs every lane left.
+    /// lanes at blocks the barrier's block cannot reach in this iteration run (the other side
+    /// of a branch, which may return: structured IR runs it first); lanes at blocks it reaches
+    /// and lanes deferred to the next iteration wait in `parked`. Once nothing else can run,
+    /// the barrier needs every lane left.
     held: Vec<(Block, Op, Mask)>,
     parked: Vec<(u32, u32, u32)>,
     /// Per block holding lanes at a barrier: the CFG nodes reachable from its successors.
@@ -64,20 +68,28 @@ struct Pending {
 }
 
 impl Pending {
-    /// May lanes waiting at `b` run while lanes are held at barriers?
-    fn may_run(&mut self, b: Block, cfg: &kc_dialect::analysis::cfg::RegionCfg) -> bool {
+    /// May lanes waiting at `b` run while lanes are held at barriers? Not when a held
+    /// barrier's block reaches `b` within the iteration (forward edges: `b` comes after the
+    /// barrier, so its lanes went around it or past it).
+    fn may_run(&mut self, b: Block, sched: &Schedule) -> bool {
+        let cfg = &sched.cfg;
         let Some(n) = cfg.node(b) else {
             return true;
         };
         for &(h, _, _) in &self.held {
             let reach = self.reach.entry(h).or_insert_with(|| {
                 let mut seen = vec![false; cfg.len()];
-                let mut stack: Vec<u32> = cfg
-                    .node(h)
-                    .map_or(Vec::new(), |n| cfg.succs[n as usize].to_vec());
+                let forward = |x: u32| {
+                    let from = cfg.blocks[x as usize];
+                    cfg.succs[x as usize]
+                        .iter()
+                        .copied()
+                        .filter(move |&y| !sched.is_back_edge(from, cfg.blocks[y as usize]))
+                };
+                let mut stack: Vec<u32> = cfg.node(h).map_or(Vec::new(), |n| forward(n).collect());
                 while let Some(x) = stack.pop() {
                     if !std::mem::replace(&mut seen[x as usize], true) {
-                        stack.extend(cfg.succs[x as usize].iter().copied());
+                        stack.extend(forward(x));
                     }
                 }
                 seen
@@ -437,12 +449,16 @@ impl<'p> Simt<'_, 'p, '_, '_> {
                 continue;
             };
             if !p.held.is_empty() {
-                let index = if kind == RELEASE { at } else { key / 2 };
-                if let Some(&b) = blocks.get(index as usize) {
-                    if !p.may_run(b, &sched.cfg) {
-                        p.parked.push((key, kind, at));
-                        continue;
-                    }
+                // Lanes deferred to a cycle entry start another iteration: not while this
+                // iteration's lanes wait at a barrier (those that took a back edge before it
+                // went around it).
+                let park = kind == RELEASE
+                    || blocks
+                        .get((key / 2) as usize)
+                        .is_some_and(|&b| !p.may_run(b, sched));
+                if park {
+                    p.parked.push((key, kind, at));
+                    continue;
                 }
             }
             if kind == RELEASE {

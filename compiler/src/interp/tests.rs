@@ -1339,6 +1339,94 @@ fn cf_form_barrier_skipped_by_some_lanes_is_an_error() {
     assert_eq!((e.loc.line, e.loc.col), (12, 7));
 }
 
+/// A CF loop of three iterations whose body returns for the lanes with `tid >= 40 - i` and
+/// then runs a barrier; `continue_instead` sends those lanes to the next iteration instead.
+fn cf_loop_barrier(continue_instead: bool) -> String {
+    // The continuing lanes take their own back edge, so they wait for the next iteration
+    // while the others are at the barrier.
+    let side = if continue_instead {
+        "%onec = arith.constant 1 : i32
+          %ic = arith.addi %i, %onec : i32
+          cf.br ^head(%ic : i32)"
+    } else {
+        "kernel.return"
+    };
+    format!(
+        "kernel.func @k {{
+        ^entry(%out: !kernel.ptr<global, i32>):
+          %e = conv.entry : !conv.token
+          %tid = kernel.workitem_id x : i32
+          %z = arith.constant 0 : i32
+          cf.br ^head(%z : i32)
+        ^head(%i: i32):
+          %h = conv.loop %e : !conv.token
+          %three = arith.constant 3 : i32
+          %more = arith.cmpi slt, %i, %three : i32
+          cf.cond_br %more, ^body, ^exit
+        ^body:
+          %lim = arith.constant 40 : i32
+          %off = arith.subi %lim, %i : i32
+          %c = arith.cmpi sge, %tid, %off : i32
+          cf.cond_br %c, ^side, ^bar
+        ^side:
+          {side}
+        ^bar:
+          kernel.barrier(%e) loc(\"t.k\":9:7)
+          kernel.store %i, %out, %tid : !kernel.ptr<global, i32>, i32
+          cf.br ^latch
+        ^latch:
+          %one = arith.constant 1 : i32
+          %i2 = arith.addi %i, %one : i32
+          cf.br ^head(%i2 : i32)
+        ^exit:
+          kernel.return
+        }}"
+    )
+}
+
+#[test]
+fn cf_form_barrier_in_a_loop_after_lanes_returned_there() {
+    // Iteration i: lanes 40-i.. return, the others pass the barrier: each lane records the
+    // last iteration it saw (lanes below 38 all three).
+    let (m, _) = exec(
+        &cf_loop_barrier(false),
+        launch(1, 64),
+        vec![buf(Scalar::I32, 64)],
+        &[],
+    )
+    .unwrap_or_else(|e| panic!("{}", e.message));
+    let got = i32s(&m.buffers[0]);
+    let want: Vec<i32> = (0..64)
+        .map(|t| match t {
+            0..=37 => 2,
+            38 => 1,
+            39 => 0,
+            _ => 0,
+        })
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn cf_form_barrier_in_a_loop_skipped_by_continuing_lanes_is_an_error() {
+    // The lanes that go on to the next iteration without the barrier are still live: the
+    // structured IR's error, not a barrier mixing two iterations' lanes.
+    let e = exec(
+        &cf_loop_barrier(true),
+        launch(1, 64),
+        vec![buf(Scalar::I32, 64)],
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("barrier in divergent control flow: 40 of the 64 work-items"),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.loc.line, e.loc.col), (9, 7));
+}
+
 #[test]
 fn cf_form_with_cross_lane_ops_runs_in_lockstep() {
     // Lanes 0..9 take the branch and ballot there; everyone meets again at the join and after
