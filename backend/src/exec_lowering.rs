@@ -182,7 +182,7 @@ fn shared_scalars(f: &Func) -> SecondaryMap<VReg, u8> {
             .iter()
             .filter(|i| !i.op.desc().is_pseudo())
         {
-            for o in &i.ops[..usize::from(i.op.desc().defs).min(i.ops.len())] {
+            for o in i.defs_and_uses().0 {
                 if let Operand::Reg {
                     reg: Reg::Virt(v), ..
                 } = *o
@@ -200,17 +200,15 @@ fn shared_scalars(f: &Func) -> SecondaryMap<VReg, u8> {
 /// Does `i` write a scalar register whose old value may still be wanted with no lanes here:
 /// one `shared` counts more than one write of, or a physical SGPR?
 fn clobbers_scalar(i: &Inst, shared: &SecondaryMap<VReg, u8>) -> bool {
-    i.ops[..usize::from(i.op.desc().defs).min(i.ops.len())]
-        .iter()
-        .any(|o| match *o {
-            Operand::Reg {
-                reg: Reg::Virt(v), ..
-            } => shared[v] > 1,
-            Operand::Reg {
-                reg: Reg::Phys(p), ..
-            } => matches!(p, PReg::S(..) | PReg::Vcc | PReg::M0),
-            _ => false,
-        })
+    i.defs_and_uses().0.iter().any(|o| match *o {
+        Operand::Reg {
+            reg: Reg::Virt(v), ..
+        } => shared[v] > 1,
+        Operand::Reg {
+            reg: Reg::Phys(p), ..
+        } => matches!(p, PReg::S(..) | PReg::Vcc | PReg::M0),
+        _ => false,
+    })
 }
 
 /// Is the code at the layout positions `region` short and safe to run with no lanes? With
@@ -252,17 +250,14 @@ fn short_and_safe(
             count += 1;
             let d = i.op.desc();
             // A read of what a load in the skipped code returns waits for the memory (an
-            // `s_waitcnt` once waitcnt runs): LLVM's cost model keeps a skip over a wait, as
-            // lanes that do not exist should not wait for memory.
-            let waits = i.ops[usize::from(d.defs).min(i.ops.len())..]
+            // `s_waitcnt` once waitcnt runs): with no lanes that wait is pure cost, and LLVM's
+            // cost model keeps a skip over a wait.
+            let (defs, uses) = i.defs_and_uses();
+            let waits = uses
                 .iter()
                 .any(|o| o.reg().is_some_and(|r| loaded.contains(&r)));
             if matches!(d.unit, Unit::Vmem | Unit::Lds) {
-                loaded.extend(
-                    i.ops[..usize::from(d.defs).min(i.ops.len())]
-                        .iter()
-                        .filter_map(Operand::reg),
-                );
+                loaded.extend(defs.iter().filter_map(Operand::reg));
             }
             let unsafe_ = waits
                 || d.is_branch()

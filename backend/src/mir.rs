@@ -185,6 +185,12 @@ impl Inst {
     pub fn reads_dst(&self) -> bool {
         self.op.desc().reads_dst || self.dpp.is_some_and(|d| d.partial_write())
     }
+
+    /// The operands it writes (the table's leading `defs`) and the ones after them.
+    pub fn defs_and_uses(&self) -> (&[Operand], &[Operand]) {
+        self.ops
+            .split_at(usize::from(self.op.desc().defs).min(self.ops.len()))
+    }
 }
 
 #[derive(Clone, Debug, Default)]

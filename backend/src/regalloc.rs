@@ -62,7 +62,7 @@
 use crate::isa::{Opc, RESERVED_SGPRS, RESERVED_VGPRS, SGPR_BUDGET, VGPR_BUDGET};
 use crate::liveness::{self, Cfg, Live, Seg};
 use crate::mir::{self, File, Func, Inst, MBlock, Operand, PReg, Reg, VReg};
-pub use crate::mir::{Budget, Usage};
+use crate::mir::{Budget, Usage};
 use cranelift_entity::{packed_option::ReservedValue, SecondaryMap};
 use std::collections::{BTreeMap, HashSet};
 

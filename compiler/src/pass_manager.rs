@@ -291,7 +291,7 @@ pub fn names() -> String {
     PASSES
         .iter()
         .map(|p| p.name)
-        .chain(backend::stage_names())
+        .chain(kc_backend::mir::module::STAGES.iter().copied())
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -299,7 +299,7 @@ pub fn names() -> String {
 /// Whether `name` is a pass `--print-ir-after` can name: an IR pass, `lower-ast` or a
 /// backend pass.
 pub fn is_dump_point(name: &str) -> bool {
-    name == "lower-ast" || find(name).is_some() || backend::stage(name).is_some()
+    name == "lower-ast" || find(name).is_some() || kc_backend::mir::module::stage(name).is_some()
 }
 
 /// The backend passes of `--passes=a,b,c` on MIR input, or a usage message.

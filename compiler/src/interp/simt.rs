@@ -26,6 +26,7 @@
 //! the iteration's lanes), which the order moves right behind the cycle. For the CFGs of
 //! structured code this is the structured IR's reconvergence. Block arguments are a parallel
 //! copy per lane.
+//!
 //! A barrier reached by only some of the lanes left holds them there while the lanes
 //! waiting at blocks the barrier's block cannot reach in the iteration run (the other side of
 //! a branch, which the structured IR runs first and which may return); lanes waiting after
@@ -37,8 +38,11 @@
 use super::InterpError;
 use super::{local_id, workgroups, Item, Mem, Run, NO_SLOT, WAVE_SIZE};
 use cranelift_entity::SecondaryMap;
+use kc_dialect::analysis::cfg::RegionCfg;
+use kc_dialect::analysis::cycles::{CycleId, CycleInfo};
 use kc_dialect::entities::{Block, Op};
 use kc_dialect::eval;
+use kc_dialect::ir::Ir;
 use kc_dialect::location::Loc;
 use kc_dialect::registry::Opcode;
 use std::collections::HashMap;
@@ -247,7 +251,7 @@ struct Schedule {
     /// Blocks in run order: [`CycleInfo::contiguous_order`], with the blocks each loop's
     /// heart token reaches after its exits moved right behind the loop.
     ///
-    /// [`CycleInfo::contiguous_order`]: kc_dialect::analysis::cycles::CycleInfo::contiguous_order
+    /// [`CycleInfo::contiguous_order`]: CycleInfo::contiguous_order
     blocks: Vec<Block>,
     position: SecondaryMap<Block, u32>,
     /// Per block that an edge from inside its cycle enters (a header: a back edge; an
@@ -255,15 +259,13 @@ struct Schedule {
     /// region (the cycle and its heart's exit blocks).
     region_end: SecondaryMap<Block, u32>,
     /// Per cycle entry: its cycle.
-    cycle_of_entry: SecondaryMap<Block, Option<kc_dialect::analysis::cycles::CycleId>>,
-    cfg: kc_dialect::analysis::cfg::RegionCfg,
-    cycles: kc_dialect::analysis::cycles::CycleInfo,
+    cycle_of_entry: SecondaryMap<Block, Option<CycleId>>,
+    cfg: RegionCfg,
+    cycles: CycleInfo,
 }
 
 impl Schedule {
-    fn compute(ir: &kc_dialect::ir::Ir, func: Op) -> Schedule {
-        use kc_dialect::analysis::cfg::RegionCfg;
-        use kc_dialect::analysis::cycles::CycleInfo;
+    fn compute(ir: &Ir, func: Op) -> Schedule {
         let cfg = RegionCfg::compute(ir, ir.ops[func].regions[0]);
         let cycles = CycleInfo::compute(&cfg);
         let mut order = cycles.contiguous_order(&cfg);
@@ -271,12 +273,9 @@ impl Schedule {
         // still used: a `break` path reading the iteration's threads) run with the
         // iteration's lanes, before the next iteration starts: move them right behind the
         // cycle.
-        let mut ids: Vec<_> = (0..cycles.cycles.len() as u32)
-            .map(kc_dialect::analysis::cycles::CycleId)
-            .collect();
+        let mut ids: Vec<_> = (0..cycles.cycles.len() as u32).map(CycleId).collect();
         ids.sort_by_key(|&c| std::cmp::Reverse(cycles.cycle(c).depth));
-        let mut region_end_of: HashMap<kc_dialect::analysis::cycles::CycleId, usize> =
-            HashMap::new();
+        let mut region_end_of: HashMap<CycleId, usize> = HashMap::new();
         for &c in &ids {
             let exits = heart_exit_blocks(ir, &cfg, &cycles, c);
             let mut pos = vec![u32::MAX; cfg.len()];
@@ -334,12 +333,7 @@ impl Schedule {
 
 /// The blocks outside cycle `c` in which the token of a `conv.loop` in its header is live or
 /// used: the exit paths that still belong to one iteration.
-fn heart_exit_blocks(
-    ir: &kc_dialect::ir::Ir,
-    cfg: &kc_dialect::analysis::cfg::RegionCfg,
-    cycles: &kc_dialect::analysis::cycles::CycleInfo,
-    c: kc_dialect::analysis::cycles::CycleId,
-) -> Vec<u32> {
+fn heart_exit_blocks(ir: &Ir, cfg: &RegionCfg, cycles: &CycleInfo, c: CycleId) -> Vec<u32> {
     let header = cycles.cycle(c).header();
     let Some(heart) = ir
         .block_ops(cfg.blocks[header as usize])
@@ -828,8 +822,8 @@ impl<'p> Simt<'_, 'p, '_, '_> {
         let Some(&(b, op, _)) = held.first() else {
             return Ok(None);
         };
-        // Lanes reach one barrier from one block run (the earliest block runs with all the
-        // lanes waiting there), or from several when some wait at a back edge meanwhile.
+        // Lanes normally reach a barrier in one run of its block (the earliest block runs with
+        // every lane waiting there); the union covers any later arrival at the same barrier.
         let m = held
             .iter()
             .filter(|h| h.1 == op)
