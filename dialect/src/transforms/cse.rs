@@ -35,11 +35,12 @@
 use crate::analysis::{DomTree, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Op, Value};
-use crate::ir::{AttrName, Ir, ValueList};
+use crate::ir::{Ir, ValueList};
 use crate::registry::Opcode;
 use crate::transforms::legality;
-use crate::types::Type;
-use rustc_hash::FxHashMap as HashMap;
+use cranelift_entity::{packed_option::PackedOption, SecondaryMap};
+use rustc_hash::{FxHashMap as HashMap, FxHasher};
+use std::hash::{Hash, Hasher};
 use smallvec::SmallVec;
 
 /// Merges common subexpressions in every CF kernel; returns the number of ops removed.
@@ -66,7 +67,7 @@ const LOAD_WINDOW: usize = 64;
 fn merge_loads(ir: &mut Ir, func: Op) -> usize {
     let region = ir.ops[func].regions[0];
     let blocks: Vec<_> = ir.region_blocks(region).collect();
-    let mut repl: HashMap<Value, Value> = HashMap::default();
+    let mut repl = Repl::new(ir);
     for b in blocks {
         let ops: Vec<Op> = ir.block_ops(b).collect();
         for op in ops {
@@ -107,41 +108,83 @@ fn merge_loads(ir: &mut Ir, func: Op) -> usize {
             }
         }
     }
-    repl.len()
+    repl.count
 }
 
-/// What identifies an expression: opcode, operands (sorted for commutative ops), result
-/// types and attributes.
-#[derive(Hash, PartialEq, Eq)]
-struct Key {
-    opcode: Opcode,
-    operands: ValueList,
-    results: SmallVec<[Type; 2]>,
-    attrs: Vec<(AttrName, AttrKey)>,
-}
-
-/// An attribute as a hashable value (a float by its bits).
-#[derive(Hash, PartialEq, Eq)]
-enum AttrKey {
-    Int(i64, Type),
-    Float(u32),
-    Str(String),
-    Bool(bool),
-    Symbol(String),
-    I32Array(Vec<i32>),
-    Unit,
-}
-
-fn attr_key(a: &Attr) -> AttrKey {
-    match a {
-        Attr::Int(v, t) => AttrKey::Int(*v, *t),
-        Attr::Float(f) => AttrKey::Float(f.to_bits()),
-        Attr::Str(s) => AttrKey::Str(s.clone()),
-        Attr::Bool(b) => AttrKey::Bool(*b),
-        Attr::Symbol(s) => AttrKey::Symbol(s.clone()),
-        Attr::I32Array(v) => AttrKey::I32Array(v.clone()),
-        Attr::Unit => AttrKey::Unit,
+/// The hash of what identifies an expression: opcode, operands (sorted for commutative ops),
+/// result types and attributes (a float by its bits). `None` if this walk does not merge
+/// `op`: free ops in the first walk, pure cross-lane ops (with `facts`) in the second. The
+/// table keeps only this hash and the op; [`same_expr`] settles equality on the ops
+/// themselves, so no key is built per op.
+fn expr_hash(ir: &Ir, op: Op, cross_lane: bool) -> Option<u64> {
+    let data = &ir.ops[op];
+    let wanted = if cross_lane {
+        legality::is_pure(ir, op) && !legality::is_free(ir, op)
+    } else {
+        legality::is_free(ir, op)
+    };
+    if !wanted || data.results.is_empty() {
+        return None;
     }
+    let mut h = FxHasher::default();
+    data.opcode.hash(&mut h);
+    operands_of(data.opcode, &data.operands).hash(&mut h);
+    for &r in &data.results {
+        ir.value_type(r).hash(&mut h);
+    }
+    for (name, a) in &data.attrs {
+        name.hash(&mut h);
+        hash_attr(a, &mut h);
+    }
+    Some(h.finish())
+}
+
+/// `operands`, sorted when `code` is commutative.
+fn operands_of(code: Opcode, operands: &ValueList) -> ValueList {
+    let mut v = operands.clone();
+    if commutative(code) {
+        v.sort();
+    }
+    v
+}
+
+fn hash_attr(a: &Attr, h: &mut FxHasher) {
+    std::mem::discriminant(a).hash(h);
+    match a {
+        Attr::Int(v, t) => (v, t).hash(h),
+        Attr::Float(f) => f.to_bits().hash(h),
+        Attr::Str(s) | Attr::Symbol(s) => s.hash(h),
+        Attr::Bool(b) => b.hash(h),
+        Attr::I32Array(v) => v.hash(h),
+        Attr::Unit => {}
+    }
+}
+
+/// Attributes equal as [`hash_attr`] sees them: a float by its bits (`0.0` is not `-0.0`).
+fn same_attr(a: &Attr, b: &Attr) -> bool {
+    match (a, b) {
+        (Attr::Float(x), Attr::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
+/// Do `a` and `b` compute the same expression (what [`expr_hash`] hashes)?
+fn same_expr(ir: &Ir, a: Op, b: Op) -> bool {
+    let (x, y) = (&ir.ops[a], &ir.ops[b]);
+    x.opcode == y.opcode
+        && x.results.len() == y.results.len()
+        && x.attrs.len() == y.attrs.len()
+        && operands_of(x.opcode, &x.operands) == operands_of(y.opcode, &y.operands)
+        && x
+            .results
+            .iter()
+            .zip(&y.results)
+            .all(|(&r, &s)| ir.value_type(r) == ir.value_type(s))
+        && x
+            .attrs
+            .iter()
+            .zip(&y.attrs)
+            .all(|((n, p), (m, q))| n == m && same_attr(p, q))
 }
 
 fn commutative(code: Opcode) -> bool {
@@ -163,46 +206,16 @@ fn commutative(code: Opcode) -> bool {
     )
 }
 
-/// The key of `op` if this walk merges it: free ops in the first walk, pure cross-lane ops
-/// (with `facts`) in the second.
-fn key(ir: &Ir, op: Op, cross_lane: bool) -> Option<Key> {
-    let data = &ir.ops[op];
-    let wanted = if cross_lane {
-        legality::is_pure(ir, op) && !legality::is_free(ir, op)
-    } else {
-        legality::is_free(ir, op)
-    };
-    if !wanted || data.results.is_empty() {
-        return None;
-    }
-    let results = data.results.iter().map(|&r| ir.value_type(r)).collect();
-    let mut operands = data.operands.clone();
-    if commutative(data.opcode) {
-        operands.sort();
-    }
-    let attrs = data
-        .attrs
-        .iter()
-        .map(|(n, a)| (n.clone(), attr_key(a)))
-        .collect();
-    Some(Key {
-        opcode: data.opcode,
-        operands,
-        results,
-        attrs,
-    })
-}
-
 fn cse_kernel(ir: &mut Ir, func: Op, facts: Option<&legality::Facts>) -> usize {
     let region = ir.ops[func].regions[0];
     let cfg = RegionCfg::compute(ir, region);
     let dom = DomTree::dominators(&cfg);
     // Available expressions: per key, the results of earlier ops and their block's node,
     // innermost last.
-    let mut avail: HashMap<Key, SmallVec<[(Op, u32); 2]>> = HashMap::default();
+    let mut avail: HashMap<u64, SmallVec<[(Op, u32); 2]>> = HashMap::default();
     // Replacements made so far (old -> new), applied to operands as the walk reaches them:
     // every use is dominated by its def, so it is visited after the replacement is known.
-    let mut repl: HashMap<Value, Value> = HashMap::default();
+    let mut repl = Repl::new(ir);
     let mut removed = 0;
     let mut ops: Vec<Op> = Vec::new();
     for &n in dom.preorder() {
@@ -212,17 +225,25 @@ fn cse_kernel(ir: &mut Ir, func: Op, facts: Option<&legality::Facts>) -> usize {
         for &op in &ops {
             // Uses first: operands and successor arguments read the surviving copies.
             rewrite_uses(ir, op, &repl);
-            let Some(k) = key(ir, op, facts.is_some()) else {
+            let Some(k) = expr_hash(ir, op, facts.is_some()) else {
                 continue;
             };
+            // Entries of one hash: every one dominates the next (each push first drops
+            // those whose block does not dominate), so the innermost equal one is the
+            // last equal one.
             let stack = avail.entry(k).or_default();
             while stack.last().is_some_and(|&(_, m)| !dom.dominates(m, n)) {
                 stack.pop();
             }
-            let earlier = stack.last().map(|&(e, _)| e).filter(|&e| match facts {
-                Some(f) => legality::can_merge(ir, f, e, op),
-                None => true,
-            });
+            let earlier = stack
+                .iter()
+                .rev()
+                .map(|&(e, _)| e)
+                .find(|&e| same_expr(ir, e, op))
+                .filter(|&e| match facts {
+                    Some(f) => legality::can_merge(ir, f, e, op),
+                    None => true,
+                });
             match earlier {
                 Some(earlier) => {
                     let pairs: Vec<(Value, Value)> = ir.ops[op]
@@ -259,13 +280,36 @@ fn cse_kernel(ir: &mut Ir, func: Op, facts: Option<&legality::Facts>) -> usize {
     removed
 }
 
+/// Replacements made so far (old -> new): a table indexed by value, which the walk reads for
+/// every operand, rather than a hash table that grows with the kernel.
+struct Repl {
+    to: SecondaryMap<Value, PackedOption<Value>>,
+    count: usize,
+}
+
+impl Repl {
+    fn new(ir: &Ir) -> Repl {
+        Repl {
+            to: SecondaryMap::with_capacity(ir.values.len()),
+            count: 0,
+        }
+    }
+    fn insert(&mut self, old: Value, new: Value) {
+        self.to[old] = new.into();
+        self.count += 1;
+    }
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
 /// Makes `op` read the surviving copy of every value CSE replaced.
-fn rewrite_uses(ir: &mut Ir, op: Op, repl: &HashMap<Value, Value>) {
+fn rewrite_uses(ir: &mut Ir, op: Op, repl: &Repl) {
     if repl.is_empty() {
         return;
     }
     for v in ir.uses_mut(op) {
-        if let Some(&r) = repl.get(v) {
+        if let Some(r) = repl.to[*v].expand() {
             *v = r;
         }
     }
