@@ -335,7 +335,7 @@ fn run_batch(
     let Some((ir, ok)) = compile(kernels, t) else {
         return;
     };
-    let module = match kc_dialect::target::emit_llvm(&ir) {
+    let module = match kc_compiler::target::emit_llvm(&ir) {
         Ok(m) => m,
         Err(e) => {
             t.failures

@@ -4,7 +4,9 @@
 //! [`ast::Module`]; [`check::check`] resolves names and types and produces the
 //! side tables in [`check::Checked`]; [`lower::lower`] builds the structured kernel dialect;
 //! [`pipeline`] runs the IR passes; [`interp`] is the reference interpreter (`kc run --engine
-//! ref`); every user error is a [`diag::Diagnostic`] rendered with
+//! ref`); [`report`] renders the uniformity analysis (`--emit=uniformity` and its JSON, dot
+//! and `--explain` forms) and [`target`] translates CF kernels to LLVM IR (`--emit=llvm`);
+//! every user error is a [`diag::Diagnostic`] rendered with
 //! [`diag::render`].
 
 pub mod ast;
@@ -21,9 +23,11 @@ pub mod output;
 pub mod parse;
 pub mod pass_manager;
 pub mod pipeline;
+pub mod report;
 pub mod run;
 pub mod source;
 pub mod spin_loops;
+pub mod target;
 pub mod warnings;
 
 lalrpop_util::lalrpop_mod!(

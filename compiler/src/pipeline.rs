@@ -27,10 +27,10 @@
 
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::pass_manager::{self, Pass, Runner};
+use crate::report::uniformity::ModuleUniformity;
 use crate::{ast, check, lower, parse, warnings};
 use kc_backend::mir::{self, MirModule};
 use kc_backend::passes::{self as backend, BackendPass};
-use kc_dialect::report::uniformity::ModuleUniformity;
 use kc_dialect::text::{self, PrintOptions};
 use kc_dialect::verify_tokens::verify_tokens;
 use kc_dialect::{transforms, Ir, Op};
@@ -62,7 +62,7 @@ pub enum Stage {
     /// Upstream MLIR (`gpu.module`/`gpu.func` with `arith`, `cf`, `memref`) translated from
     /// the optimized CF IR, for MLIR's own pipelines (`mlir-opt-22` verifies it).
     MlirGpu,
-    /// The uniformity analysis as JSON (schema: README, `kc_dialect::report::json`).
+    /// The uniformity analysis as JSON (schema: README, `crate::report::json`).
     UniformityJson,
     /// Graphviz CFG of each kernel with divergent branches, joins and cycles marked.
     Dot,
@@ -325,7 +325,7 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
     }
     if opts.stage == Stage::Llvm {
         return runner
-            .time("emit-llvm", || kc_dialect::target::emit_llvm(&ir))
+            .time("emit-llvm", || crate::target::emit_llvm(&ir))
             .map_err(|e| translation_failure(input, "emit-llvm", &e));
     }
     // Stage::Mir, Stage::Asm: the gfx942 backend.
@@ -517,18 +517,17 @@ fn uniformity_report(
     mu: &ModuleUniformity,
     input: &Input,
     opts: &Options,
-    warnings: Vec<kc_dialect::report::json::WarningJson>,
+    warnings: Vec<crate::report::json::WarningJson>,
 ) -> Result<String, Failure> {
     let source_names = !input.is_ir;
     Ok(match opts.stage {
         Stage::UniformityJson => {
-            kc_dialect::report::json::to_string_with(ir, mu, source_names, warnings)
+            crate::report::json::to_string_with(ir, mu, source_names, warnings)
         }
-        Stage::Dot => kc_dialect::report::dot::to_string(ir, mu),
+        Stage::Dot => crate::report::dot::to_string(ir, mu),
         Stage::Explain => {
-            let query =
-                kc_dialect::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
-            kc_dialect::report::explain::explain(ir, mu, &query, source_names).map_err(|e| {
+            let query = crate::report::explain::Query::parse(opts.explain.as_deref().unwrap_or(""));
+            crate::report::explain::explain(ir, mu, &query, source_names).map_err(|e| {
                 // The optimizer removes and merges values: say so when one is not found.
                 let hint = if opts.opt_level > 0 {
                     format!(
@@ -542,7 +541,7 @@ fn uniformity_report(
                 Failure::Diagnostics(format!("{}: error: {e}\n{hint}", input.name))
             })?
         }
-        _ => kc_dialect::report::uniformity::annotated(ir, mu, &print_options(opts)),
+        _ => crate::report::uniformity::annotated(ir, mu, &print_options(opts)),
     })
 }
 
@@ -634,8 +633,8 @@ fn convergence_errors(
     input: &Input,
     file: &SourceFile,
 ) -> Result<Vec<(Op, kc_dialect::analysis::Uniformity)>, Failure> {
+    use crate::report::explain::explain_value;
     use kc_dialect::analysis::convergence_checks::{check, Finding};
-    use kc_dialect::report::explain::explain_value;
     let mut out = String::new();
     let mut analyses = Vec::new();
     for func in ir.kernels() {

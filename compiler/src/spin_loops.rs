@@ -127,8 +127,8 @@ fn line_col(loc: kc_dialect::Loc) -> String {
 pub(crate) fn warnings_json(
     ir: &Ir,
     diags: &[warnings::Diag],
-) -> Vec<kc_dialect::report::json::WarningJson> {
-    use kc_dialect::report::json::{NoteJson, WarningJson};
+) -> Vec<crate::report::json::WarningJson> {
+    use crate::report::json::{NoteJson, WarningJson};
     let at = |l: kc_dialect::Loc| {
         if l.is_known() {
             (

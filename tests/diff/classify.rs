@@ -10,9 +10,9 @@
 
 use super::llvm::FuncVerdicts;
 use super::{Item, KernelDiff, Mismatch};
+use kc_compiler::target::is_folded;
 use kc_dialect::analysis::sync_dependence::SyncDependence;
 use kc_dialect::analysis::{CycleId, Reason, Uniformity};
-use kc_dialect::target::is_folded;
 use kc_dialect::{Block, Ir, Op, Opcode, Type, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 

@@ -12,8 +12,8 @@
 pub mod classify;
 pub mod llvm;
 
+use kc_compiler::target::{is_folded, llvm_names, LlvmNames};
 use kc_dialect::analysis::Uniformity;
-use kc_dialect::target::{is_folded, llvm_names, LlvmNames};
 use kc_dialect::{Ir, Op, Opcode, Type, Value};
 
 /// A compared item: a kc value or a kc `cf.cond_br`.

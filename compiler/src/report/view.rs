@@ -7,15 +7,15 @@
 //! each followed by its children), which is what `cycles[].id` in the JSON and the cluster
 //! names in the dot output use. Nothing here depends on hash order.
 
-use crate::analysis::cycles::CycleId;
-use crate::analysis::uniformity::{JoinInfo, Uniformity};
-use crate::entities::{Block, Op, Value};
-use crate::ir::{Ir, ValueDef};
-use crate::location::Loc;
-use crate::registry::Opcode;
-use crate::text::{self, Annot, Names, PrintOptions};
-use crate::types::Type;
 use cranelift_entity::{EntityRef, SecondaryMap};
+use kc_dialect::analysis::cycles::CycleId;
+use kc_dialect::analysis::uniformity::{JoinInfo, Uniformity};
+use kc_dialect::entities::{Block, Op, Value};
+use kc_dialect::ir::{Ir, ValueDef};
+use kc_dialect::location::Loc;
+use kc_dialect::registry::Opcode;
+use kc_dialect::text::{self, Annot, Names, PrintOptions};
+use kc_dialect::types::Type;
 use std::cell::OnceCell;
 
 /// One analysed kernel with its printed names.

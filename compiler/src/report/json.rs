@@ -77,11 +77,11 @@
 
 use super::uniformity::ModuleUniformity;
 use super::view::KernelView;
-use crate::analysis::cycles::CycleId;
-use crate::analysis::uniformity::Reason;
-use crate::entities::{Block, Op, Value};
-use crate::ir::{Ir, ValueDef};
-use crate::location::Loc;
+use kc_dialect::analysis::cycles::CycleId;
+use kc_dialect::analysis::uniformity::Reason;
+use kc_dialect::entities::{Block, Op, Value};
+use kc_dialect::ir::{Ir, ValueDef};
+use kc_dialect::location::Loc;
 use serde::Serialize;
 
 /// Schema version (bumped when a field is renamed or removed).

@@ -11,12 +11,12 @@
 //! names; `text::print_op` would name the whole kernel again per line, which made the report
 //! quadratic: 300 s on the 6,400-statement mixed kernel of `tests/gen/large.rs`), and an op finds its kernel's names in O(1).
 
-use crate::analysis::cycles::CycleId;
-use crate::analysis::uniformity::Uniformity;
-use crate::entities::Op;
-use crate::ir::Ir;
-use crate::registry::Opcode;
-use crate::text::{self, Annot, Names, PrintOptions};
+use kc_dialect::analysis::cycles::CycleId;
+use kc_dialect::analysis::uniformity::Uniformity;
+use kc_dialect::entities::Op;
+use kc_dialect::ir::Ir;
+use kc_dialect::registry::Opcode;
+use kc_dialect::text::{self, Annot, Names, PrintOptions};
 use std::collections::HashMap;
 
 /// Results for every kernel of a module, in order.
@@ -168,7 +168,7 @@ fn op_annotation(ir: &Ir, u: &Uniformity, names: &Names, op: Op) -> Option<Strin
         .iter()
         .filter(|&&r| u.is_divergent(r))
         .collect();
-    if ir.value_type(data.results[0]) == crate::types::Type::Token {
+    if ir.value_type(data.results[0]) == kc_dialect::types::Type::Token {
         return None;
     }
     Some(

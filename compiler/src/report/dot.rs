@@ -23,11 +23,11 @@
 
 use super::uniformity::ModuleUniformity;
 use super::view::KernelView;
-use crate::analysis::cycles::CycleId;
-use crate::entities::{Block, Op};
-use crate::ir::Ir;
-use crate::registry::Opcode;
-use crate::types::Type;
+use kc_dialect::analysis::cycles::CycleId;
+use kc_dialect::entities::{Block, Op};
+use kc_dialect::ir::Ir;
+use kc_dialect::registry::Opcode;
+use kc_dialect::types::Type;
 use std::fmt::Write;
 
 /// Longest op line in a node label (longer ones end in `...`).

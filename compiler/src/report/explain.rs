@@ -25,15 +25,15 @@
 
 use super::uniformity::ModuleUniformity;
 use super::view::KernelView;
-use crate::analysis::cycles::CycleId;
-use crate::analysis::uniformity::Reason;
-use crate::attrs::{format_f32, Attr};
-use crate::entities::{Block, Op, Value};
-use crate::ir::{Ir, ValueDef};
-use crate::location::Loc;
-use crate::registry::{Opcode, Traits, CMPF_PREDICATES, CMPI_PREDICATES};
-use crate::text::Names;
-use crate::types::Type;
+use kc_dialect::analysis::cycles::CycleId;
+use kc_dialect::analysis::uniformity::Reason;
+use kc_dialect::attrs::{format_f32, Attr};
+use kc_dialect::entities::{Block, Op, Value};
+use kc_dialect::ir::{Ir, ValueDef};
+use kc_dialect::location::Loc;
+use kc_dialect::registry::{Opcode, Traits, CMPF_PREDICATES, CMPI_PREDICATES};
+use kc_dialect::text::Names;
+use kc_dialect::types::Type;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -876,7 +876,7 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
             .and_then(|x| {
                 x.as_str().map(str::to_string).or_else(|| {
                     x.as_int()
-                        .and_then(|i| crate::registry::DIMS.get(i as usize))
+                        .and_then(|i| kc_dialect::registry::DIMS.get(i as usize))
                         .map(|s| s.to_string())
                 })
             })
@@ -982,7 +982,7 @@ fn render_expr(ir: &Ir, names: &Names, op: Op, depth: u32) -> String {
 /// chain), for diagnostics that cite why a value is divergent.
 pub fn explain_value(
     ir: &Ir,
-    u: &crate::analysis::Uniformity,
+    u: &kc_dialect::analysis::Uniformity,
     v: Value,
     source_names: bool,
 ) -> String {

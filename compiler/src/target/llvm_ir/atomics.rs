@@ -1,14 +1,14 @@
 //! LLVM IR of kc's synchronizing ops: atomics, atomic loads and stores, fences and the
 //! barrier. Each carries its op's ordering (`relaxed` is LLVM's `monotonic`) and scope as
 //! LLVM's AMDGPU `syncscope` (`"wavefront"`, `"workgroup"`, `"agent"`, none for system; never
-//! the `-one-as` variants, since kc's orderings cover every address space: `crate::sync`). A
+//! the `-one-as` variants, since kc's orderings cover every address space: `kc_dialect::sync`). A
 //! compare-and-exchange fails with [`Ordering::cmpxchg_failure`] of its success ordering.
 
 use super::{align, scalar_ty, FuncEmitter};
-use crate::entities::Op;
-use crate::registry::Opcode;
-use crate::sync::{self, Ordering};
-use crate::types::Scalar;
+use kc_dialect::entities::Op;
+use kc_dialect::registry::Opcode;
+use kc_dialect::sync::{self, Ordering};
+use kc_dialect::types::Scalar;
 
 impl FuncEmitter<'_> {
     /// `syncscope("agent") acq_rel` (with a leading space) of `op`.
