@@ -40,8 +40,8 @@ use crate::registry::Opcode;
 use crate::transforms::legality;
 use cranelift_entity::{packed_option::PackedOption, SecondaryMap};
 use rustc_hash::{FxHashMap as HashMap, FxHasher};
-use std::hash::{Hash, Hasher};
 use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
 
 /// Merges common subexpressions in every CF kernel; returns the number of ops removed.
 pub fn cse(ir: &mut Ir) -> usize {
@@ -175,13 +175,11 @@ fn same_expr(ir: &Ir, a: Op, b: Op) -> bool {
         && x.results.len() == y.results.len()
         && x.attrs.len() == y.attrs.len()
         && operands_of(x.opcode, &x.operands) == operands_of(y.opcode, &y.operands)
-        && x
-            .results
+        && x.results
             .iter()
             .zip(&y.results)
             .all(|(&r, &s)| ir.value_type(r) == ir.value_type(s))
-        && x
-            .attrs
+        && x.attrs
             .iter()
             .zip(&y.attrs)
             .all(|((n, p), (m, q))| n == m && same_attr(p, q))
