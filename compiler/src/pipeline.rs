@@ -26,7 +26,7 @@
 //! every backend pass (a compiler bug, reported with the MIR).
 
 use crate::diag::{self, Diagnostic, SourceFile};
-use crate::pass_manager::{self, Pass, Runner};
+use crate::pass_manager::{self, Pass};
 use crate::report::uniformity::ModuleUniformity;
 use crate::{ast, check, lower, parse, warnings};
 use kc_backend::mir::{self, MirModule};
@@ -36,8 +36,10 @@ use kc_dialect::verify_tokens::verify_tokens;
 use kc_dialect::{transforms, Ir, Op};
 
 mod checks;
-pub(crate) use checks::{after_mir_pass, dump_after_pass, verify_after};
+mod runner;
+
 use checks::{check_ir, check_tokens, located_error, report, verify_with_mlir};
+pub use runner::Runner;
 
 /// Where to stop: the `--emit` values (`kc --help` prints these comments).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
