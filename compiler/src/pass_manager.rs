@@ -167,6 +167,16 @@ pub const PASSES: &[Pass] = &[
         },
     },
     Pass {
+        name: "closed-form-loops",
+        input: Level::Cf,
+        preserves: Preserves::Nothing,
+        summary: "a pure counting loop replaced by the closed forms of the values it leaves (sum of i: T(T-1)/2)",
+        run: |ir, _| {
+            transforms::closed_form_loops(ir);
+            Ok(())
+        },
+    },
+    Pass {
         name: "merge-returns",
         input: Level::Cf,
         preserves: Preserves::Nothing,
@@ -243,6 +253,7 @@ pub fn pipeline(level: u8) -> Vec<&'static Pass> {
             "cse",
             "licm",
             "factor-reductions",
+            "closed-form-loops",
             "merge-returns",
             "sink-common",
             "if-convert",

@@ -1373,16 +1373,37 @@ impl Gen {
             // The range takes the bounds' type: make the first one typed.
             (format!("(({lo}) as {})", t.name()), hi)
         };
+        // Sometimes a counting loop that only sums (its counter or a value from before it)
+        // or sets an accumulator read after it: what closed-form-loops replaces.
+        let acc = (matches!(t, Ty::I32 | Ty::U32) && self.rng.chance(25)).then(|| {
+            let a = self.fresh("c");
+            let init = self.int_literal(t, true);
+            self.line(&format!("var {a}: {} = {init};", t.name()));
+            a
+        });
         let (heart, tok) = self.heart();
         let f = self.fresh("f");
         self.line(&format!("for {f} in {lo}..{hi}{heart} {{"));
         self.loops += 1;
         self.push_scope(true, tok);
+        if let Some(a) = &acc {
+            let step = match self.rng.below(3) {
+                0 => format!("{a} += {f};"),
+                1 => format!("{a} += {};", self.expr(t, 1, Some(div))),
+                _ => format!("{a} = {};", self.expr(t, 1, Some(div))),
+            };
+            self.line(&step);
+        }
         self.bind(&f, t, false, div);
-        self.body(depth + 1, dctx || div);
+        if acc.is_none() || self.rng.chance(30) {
+            self.body(depth + 1, dctx || div);
+        }
         self.pop_scope();
         self.loops -= 1;
         self.line("}");
+        if let Some(a) = acc {
+            self.bind(&a, t, true, div);
+        }
     }
 
     fn loop_stmt(&mut self, depth: u32, dctx: bool) {

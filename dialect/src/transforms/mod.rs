@@ -15,6 +15,7 @@
 //!     dispatches to the former exits).
 
 pub mod canonicalize;
+pub mod closed_form_loops;
 mod control_flow_hub;
 pub mod cse;
 pub mod dce;
@@ -32,6 +33,7 @@ pub mod sink_common;
 pub mod unify_loop_exits;
 
 pub use canonicalize::canonicalize;
+pub use closed_form_loops::closed_form_loops;
 pub use cse::cse;
 pub use dce::dce;
 pub use factor_reductions::factor_reductions;
