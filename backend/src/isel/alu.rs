@@ -21,7 +21,7 @@
 use super::{err, Isel, IselError, Operand2, Val};
 use crate::isa::{is_inline_int, Opc};
 use crate::mir::{self, File, Operand, VReg};
-use kc_dialect::{Attr, Op, Opcode, Type};
+use kc_dialect::{Attr, Op, Opcode, Type, Value};
 
 impl Isel<'_> {
     pub(super) fn arith(&mut self, op: Op, div: bool) -> Result<(), IselError> {
@@ -152,6 +152,31 @@ impl Isel<'_> {
             self.emit(sopc, vec![mir::r(r), a, b]);
             self.def(op, Val::S(Operand2::Virt(r)));
             return Ok(());
+        }
+        // A funnel shift, `(a >> k) | (b << (32 - k))` (the low half of a 64-bit shift; a
+        // rotate when a == b), is one `v_alignbit_b32 b, a, k`; the shifts, if nothing else
+        // reads them, are dead code (`dead-defs`).
+        if opc == OrI && rty == Type::I32 {
+            let [x, y] = d.operands[..] else {
+                unreachable!("arith.ori has two operands")
+            };
+            if let Some((hi, lo, k)) = self.funnel(x, y).or_else(|| self.funnel(y, x)) {
+                let h = self.use_val(hi, op)?;
+                let l = self.use_val(lo, op)?;
+                let ho = self.vop(h, 1, false)?;
+                let lo_o = if matches!(h, Val::V(_)) {
+                    self.vop(l, 1, false)?
+                } else {
+                    mir::r(self.vreg(l, 1)?)
+                };
+                let r = self.v32();
+                self.emit(
+                    Opc::V_ALIGNBIT_B32,
+                    vec![mir::r(r), ho, lo_o, Operand::Imm(k)],
+                );
+                self.def(op, Val::V(r));
+                return Ok(());
+            }
         }
         // VALU, 32-bit.
         let r = self.v32();
@@ -501,5 +526,25 @@ fn b_reg(x: Val) -> VReg {
     match x {
         Val::V(v) => v,
         _ => unreachable!("checked by the caller"),
+    }
+}
+
+impl Isel<'_> {
+    /// `x = a >> k` (logical) and `y = b << (32 - k)` with a constant `1 <= k <= 31`, both
+    /// i32: `(b, a, k)`, the operands of `v_alignbit_b32`.
+    fn funnel(&self, x: Value, y: Value) -> Option<(Value, Value, i64)> {
+        let ir = self.ir;
+        let (sx, sy) = (ir.defining_op(x)?, ir.defining_op(y)?);
+        if ir.opcode(sx) != Opcode::ShRUI || ir.opcode(sy) != Opcode::ShLI {
+            return None;
+        }
+        let [a, kx] = ir.ops[sx].operands[..] else {
+            return None;
+        };
+        let [b, ky] = ir.ops[sy].operands[..] else {
+            return None;
+        };
+        let (k, k2) = (ir.int_constant(kx)?, ir.int_constant(ky)?);
+        ((1..=31).contains(&k) && k + k2 == 32).then_some((b, a, k))
     }
 }
