@@ -10,8 +10,13 @@
 //! - The shape table (issue #10): each other shape at N, 2N and 4N with `-S`, so linear growth
 //!   reads as 2x per column.
 //!
-//! `cargo run --release -p kc-tests --bin size-table [mixed|shapes]` (both tables without an
-//! argument; `KC_BIN` names the `kc` binary, `KC_SIZE_RUNS` the runs per compile, of which
+//! - The sweep: the mixed shape at every doubling from 400 to 102,400 statements, `-S` CPU
+//!   time per statement, which shows where the cost per statement steps up.
+//!
+//! - The latency table: the machine's load latency by working-set size (no compile).
+//!
+//! `cargo run --release -p kc-tests --bin size-table [mixed|shapes|sweep|latency]` (the
+//! first two tables without an argument; `KC_BIN` names the `kc` binary, `KC_SIZE_RUNS` the runs per compile, of which
 //! the least times and the largest memory are shown).
 
 use kc_tests::gen::large::Shape;
@@ -163,6 +168,78 @@ fn group_digits(n: usize) -> String {
     groups.join(",")
 }
 
+/// The sizes of the sweep: 400 to 102,400 statements, doubling.
+const SWEEP_SIZES: [usize; 9] = [
+    400, 800, 1_600, 3_200, 6_400, 12_800, 25_600, 51_200, 102_400,
+];
+
+/// The sweep: the mixed kernel at every size of [`SWEEP_SIZES`], `-S`, CPU time per statement
+/// and its growth per 2x. Linear work reads as a flat column; a step in it is the working set
+/// leaving a cache level, not a pass growing faster than its input.
+fn sweep_table(kc: &Path, dir: &Path) -> Result<(), String> {
+    println!("| N | `-S` CPU time | per statement | growth per 2x | peak memory |");
+    println!("|---|---|---|---|---|");
+    let mut prev = None;
+    for n in SWEEP_SIZES {
+        let src = write_kernel(dir, Shape::Mixed, n)?;
+        let r = measure(kc, &src, &["-S"], &src.with_extension("s"))?;
+        let per = r.cpu / n as f64 * 1e6;
+        let growth = match prev {
+            Some(p) if p > 0.0 => format!("{:.2}x", r.cpu / p),
+            _ => String::new(),
+        };
+        println!(
+            "| {} | {:.3} s | {per:.1} µs | {growth} | {:.0} MB |",
+            group_digits(n),
+            r.cpu,
+            r.kib / 1024.0
+        );
+        prev = Some(r.cpu);
+    }
+    Ok(())
+}
+
+/// The machine's memory latency by working-set size: a dependent load chase through a random
+/// cyclic permutation of 64-byte lines, 256 KiB to 256 MiB, nanoseconds per load. Where it
+/// steps up is the cache a compile's working set must fit in to run at the small kernels'
+/// speed per statement.
+fn latency_table() {
+    println!("| working set | ns per dependent load |");
+    println!("|---|---|");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut kib = 256usize;
+    while kib <= 256 * 1024 {
+        let lines = kib * 1024 / 64;
+        // One u64 per 64-byte line (8 words), linked in a random cyclic order.
+        let mut order: Vec<usize> = (0..lines).collect();
+        for i in (1..lines).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        let mut next = vec![0usize; lines * 8];
+        for w in 0..lines {
+            next[order[w] * 8] = order[(w + 1) % lines] * 8;
+        }
+        let steps = 20_000_000usize;
+        let start = std::time::Instant::now();
+        let mut p = 0usize;
+        for _ in 0..steps {
+            p = next[p];
+        }
+        let ns = start.elapsed().as_secs_f64() * 1e9 / steps as f64;
+        std::hint::black_box(p);
+        let size = if kib >= 1024 {
+            format!("{} MiB", kib / 1024)
+        } else {
+            format!("{kib} KiB")
+        };
+        println!("| {size} | {ns:.1} |");
+        kib *= 2;
+    }
+}
+
 /// The base size N of each shape in the growth table.
 fn table_base(shape: Shape) -> Option<usize> {
     match shape {
@@ -196,13 +273,18 @@ fn main() -> ExitCode {
     let which = std::env::args().nth(1);
     let (mixed, shapes) = match which.as_deref() {
         None => (true, true),
+        Some("sweep") | Some("latency") => (false, false),
         Some("mixed") => (true, false),
         Some("shapes") => (false, true),
         Some(other) => {
-            eprintln!("size-table: unknown table `{other}` (mixed or shapes)");
+            eprintln!("size-table: unknown table `{other}` (mixed, shapes, sweep or latency)");
             return ExitCode::FAILURE;
         }
     };
+    if which.as_deref() == Some("latency") {
+        latency_table();
+        return ExitCode::SUCCESS;
+    }
     let layout = Layout::detect();
     let kc = match layout.build_kc(false) {
         Ok(kc) => kc,
@@ -217,6 +299,9 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut result = Ok(());
+    if which.as_deref() == Some("sweep") {
+        result = sweep_table(&kc, &dir);
+    }
     if mixed {
         result = mixed_table(&kc, &dir);
         if shapes {
