@@ -14,9 +14,10 @@
 //!   the branch) for a `b` defined outside the loop;
 //! - every op of the loop other than its branches and its `conv.loop` is free
 //!   (`legality::is_free`) and read only inside the loop, and the heart's token is unread;
-//! - every argument of `H` read after the loop (including on the exit edge) is the counter,
-//!   unchanged by the back edges, set to a value defined outside the loop, or an i32
-//!   accumulator the back edges pass as `acc + i` or `acc + v` (`v` defined outside).
+//! - every argument of `H` read after the loop (including on the exit edge) is a scalar
+//!   (never a token or a pointer) and is the counter, unchanged by the back
+//!   edges, set to a value defined outside the loop, or an i32 accumulator the back edges pass
+//!   as `acc + i` or `acc + v` (`v` defined outside).
 //!
 //! Then, with `T = i0 < b ? b - i0 : 0` (exact as an unsigned 32-bit number: the loop runs
 //! `T` times), `P` computes the exit values (`i0 + T`; `acc0 + T*i0 + T(T-1)/2`, the halving
@@ -262,6 +263,11 @@ fn candidate(
         if !read {
             exits.push(None);
             continue;
+        }
+        // Values only: a token read after the loop stays with its loop, and a select (the
+        // last value set) is built for scalars.
+        if !matches!(ir.value_type(a), Type::Scalar(_)) {
+            return None;
         }
         let n = next(j)?;
         let e = if j == counter {
