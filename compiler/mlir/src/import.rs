@@ -697,6 +697,16 @@ impl<'i> Kernel<'i> {
                 let v = self.ir.ops[c].results[0];
                 self.bind(op, 0, v)?;
             }
+            // `kernel.mulhiu` is what kc exports as the high result (`mlir_gpu.rs`); the low
+            // one is a plain multiply.
+            "arith.mului_extended" => {
+                let xs = self.operands(op)?;
+                let ty = result_ty(self)?;
+                let lo = self.emit1(Opcode::MulI, &xs, ty, loc);
+                let hi = self.emit1(Opcode::MulHiU, &xs, ty, loc);
+                self.bind(op, 0, lo)?;
+                self.bind(op, 1, hi)?;
+            }
             "arith.index_cast" | "arith.index_castui" => {
                 let x = self.operands(op)?[0];
                 let (from, to) = (self.ir.value_type(x), result_ty(self)?);

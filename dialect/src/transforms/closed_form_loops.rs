@@ -157,6 +157,15 @@ fn candidate(
         .collect();
     let inside_node = |n: u32| cycles.contains(c, n);
     let inside = |b: Block| cfg.node(b).is_some_and(inside_node);
+    // Only the header is entered from outside: unreachable blocks, which the cycle analysis
+    // does not see, may still branch into the loop.
+    if cycle
+        .own_blocks
+        .iter()
+        .any(|&n| n != h && cfg.preds[n as usize].iter().any(|&p| !inside_node(p)))
+    {
+        return None;
+    }
     // One entering edge, a `cf.br`; back edges from the loop.
     let mut enter = None;
     let mut back = Vec::new();
