@@ -34,6 +34,7 @@
 //! Cost: one cycle analysis and one use map per kernel; each candidate checks its own ops and
 //! their uses once, and candidates are disjoint (innermost loops): linear.
 
+use super::{other_operand, Users};
 use crate::analysis::{value_range, CycleId, CycleInfo, RegionCfg};
 use crate::attrs::Attr;
 use crate::entities::{Block, Op, Value};
@@ -105,16 +106,6 @@ fn kernel(ir: &mut Ir, func: Op) -> usize {
     n
 }
 
-/// The other operand of binary op `op` when one of its operands is `v`.
-fn other(ir: &Ir, op: Op, v: Value) -> Option<Value> {
-    let o = &ir.ops[op].operands;
-    match (o[0] == v, o[1] == v) {
-        (true, false) => Some(o[1]),
-        (false, true) => Some(o[0]),
-        _ => None,
-    }
-}
-
 /// `arith.cmpi` predicates in the registry's order.
 const NE: i64 = 1;
 const SLT: i64 = 2;
@@ -145,7 +136,7 @@ fn candidate(
     cfg: &RegionCfg,
     cycles: &CycleInfo,
     c: CycleId,
-    users: &SecondaryMap<Value, crate::ir::OpList>,
+    users: &Users,
 ) -> Option<Candidate> {
     let cycle = cycles.cycle(c);
     let h = cycle.header();
@@ -258,7 +249,7 @@ fn candidate(
         return None;
     }
     let step = ir.defining_op(next(counter)?)?;
-    if ir.opcode(step) != Opcode::AddI || ir.int_constant(other(ir, step, i)?) != Some(1) {
+    if ir.opcode(step) != Opcode::AddI || ir.int_constant(other_operand(ir, step, i)?) != Some(1) {
         return None;
     }
     // The exit value of every header argument read after the loop.
@@ -290,7 +281,7 @@ fn candidate(
             if ir.opcode(add) != Opcode::AddI || ir.value_type(a) != Type::I32 {
                 return None;
             }
-            let v = other(ir, add, a)?;
+            let v = other_operand(ir, add, a)?;
             if v == i {
                 Exit::SumCounter
             } else if defined_outside(v) {
@@ -354,7 +345,7 @@ fn resolve(subst: &SecondaryMap<Value, PackedOption<Value>>, v: Value) -> Value 
 fn replace(
     ir: &mut Ir,
     c: &Candidate,
-    users: &SecondaryMap<Value, crate::ir::OpList>,
+    users: &Users,
     subst: &mut SecondaryMap<Value, PackedOption<Value>>,
 ) {
     let (ht, exit_index) = c.exit;

@@ -22,6 +22,7 @@
 //!
 //! Cost: one use map per kernel, each candidate checked in O(its uses); linear.
 
+use super::other_operand;
 use crate::analysis::{CycleInfo, DomTree, RegionCfg};
 use crate::entities::{Block, Op, Value};
 use crate::ir::Ir;
@@ -32,16 +33,6 @@ use std::collections::HashSet;
 /// Factors the reductions of every CF kernel; returns how many were rewritten.
 pub fn factor_reductions(ir: &mut Ir) -> usize {
     super::each_cf_kernel(ir, factor_kernel)
-}
-
-/// The other operand of binary op `op` when one of its operands is `v`.
-fn other(ir: &Ir, op: Op, v: Value) -> Option<Value> {
-    let o = &ir.ops[op].operands;
-    match (o[0] == v, o[1] == v) {
-        (true, false) => Some(o[1]),
-        (false, true) => Some(o[0]),
-        _ => None,
-    }
 }
 
 fn factor_kernel(ir: &mut Ir, func: Op) -> usize {
@@ -103,7 +94,7 @@ fn factor_kernel(ir: &mut Ir, func: Op) -> usize {
             if ir.opcode(add) != Opcode::AddI || !ir.op_block(add).is_some_and(inside) {
                 continue;
             }
-            let Some(m) = other(ir, add, acc) else {
+            let Some(m) = other_operand(ir, add, acc) else {
                 continue;
             };
             let Some(mul) = ir.defining_op(m) else {

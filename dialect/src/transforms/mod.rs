@@ -65,6 +65,16 @@ pub(crate) fn each_cf_kernel(ir: &mut Ir, mut f: impl FnMut(&mut Ir, Op) -> usiz
     n
 }
 
+/// The other operand of binary op `op` when exactly one of its operands is `v`.
+pub(crate) fn other_operand(ir: &Ir, op: Op, v: Value) -> Option<Value> {
+    let o = &ir.ops[op].operands;
+    match (o[0] == v, o[1] == v) {
+        (true, false) => Some(o[1]),
+        (false, true) => Some(o[0]),
+        _ => None,
+    }
+}
+
 /// Use lists a transform keeps up to date as it rewrites (`Ir::users`, then edits).
 pub(crate) type Users = SecondaryMap<Value, OpList>;
 
