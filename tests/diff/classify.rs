@@ -66,6 +66,17 @@ pub enum Class {
     /// the phi because an incoming from elsewhere (a back edge) differs; the branch diverges
     /// nothing for this argument. `same_target_join.mlir`.
     SameTargetEqualArg,
+    /// kc divergent: a use, on the path from a divergent exit, of a value defined in the
+    /// cycle the exit leaves, where the exit block lies in a cycle of its own at least as deep
+    /// as the exited one: LLVM 22 looks for the exited cycle by comparing depths instead of
+    /// containment, stops inside it and misses the temporal divergence (unsound).
+    /// `exit_into_cycle.mlir`.
+    ExitIntoCycle,
+    /// kc divergent: the same cycle, a use after another exit that the divergent exit does
+    /// not reach. Both analyses taint every use outside a cycle with a divergent exit; LLVM
+    /// 22 skips these only because its depth comparison misses the cycle (with the exit
+    /// block in no cycle it taints them too). `exit_into_cycle.mlir`.
+    ExitIntoCycleOtherExit,
     /// kc divergent: `atomic_load` is a divergence source for kc (other threads' atomic
     /// writes race with it, so threads may read different values: a spin on a flag exits
     /// at different times), where LLVM 22 calls an atomic load of a uniform address uniform.
@@ -102,6 +113,12 @@ impl Class {
             }
             Class::ReducibleInIrreducible => {
                 "kc divergent: join inside an irreducible cycle of a branch whose innermost cycle is reducible; LLVM's propagation stops early and misses it [reducible_in_irreducible.mlir]"
+            }
+            Class::ExitIntoCycle => {
+                "kc divergent: use after a divergent exit into a cycle of its own, LLVM compares depths instead of containment and misses the exited cycle (unsound) [exit_into_cycle.mlir]"
+            }
+            Class::ExitIntoCycleOtherExit => {
+                "kc divergent: use after another exit of a cycle whose divergent exit into a cycle of its own LLVM misses (depth comparison); the rule of both taints it [exit_into_cycle.mlir]"
             }
             Class::AtomicLoadSource => {
                 "kc divergent: atomic_load is a divergence source (racing writes), LLVM calls a uniform-address atomic load uniform [atomic_load.k]"
@@ -532,6 +549,23 @@ fn explain_kc_divergent(
             if ctx.llvm_divergent(w) {
                 return None;
             }
+            if defined_in(ir, ctx.u, cycle, w) {
+                let missed = depth_missed_exits(ctx, cycle);
+                if !missed.is_empty() {
+                    let use_block = match m.item {
+                        Item::Value(v) => def_block(ir, v),
+                        Item::Branch(t) => ir.op_block(t),
+                    };
+                    let un = use_block.and_then(|b| ctx.u.cfg.node(b))?;
+                    let on_path = missed.iter().any(|&x| reaches(&ctx.u.cfg, x, un));
+                    let class = if on_path {
+                        Class::ExitIntoCycle
+                    } else {
+                        Class::ExitIntoCycleOtherExit
+                    };
+                    return Some((class, true));
+                }
+            }
             if !defined_in(ir, ctx.u, cycle, w) {
                 // A value computed in the heart's region from the loop's values: LLVM calls
                 // it uniform only because a cross-lane op there (always uniform for LLVM, which
@@ -572,6 +606,80 @@ fn explain_kc_divergent(
             (ir.opcode(op) == Opcode::AtomicLoad).then_some((Class::AtomicLoadSource, true))
         }
     }
+}
+
+/// The divergent exits of `cycle` that LLVM 22 does not attribute to it. LLVM's
+/// `propagateCycleExitDivergence` climbs from the divergent branch's innermost cycle while
+/// the cycle is deeper than the exit block's innermost cycle (its comment says: the
+/// outermost cycle that does not contain the exit). When the exit block lies in a cycle of
+/// its own that does not contain `cycle` and is at least as deep, the climb stops inside
+/// `cycle`. Returns those exits (nodes of `u`'s CFG) of branches in `cycle` that LLVM calls
+/// divergent too, or nothing when LLVM lists `cycle` or a cycle around it with a divergent
+/// exit anyway.
+fn depth_missed_exits(ctx: &Ctx, cycle: CycleId) -> Vec<u32> {
+    let (ir, u) = (ctx.ir, ctx.u);
+    let blocks = u.cycles.blocks(cycle);
+    let labels: Vec<&str> = blocks
+        .iter()
+        .map(|&n| ctx.block_label(u.cfg.blocks[n as usize]))
+        .collect();
+    if ctx
+        .exit_cycles
+        .iter()
+        .any(|l| labels.iter().all(|b| l.contains(*b)))
+    {
+        return Vec::new();
+    }
+    let depth = u.cycles.cycle(cycle).depth;
+    let mut out = Vec::new();
+    for &n in &blocks {
+        let b = u.cfg.blocks[n as usize];
+        let Some(t) = ir.terminator(b) else { continue };
+        if !u.is_divergent_branch(t) || ctx.llvm.terminator(ctx.block_label(b)) != Some(true) {
+            continue;
+        }
+        let Some(inner) = u.cycles.innermost(n) else {
+            continue;
+        };
+        for j in u.joins_of(t).filter(|j| j.is_exit) {
+            let Some(x) = u.cfg.node(j.block) else {
+                continue;
+            };
+            if u.cycles.contains(cycle, x) || out.contains(&x) {
+                continue;
+            }
+            // LLVM's climb: the last cycle deeper than the exit block's innermost one.
+            let exit_depth = u.cycles.innermost(x).map_or(0, |c| u.cycles.cycle(c).depth);
+            let mut found = inner;
+            let mut cur = Some(inner);
+            while let Some(c) = cur.filter(|&c| u.cycles.cycle(c).depth > exit_depth) {
+                found = c;
+                cur = u.cycles.cycle(c).parent;
+            }
+            if u.cycles.cycle(found).depth > depth {
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// Is node `to` reachable from node `from` (or the same)?
+fn reaches(cfg: &kc_dialect::analysis::RegionCfg, from: u32, to: u32) -> bool {
+    let mut seen = vec![false; cfg.len()];
+    let mut stack = vec![from];
+    seen[from as usize] = true;
+    while let Some(n) = stack.pop() {
+        if n == to {
+            return true;
+        }
+        for &s in &cfg.succs[n as usize] {
+            if !std::mem::replace(&mut seen[s as usize], true) {
+                stack.push(s);
+            }
+        }
+    }
+    false
 }
 
 /// Is `reason` (kc's, in LLVM's cycle hierarchy `u`) an internal diverged entry that LLVM 22

@@ -53,7 +53,8 @@
 //! kc also avoids two LLVM 22 bugs. LLVM finds the outermost cycle a divergent exit leaves by
 //! comparing loop depths with the exit block's cycle, which stops too early when the exit
 //! block heads a cycle of its own; kc tests containment
-//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir). LLVM skips the divergent
+//! (tests/filetests/uniformity_llvm/exit_into_sibling_cycle.mlir, and against LLVM 22's
+//! verdicts tests/filetests/uniformity_diff/exit_into_cycle.mlir). LLVM skips the divergent
 //! exits of assumed-divergent cycles, so a use after the cycle of an always-uniform value
 //! computed in it is divergent or not depending on the worklist order; kc marks it in any
 //! order (tests/filetests/uniformity_seed/always_uniform_in_divergent_cycle.mlir).
