@@ -6,13 +6,14 @@
 //! source line changes; branch comments saying uniform or divergent), the `.amdhsa_kernel`
 //! descriptor (kernarg size, user/system SGPRs, work-item id VGPRs, next free VGPR/SGPR,
 //! accum offset, LDS size; the private segment's size and enable bit when VGPRs spill to
-//! scratch) and `.amdgpu_metadata` listing every argument, hidden ones included, and the
+//! scratch; every floating-point mode field, from `fp_mode::KERNEL`) and `.amdgpu_metadata` listing every argument, hidden ones included, and the
 //! register counts (`.sgpr_spill_count`: SGPR dwords regalloc spilled to VGPR lanes;
 //! `.vgpr_spill_count`: VGPR dwords spilled to scratch; `.private_segment_fixed_size`), so an
 //! HSA runtime could load it.
 //! Cost: linear in the code; each instruction is written straight into the output (no string
 //! per operand or line).
 
+use crate::fp_mode;
 use crate::isa::{is_inline_int, Kind, Opc};
 use crate::mir::KernelInfo;
 use crate::mir::Usage;
@@ -93,6 +94,23 @@ fn write_operand(
     };
 }
 
+/// Operand `o`, slot `k` of `op`, as the (offset, size) of `hwreg(HW_REG_MODE, ...)` when it
+/// is the hardware-register immediate of `s_getreg_b32` / `s_setreg_*` (MODE is the only one
+/// kc touches: the FORK/JOIN stack pointer and the denormal fields).
+fn mode_hwreg(op: Opc, k: usize, o: &Operand) -> Option<(u32, u32)> {
+    let slot = match op {
+        Opc::S_GETREG_B32 => 1,
+        Opc::S_SETREG_B32 | Opc::S_SETREG_IMM32_B32 => 0,
+        _ => return None,
+    };
+    let Operand::Imm(imm) = *o else {
+        return None;
+    };
+    let (id, offset, size) = fp_mode::decode_hwreg(imm as u32);
+    (k == slot && (0..=0xffff).contains(&imm) && id == fp_mode::HW_REG_MODE)
+        .then_some((offset, size))
+}
+
 /// Kernel number `index` of the listing; `Loc::file` indexes `files`.
 pub fn print_kernel(
     files: &[String],
@@ -155,13 +173,8 @@ pub fn print_kernel(
             }
             for (k, o) in i.ops.iter().enumerate() {
                 out.push_str(if k == 0 { " " } else { ", " });
-                if (i.op, o)
-                    == (
-                        Opc::S_GETREG_B32,
-                        &Operand::Imm(crate::fork_join::HWREG_CSP),
-                    )
-                {
-                    out.push_str("hwreg(HW_REG_MODE, 29, 3)");
+                if let Some((offset, size)) = mode_hwreg(i.op, k, o) {
+                    let _ = write!(out, "hwreg(HW_REG_MODE, {offset}, {size})");
                     continue;
                 }
                 write_operand(out, o, d.operands.get(k).copied(), &labels);
@@ -236,6 +249,11 @@ pub fn print_kernel(
     let _ = writeln!(out, "\t\t.amdhsa_next_free_vgpr {vgprs}");
     let _ = writeln!(out, "\t\t.amdhsa_next_free_sgpr {}", usage.sgprs);
     let _ = writeln!(out, "\t\t.amdhsa_accum_offset {accum}");
+    // Every floating-point mode field, since an absent one is not the mode kc's semantics
+    // need (llvm-mc's default f32 denormal mode flushes).
+    for (directive, value) in fp_mode::KERNEL.directives() {
+        let _ = writeln!(out, "\t\t{directive} {value}");
+    }
     let _ = writeln!(out, "\t.end_amdhsa_kernel");
 }
 

@@ -296,6 +296,10 @@ isa! {
     // ---- FORK/JOIN (`fork_join`; their semantics in `sim/exec/mod.rs`) ----
     // `s_getreg_b32 sN, hwreg(HW_REG_MODE, 29, 3)` reads the control stack pointer (CSP).
     S_GETREG_B32 = "s_getreg_b32" Sopk Salu [SReg(1), Imm] defs 1 NO;
+    // Writes `hwreg(HW_REG_MODE, offset, size)` from an SGPR / a 32-bit constant: the MODE
+    // register's denormal fields (`fp_mode`; an f32 division in a flushing kernel).
+    S_SETREG_B32 = "s_setreg_b32" Sopk Salu [Imm, SReg(1)] defs 0 NO;
+    S_SETREG_IMM32_B32 = "s_setreg_imm32_b32" Sopk Salu [Imm, SSrc(1)] defs 0 NO;
     // The 16-bit immediate sign-extended (clang's listings).
     S_MOVK_I32 = "s_movk_i32" Sopk Salu [SReg(1), Imm] defs 1 NO;
     S_CBRANCH_I_FORK = "s_cbranch_i_fork" Sopk Branch [SSrc(2), Label] defs 0 EXEC_RW;

@@ -25,6 +25,7 @@ pub mod dead_defs;
 pub mod dpp;
 pub mod exec_lowering;
 pub mod fork_join;
+pub mod fp_mode;
 pub mod isa;
 pub mod isel;
 pub mod liveness;

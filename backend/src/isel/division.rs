@@ -12,7 +12,9 @@
 //! Guarantees (checked bit-exact against Rust's f32 `/` and `%` through the simulator,
 //! `tests/ops_exact.rs`, NaN payloads aside):
 //! - `fdiv` is the IEEE-correct sequence LLVM selects with f32 denormals enabled (the kernel
-//!   descriptor's `float_denorm_mode_32 3`): `v_div_scale_f32` of the denominator and of the
+//!   descriptor's `float_denorm_mode_32 3`, `fp_mode::KERNEL`; were that mode to flush, the
+//!   FMA steps would be bracketed by `s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2)` setting
+//!   it to 3 and back, as LLVM does, from `FpMode::keep_f32_denormals`): `v_div_scale_f32` of the denominator and of the
 //!   numerator (the latter sets VCC when the quotient needs a post-scale), `v_rcp_f32`, a
 //!   Newton-Raphson `v_fma_f32` / `v_fmac_f32` chain, `v_div_fmas_f32` (reads VCC) and
 //!   `v_div_fixup_f32` (NaN, infinities, zeros, overflow). MIR has no source modifiers, so the
@@ -29,6 +31,7 @@
 //!   `s_and_saveexec_b64`, `s_cbranch_execnz` back, EXEC restored), as LLVM's divergent loop.
 
 use super::{Isel, IselError, Val};
+use crate::fp_mode;
 use crate::isa::Opc;
 use crate::mir::{self, Operand, PReg, VReg};
 use kc_dialect::{Op, Opcode};
@@ -173,6 +176,15 @@ impl Isel<'_> {
             Opc::V_XOR_B32,
             vec![mir::r(nd), Operand::Imm(SIGN), mir::r(ds)],
         );
+        // The FMA steps compute with f32 subnormals kept; a kernel whose mode flushes them
+        // switches the MODE register's f32 denormal field around them (LLVM's bracket).
+        let bracket = fp_mode::KERNEL.keep_f32_denormals();
+        if let Some(b) = bracket {
+            self.emit(
+                Opc::S_SETREG_IMM32_B32,
+                vec![Operand::Imm(b.hwreg), Operand::Imm(b.enter)],
+            );
+        }
         // r += r * (1 - d r)
         let e = self.v32();
         self.emit(
@@ -194,6 +206,12 @@ impl Isel<'_> {
             Opc::V_FMA_F32,
             vec![mir::r(e3), mir::r(nd), mir::r(q), mir::r(ns)],
         );
+        if let Some(b) = bracket {
+            self.emit(
+                Opc::S_SETREG_IMM32_B32,
+                vec![Operand::Imm(b.hwreg), Operand::Imm(b.leave)],
+            );
+        }
         let t = self.v32();
         self.emit(
             Opc::V_DIV_FMAS_F32,
