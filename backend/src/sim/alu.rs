@@ -231,6 +231,17 @@ pub fn fmod(bits: u32, m: u8) -> u32 {
     b
 }
 
+/// A subnormal f32 (bits) flushed to the zero of its sign, as the MODE register's denormal
+/// field flushes one; any other value unchanged.
+#[inline(always)]
+pub fn flush_denormal(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
 fn quiet(x: f32) -> f32 {
     f32::from_bits(x.to_bits() | 0x0040_0000)
 }

@@ -49,8 +49,16 @@
 //! The run reports the deepest stack of any wave (`Stats::max_stack_depth`), and the trace
 //! shows each push and pop (`TraceLine::stack`).
 //!
-//! Floating point: f32 ops are IEEE with denormals preserved (the mode clang sets,
-//! `.amdhsa_float_denorm_mode_32 3`), round to nearest even; `v_min/max_f32` follow IEEE
+//! Floating point: f32 ops are IEEE, round to nearest even, with subnormals as the wave's
+//! MODE register says (its f32 denormal field, bits 5:4): it starts from the descriptor's
+//! `.amdhsa_float_denorm_mode_32` (0 when absent, as llvm-mc assembles it: subnormal sources
+//! and results flushed to a zero of their sign; 1 results only, 2 sources only, 3 none, the
+//! mode kc and clang write) and `s_setreg_b32` / `s_setreg_imm32_b32` of `hwreg(HW_REG_MODE,
+//! ...)` change it (`s_getreg_b32` reads it). The flush applies to the f32 sources and result
+//! of every VALU float op (arithmetic, min/max, compares, conversions from f32, rounding,
+//! `rcp`, `ldexp`/`frexp`, the division helpers), never to moves, selects or bit operations
+//! (`exec/valu.rs`, `f32_operands`); gfx942 has no SALU float op, and no op of the table
+//! reads the f16/f64 field. `v_min/max_f32` follow IEEE
 //! mode (a NaN operand yields the other one). `v_rcp_f32` is the correctly rounded 1/x (the
 //! hardware's is within 1 ulp: sequences built on it, such as the 64-bit division, are tested
 //! here with the exact one). `v_ldexp_f32` rounds once and keeps denormal results;
@@ -72,6 +80,7 @@ mod tests;
 pub use parse::parse;
 pub use run::run;
 
+use crate::fp_mode::{Denormals, FpMode};
 use std::fmt;
 use std::rc::Rc;
 
@@ -141,7 +150,15 @@ pub struct Descriptor {
     pub workgroup_info: bool,
     /// 0: x only; 1: x and y; 2: x, y and z (all packed into v0 on gfx942).
     pub workitem_id: u32,
+    /// The floating-point mode fields (defaults: llvm-mc's when the directive is absent, so
+    /// an f32 denormal mode of 0, flushing, and 3 for f16/f64); the wave's MODE register
+    /// starts from them ([`Descriptor::fp_mode`]).
+    pub float_round_mode_32: u32,
+    pub float_round_mode_16_64: u32,
     pub float_denorm_mode_32: u32,
+    pub float_denorm_mode_16_64: u32,
+    pub dx10_clamp: bool,
+    pub ieee_mode: bool,
     /// Every `.amdhsa_*` directive as written, in order.
     pub raw: Vec<(String, u64)>,
 }
@@ -167,8 +184,27 @@ impl Default for Descriptor {
             workgroup_id: [true, false, false],
             workgroup_info: false,
             workitem_id: 0,
+            float_round_mode_32: 0,
+            float_round_mode_16_64: 0,
             float_denorm_mode_32: 0,
+            float_denorm_mode_16_64: 3,
+            dx10_clamp: true,
+            ieee_mode: true,
             raw: Vec::new(),
+        }
+    }
+}
+
+impl Descriptor {
+    /// The floating-point mode the descriptor gives the kernel's waves.
+    pub fn fp_mode(&self) -> FpMode {
+        FpMode {
+            round_32: self.float_round_mode_32 & 3,
+            round_16_64: self.float_round_mode_16_64 & 3,
+            denorm_32: Denormals::from_bits(self.float_denorm_mode_32),
+            denorm_16_64: Denormals::from_bits(self.float_denorm_mode_16_64),
+            dx10_clamp: self.dx10_clamp,
+            ieee: self.ieee_mode,
         }
     }
 }

@@ -750,7 +750,12 @@ fn set_desc(d: &mut Descriptor, name: &str, v: u64) {
         "system_sgpr_workgroup_id_z" => d.workgroup_id[2] = b,
         "system_sgpr_workgroup_info" => d.workgroup_info = b,
         "system_vgpr_workitem_id" => d.workitem_id = v as u32,
+        "float_round_mode_32" => d.float_round_mode_32 = v as u32,
+        "float_round_mode_16_64" => d.float_round_mode_16_64 = v as u32,
         "float_denorm_mode_32" => d.float_denorm_mode_32 = v as u32,
+        "float_denorm_mode_16_64" => d.float_denorm_mode_16_64 = v as u32,
+        "dx10_clamp" => d.dx10_clamp = b,
+        "ieee_mode" => d.ieee_mode = b,
         _ => {}
     }
     d.raw.push((name.to_string(), v));

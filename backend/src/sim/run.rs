@@ -243,6 +243,7 @@ fn init_wave(
     w.lgkmq.clear();
     w.scc = false;
     w.csp = 0;
+    w.mode = d.fp_mode().mode_register();
     w.max_csp = 0;
     w.stack_event = None;
     w.done = false;

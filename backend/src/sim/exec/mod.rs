@@ -23,7 +23,6 @@ use super::Stats;
 use crate::isa::{Fmt, Opc, Unit};
 use memory::{ds, global, scratch, smem};
 use std::collections::VecDeque;
-use valu::{dpp, vopc};
 
 /// Scalar register file indices (the hardware's operand encoding): s0..s101 are SGPRs.
 pub const VCC: u8 = 106;
@@ -126,6 +125,12 @@ pub struct Wave {
     pub lgkmq: VecDeque<Pending>,
     /// The control stack pointer of FORK/JOIN: entries pushed (see [`fork`]).
     pub csp: u8,
+    /// The MODE register's bits 28:0 (rounding, denormal fields, DX10 clamp, IEEE; see
+    /// `crate::fp_mode`); its bits 31:29 are `csp`.
+    pub mode: u32,
+    /// While a VALU instruction runs: its source slots whose subnormal f32 values read as
+    /// zero (the MODE register flushes f32 inputs; `valu::execute`).
+    pub flush_srcs: u8,
     /// The largest `csp` this wave reached.
     pub max_csp: u8,
     /// What the last fork or join did to the stack, for the trace.
@@ -153,6 +158,8 @@ impl Wave {
             vmq: VecDeque::with_capacity(80),
             lgkmq: VecDeque::with_capacity(24),
             csp: 0,
+            mode: crate::fp_mode::KERNEL.mode_register(),
+            flush_srcs: 0,
             max_csp: 0,
             stack_event: None,
             dpp_src0: None,
@@ -209,13 +216,20 @@ impl Wave {
     }
 
     /// Source operand `slot` of `inst`: src0 of a `_dpp` instruction as moved across lanes,
-    /// else the register or constant with its VOP3 modifiers applied.
+    /// else the register or constant with its VOP3 modifiers applied; a subnormal f32 read as
+    /// a zero of its sign when the MODE register flushes this slot (`flush_srcs`).
     #[inline(always)]
     fn src(&self, inst: &Inst, slot: usize) -> [u32; 64] {
-        match &self.dpp_src0 {
+        let mut a = match &self.dpp_src0 {
             Some(a) if slot == inst.opc.desc().defs as usize => *a,
             _ => self.fsrc(inst.ops[slot], inst.mods[slot]),
+        };
+        if self.flush_srcs >> slot & 1 != 0 {
+            for x in a.iter_mut() {
+                *x = alu::flush_denormal(*x);
+            }
         }
+        a
     }
 
     /// A 32-bit float source with its VOP3 modifiers applied.
@@ -473,13 +487,22 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             let Op::K(k) = ops[1] else {
                 unreachable!("s_getreg_b32 takes an immediate")
             };
-            if k != HWREG_CSP {
-                return Err(Stop::Fault(format!(
-                    "s_getreg_b32 of hwreg 0x{k:x}: the simulator models only the control stack \
-                     pointer, hwreg(HW_REG_MODE, 29, 3) = 0x{HWREG_CSP:x}"
-                )));
-            }
-            w.set_s(ops[0], w.csp as u64);
+            let v = if k == HWREG_CSP {
+                w.csp as u32
+            } else {
+                let (shift, mask) = mode_field(k, "s_getreg_b32")?;
+                (w.mode & mask) >> shift
+            };
+            w.set_s(ops[0], v as u64);
+            return Ok(Flow::Next);
+        }
+        Opc::S_SETREG_B32 | Opc::S_SETREG_IMM32_B32 => {
+            let Op::K(k) = ops[0] else {
+                unreachable!("s_setreg takes a hwreg immediate")
+            };
+            let (shift, mask) = mode_field(k, inst.opc.desc().name)?;
+            let v = w.s32(ops[1]);
+            w.mode = (w.mode & !mask) | (v << shift & mask);
             return Ok(Flow::Next);
         }
         Opc::S_CBRANCH_I_FORK | Opc::S_CBRANCH_G_FORK => {
@@ -519,8 +542,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
         Fmt::Sopp => return Ok(sopp(w, inst)),
         Fmt::Sopk => unreachable!("every SOPK instruction is handled above"),
         Fmt::Smem => smem(w, inst, pc, sh)?,
-        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 => dpp(w, inst, exec)?,
-        Fmt::Vopc => vopc(w, inst, exec),
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 | Fmt::Vopc => valu::execute(w, inst, exec)?,
         Fmt::Ds => ds(w, inst, pc, exec, sh)?,
         Fmt::Global => global(w, inst, pc, exec, sh)?,
         Fmt::Scratch => scratch(w, inst, pc, exec)?,
@@ -552,6 +574,21 @@ fn sop1(w: &mut Wave, inst: &Inst) {
     if let Some(c) = scc {
         w.scc = c;
     }
+}
+
+/// The (shift, mask) of the MODE field a `hwreg(...)` immediate names: bits 28:0 of MODE (the
+/// floating-point mode, `crate::fp_mode`), the only hardware register state modelled besides
+/// the control stack pointer.
+fn mode_field(k: u64, what: &str) -> Result<(u32, u32), Stop> {
+    let (id, offset, size) = crate::fp_mode::decode_hwreg(k as u32);
+    if id != crate::fp_mode::HW_REG_MODE || offset + size > 29 {
+        return Err(Stop::Fault(format!(
+            "{what} of hwreg(id {id}, {offset}, {size}): the simulator models the MODE \
+             register's bits 28:0 and the control stack pointer, hwreg(HW_REG_MODE, 29, 3)"
+        )));
+    }
+    let mask = (((1u64 << size) - 1) << offset) as u32;
+    Ok((offset, mask))
 }
 
 /// `hwreg(HW_REG_MODE, 29, 3)`: the control stack pointer, bits 31:29 of MODE.

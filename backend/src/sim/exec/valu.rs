@@ -9,9 +9,73 @@
 
 use super::super::alu;
 use super::{f, Inst, Op, Stop, Wave, VCC};
+use crate::fp_mode::{Denormals, MODE_DENORM_32};
 use crate::isa::Opc;
 
-pub(super) fn vopc(w: &mut Wave, inst: &Inst, exec: u64) {
+/// A VALU instruction (VOP1, VOP2, VOP3, VOPC, `_dpp` forms) under the wave's MODE
+/// register: when its f32 denormal field flushes, the instruction's f32 sources
+/// ([`f32_operands`]) read subnormals as zeros of their sign and its f32 result is written
+/// as one, in the lanes it writes.
+pub(super) fn execute(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+    let mode = Denormals::from_bits(w.mode >> MODE_DENORM_32);
+    let (srcs, result) = f32_operands(inst.opc);
+    if mode == Denormals::Keep || (srcs == 0 && !result) {
+        return run(w, inst, exec).map(|_| ());
+    }
+    w.flush_srcs = if mode.flushes_inputs() { srcs } else { 0 };
+    let written = run(w, inst, exec);
+    w.flush_srcs = 0;
+    let written = written?;
+    if result && mode.flushes_outputs() {
+        let Op::V(r, _) = inst.ops[0] else {
+            unreachable!("an f32 result is a VGPR")
+        };
+        let reg = &mut w.v[r as usize];
+        for (l, x) in reg.iter_mut().enumerate() {
+            if written >> l & 1 != 0 {
+                *x = alu::flush_denormal(*x);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `inst` on the lanes of `exec`; returns the lanes it wrote.
+fn run(w: &mut Wave, inst: &Inst, exec: u64) -> Result<u64, Stop> {
+    if inst.opc.desc().fmt == crate::isa::Fmt::Vopc {
+        vopc(w, inst, exec);
+        return Ok(exec);
+    }
+    dpp(w, inst, exec)
+}
+
+/// The operands of `opc` the MODE register's f32 denormal field applies to: a bit per operand
+/// slot read as an f32, and whether the result (slot 0) is an f32. Moves, selects, bit and
+/// integer operations have none; conversions from an integer cannot give a subnormal.
+fn f32_operands(opc: Opc) -> (u8, bool) {
+    use Opc::*;
+    const S1: u8 = 1 << 1;
+    const S12: u8 = 1 << 1 | 1 << 2;
+    const S123: u8 = 1 << 1 | 1 << 2 | 1 << 3;
+    match opc {
+        V_RCP_F32 | V_RCP_IFLAG_F32 | V_TRUNC_F32 | V_FLOOR_F32 | V_RNDNE_F32
+        | V_FREXP_MANT_F32 => (S1, true),
+        V_CVT_I32_F32 | V_CVT_U32_F32 | V_FREXP_EXP_I32_F32 => (S1, false),
+        V_ADD_F32 | V_SUB_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => (S12, true),
+        // The accumulator is the destination slot.
+        V_FMAC_F32 => (S12 | 1, true),
+        V_LDEXP_F32 => (S1, true),
+        V_FMA_F32 | V_DIV_FMAS_F32 | V_DIV_FIXUP_F32 => (S123, true),
+        // vdst, vcc, then the three sources.
+        V_DIV_SCALE_F32 => (1 << 2 | 1 << 3 | 1 << 4, true),
+        V_CMP_EQ_F32 | V_CMP_LG_F32 | V_CMP_LT_F32 | V_CMP_LE_F32 | V_CMP_GT_F32 | V_CMP_GE_F32
+        | V_CMP_O_F32 | V_CMP_U_F32 | V_CMP_NEQ_F32 | V_CMP_NLG_F32 | V_CMP_NGE_F32
+        | V_CMP_NGT_F32 | V_CMP_NLE_F32 | V_CMP_NLT_F32 => (S12, false),
+        _ => (0, false),
+    }
+}
+
+fn vopc(w: &mut Wave, inst: &Inst, exec: u64) {
     let ops = inst.ops;
     let opc = inst.opc;
     let mut mask = 0u64;
@@ -21,7 +85,7 @@ pub(super) fn vopc(w: &mut Wave, inst: &Inst, exec: u64) {
             mask |= (alu::vcmp64(opc, a[l], b[l]) as u64) << l;
         }
     } else {
-        let (a, b) = (w.fsrc(ops[1], inst.mods[1]), w.fsrc(ops[2], inst.mods[2]));
+        let (a, b) = (w.src(inst, 1), w.src(inst, 2));
         for l in 0..64 {
             mask |= (alu::vcmp32(opc, a[l], b[l]) as u64) << l;
         }
@@ -60,10 +124,11 @@ macro_rules! map3 {
     }};
 }
 
-/// A `_dpp` instruction: src0 moved across lanes, then the operation on the lanes written.
-pub(super) fn dpp(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+/// A `_dpp` instruction: src0 moved across lanes, then the operation on the lanes written
+/// (returned); any other VALU instruction on the lanes of `exec`.
+fn dpp(w: &mut Wave, inst: &Inst, exec: u64) -> Result<u64, Stop> {
     let Some(d) = inst.dpp else {
-        return valu(w, inst, exec);
+        return valu(w, inst, exec).map(|_| exec);
     };
     let Op::V(r, _) = inst.ops[inst.opc.desc().defs as usize] else {
         return Err(Stop::Fault("a DPP src0 that is not a VGPR".into()));
@@ -85,10 +150,10 @@ pub(super) fn dpp(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
     w.dpp_src0 = Some(moved);
     let r = valu(w, inst, write);
     w.dpp_src0 = None;
-    r
+    r.map(|_| write)
 }
 
-pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
+fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
     use Opc::*;
     let ops = inst.ops;
     match inst.opc {
@@ -143,9 +208,7 @@ pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
         V_LDEXP_F32 => map2!(w, inst, exec, |a, n: u32| alu::ldexp_f32(f(a), n as i32)
             .to_bits()),
         V_FMAC_F32 => {
-            let (a, b) = (w.src(inst, 1), w.src(inst, 2));
-            let Op::V(r, _) = ops[0] else { unreachable!() };
-            let c = w.v[r as usize];
+            let (a, b, c) = (w.src(inst, 1), w.src(inst, 2), w.src(inst, 0));
             let d: [u32; 64] = std::array::from_fn(|l| f(a[l]).mul_add(f(b[l]), f(c[l])).to_bits());
             w.vwrite(ops[0], &d, exec);
         }
@@ -218,18 +281,14 @@ pub(super) fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             .to_bits()),
         V_DIV_FMAS_F32 => {
             let vcc = w.s64(Op::S(VCC, 2));
-            let a = w.fsrc(ops[1], inst.mods[1]);
-            let b = w.fsrc(ops[2], inst.mods[2]);
-            let c = w.fsrc(ops[3], inst.mods[3]);
+            let (a, b, c) = (w.src(inst, 1), w.src(inst, 2), w.src(inst, 3));
             let d: [u32; 64] = std::array::from_fn(|l| {
                 alu::div_fmas(f(a[l]), f(b[l]), f(c[l]), vcc >> l & 1 != 0).to_bits()
             });
             w.vwrite(ops[0], &d, exec);
         }
         V_DIV_SCALE_F32 => {
-            let a = w.fsrc(ops[2], inst.mods[2]);
-            let b = w.fsrc(ops[3], inst.mods[3]);
-            let c = w.fsrc(ops[4], inst.mods[4]);
+            let (a, b, c) = (w.src(inst, 2), w.src(inst, 3), w.src(inst, 4));
             let mut mask = 0u64;
             let d: [u32; 64] = std::array::from_fn(|l| {
                 let (r, v) = alu::div_scale(f(a[l]), f(b[l]), f(c[l]));

@@ -605,7 +605,7 @@ fn salu_sop1_sopc_and_saveexec() {
 }
 
 /// f32 values that exercise the division sequence's scaling paths.
-fn div_operands() -> Vec<(f32, f32)> {
+pub(super) fn div_operands() -> Vec<(f32, f32)> {
     let special = [
         0.0f32,
         -0.0,

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 
 mod dpp;
 mod fork_join;
+mod fp_mode;
 mod isa;
 mod ops;
 mod scratch;
