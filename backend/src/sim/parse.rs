@@ -550,6 +550,10 @@ impl Parser {
         s: &str,
     ) -> Result<(), ParseError> {
         let d = inst.opc.desc();
+        // Its value is the 32-bit literal after the instruction word, never a register.
+        if inst.opc == Opc::S_SETREG_IMM32_B32 && !matches!(inst.ops[1], Op::K(_)) {
+            return Err(self.err(format!("s_setreg_imm32_b32 takes a constant: `{s}`")));
+        }
         if d.fmt == Fmt::Smem {
             if !matches!(inst.ops[1], Op::S(_, 2)) {
                 return Err(self.err(format!("the SMEM base must be an SGPR pair: `{s}`")));
