@@ -131,6 +131,11 @@ struct Cli {
     #[arg(short = 'W', value_name = "WARNING", allow_hyphen_values = true)]
     warning: Vec<String>,
 
+    /// Diagnostic options, like clang's: -ferror-limit=N prints at most N errors (default 20,
+    /// 0: no limit) and then a note saying how many more there were.
+    #[arg(short = 'f', value_name = "OPTION")]
+    flags: Vec<String>,
+
     /// Suppress all warnings.
     #[arg(short = 'w')]
     no_warnings: bool,
@@ -162,6 +167,20 @@ struct Cli {
     /// forces VGPR spilling (to scratch) on small kernels.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     max_vgprs: Option<u16>,
+}
+
+/// The `-f` options: `-ferror-limit=N` (the last one wins); anything else is a usage error.
+fn error_limit(flags: &[String]) -> Result<usize, String> {
+    let mut limit = crate::diag::DEFAULT_ERROR_LIMIT;
+    for f in flags {
+        let Some(n) = f.strip_prefix("error-limit=") else {
+            return Err(format!("unknown option `-f{f}` (kc knows -ferror-limit=N)"));
+        };
+        limit = n.parse().map_err(|_| {
+            format!("-ferror-limit=`{n}`: expected a number of errors (0: no limit)")
+        })?;
+    }
+    Ok(limit)
 }
 
 /// Which ops `--generic` prints in MLIR's generic form.
@@ -275,6 +294,10 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         "never" => false,
         _ => std::io::stderr().is_terminal(),
     };
+    let error_limit = match error_limit(&cli.flags) {
+        Ok(n) => n,
+        Err(msg) => return output::error(&msg, 2),
+    };
     let (policy, unknown) = crate::warnings::Policy::parse(&cli.warning, cli.no_warnings);
     let (rendered, error) = crate::warnings::render(&unknown, &policy, None, None);
     if error {
@@ -308,6 +331,7 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         budget: pipeline::Budget::limited(cli.max_sgprs, cli.max_vgprs),
         warnings: policy,
         mlir_verifier: mlir.filter(|_| cli.verify_with_mlir),
+        error_limit,
     };
     let input = Input {
         name,

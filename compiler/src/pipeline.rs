@@ -131,6 +131,9 @@ pub struct Options {
     /// Which warnings are reported, and which are errors (`-W...`, `-w`); none for library
     /// callers ([`Options::new`]), every one for the `kc` command by default.
     pub warnings: warnings::Policy,
+    /// `-ferror-limit=N`: print at most N errors of a stage that finds many, then a note
+    /// saying how many more there were (0: all).
+    pub error_limit: usize,
 }
 
 pub use crate::spin_loops::SimtDeadlock;
@@ -197,6 +200,7 @@ impl Options {
             budget: Budget::default(),
             warnings: warnings::Policy::silent(),
             mlir_verifier: None,
+            error_limit: diag::DEFAULT_ERROR_LIMIT,
         }
     }
 
@@ -775,7 +779,12 @@ fn print(ir: &Ir, opts: &Options) -> String {
 }
 
 fn render(file: &SourceFile, diags: &[Diagnostic], opts: &Options) -> Failure {
-    Failure::Diagnostics(diag::render(file, diags, opts.color))
+    Failure::Diagnostics(diag::render_limited(
+        file,
+        diags,
+        opts.color,
+        opts.error_limit,
+    ))
 }
 
 fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {

@@ -71,6 +71,26 @@ impl SourceFile {
         (line as u32 + 1, col + 1)
     }
 
+    /// 0-based index of the line holding byte `offset` (the last line past the end).
+    pub fn line_index(&self, offset: usize) -> usize {
+        let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+        self.line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The byte range of line `index` (0-based), its newline included; empty past the end.
+    pub fn line_range(&self, index: usize) -> std::ops::Range<usize> {
+        let Some(&start) = self.line_starts.get(index) else {
+            return self.text.len()..self.text.len();
+        };
+        let end = self
+            .line_starts
+            .get(index + 1)
+            .map_or(self.text.len(), |&e| e as usize);
+        start as usize..end
+    }
+
     /// The source text under `span` (empty if the span is out of range).
     pub fn snippet(&self, span: Span) -> &str {
         self.text

@@ -192,14 +192,19 @@ pub fn located(
         return format!("{at}: {severity}: {message}\n");
     };
     let name = ir.file_name(loc.file);
-    let mut out = format!("{name}:{}:{}: {severity}: {message}\n", loc.line, loc.col);
-    if name == file.name {
-        if let Some(line) = file.text.lines().nth(loc.line.saturating_sub(1) as usize) {
-            out.push_str(&format!(
-                "  {line}\n  {}^\n",
-                " ".repeat(loc.col.saturating_sub(1) as usize)
-            ));
-        }
+    let mut out = format!(
+        "{}:{}:{}: {severity}: {message}\n",
+        crate::diag::display_name(name),
+        loc.line,
+        loc.col
+    );
+    let index = loc.line.saturating_sub(1) as usize;
+    let range = file.line_range(index);
+    if name == file.name && !range.is_empty() {
+        let line = file.text[range].trim_end_matches(['\n', '\r']);
+        // A long line is cut to a window around the column (kc's columns count bytes).
+        let (shown, caret) = crate::diag::line_window(line, loc.col.saturating_sub(1) as usize);
+        out.push_str(&format!("  {shown}\n  {}^\n", " ".repeat(caret)));
     }
     out
 }
