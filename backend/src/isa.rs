@@ -23,6 +23,10 @@ use std::fmt;
 pub const SGPR_BUDGET: u16 = 102;
 pub const VGPR_BUDGET: u16 = 256;
 
+/// The largest `tid_dims` (`.amdhsa_system_vgpr_workitem_id`): 0 enables the x work-item id,
+/// 1 x and y, 2 all three (3 is reserved; llvm-mc-22 rejects more).
+pub const MAX_TID_DIMS: u8 = 2;
+
 /// Registers the kernel ABI fixes: s[0:1] kernarg pointer, s2..s4 workgroup ids, v0 ids.
 pub const RESERVED_SGPRS: u16 = 5;
 pub const RESERVED_VGPRS: u16 = 1;
@@ -509,6 +513,24 @@ impl fmt::Display for Opc {
 }
 
 /// Integer constants the hardware encodes inline (no literal dword): -16..=64.
+/// The values a raw immediate operand ([`Kind::Imm`]) of `op` can take: the field it is
+/// encoded in, as llvm-mc-22 reads it (the listing must mean what the MIR says, so a value
+/// the assembler would truncate is out of range too).
+pub fn imm_range(op: Opc) -> std::ops::RangeInclusive<i64> {
+    match op {
+        // SIMM16[3:0]: waits N+1 cycles.
+        Opc::S_NOP => 0..=15,
+        // SIMM16[7:0] is the trap id (llvm-mc-22 truncates larger values silently).
+        Opc::S_TRAP => 0..=255,
+        // `hwreg(id, offset, size)` packed into the 16-bit SIMM16 field.
+        Opc::S_GETREG_B32 => 0..=0xffff,
+        // SIMM16, sign-extended: written signed or as its 16 bits.
+        Opc::S_MOVK_I32 => -0x8000..=0xffff,
+        // Every other SOPP / SOPK immediate is a 16-bit field.
+        _ => 0..=0xffff,
+    }
+}
+
 pub fn is_inline_int(v: i64) -> bool {
     (-16..=64).contains(&v)
 }

@@ -181,4 +181,6 @@ pub enum At {
     Block(super::MBlock),
     /// Instruction `k` of a block.
     Inst(super::MBlock, usize),
+    /// A field of the kernel's header (`tid_dims`, `usage`, ...: its keyword).
+    Field(&'static str),
 }

@@ -38,6 +38,8 @@ pub struct KernelPositions {
     pub kernel: usize,
     pub blocks: HashMap<MBlock, usize>,
     pub insts: HashMap<(MBlock, usize), usize>,
+    /// The header lines (`tid_dims`, `usage`, ...; the first `arg`).
+    pub fields: HashMap<&'static str, usize>,
 }
 
 impl Positions {
@@ -50,6 +52,7 @@ impl Positions {
             At::Kernel => Some(kp.kernel),
             At::Block(b) => kp.blocks.get(&b).copied(),
             At::Inst(b, i) => kp.insts.get(&(b, i)).copied(),
+            At::Field(f) => kp.fields.get(f).copied(),
         }
         .unwrap_or(kp.kernel)
     }
@@ -318,6 +321,7 @@ impl Parser<'_> {
                 }
                 k.seen.push(h);
             }
+            k.pos.fields.entry(h).or_insert(at);
             let info = &mut k.kernel.info;
             match h {
                 "arg" => {

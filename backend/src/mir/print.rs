@@ -342,11 +342,16 @@ pub fn print_kernel(m: &MirModule, k: usize, notes: &Notes, out: &mut String) {
         );
     }
     let _ = writeln!(out, "  explicit_size {}", info.explicit_size);
+    notes_at(notes, At::Field("explicit_size"), out);
     let _ = writeln!(out, "  kernarg_size {}", info.kernarg_size);
+    notes_at(notes, At::Field("kernarg_size"), out);
     let _ = writeln!(out, "  lds_size {}", info.lds_size);
+    notes_at(notes, At::Field("lds_size"), out);
     let _ = writeln!(out, "  tid_dims {}", info.tid_dims);
+    notes_at(notes, At::Field("tid_dims"), out);
     if let super::module::Divergence::ForkJoin { depth } = info.divergence {
         let _ = writeln!(out, "  divergence fork_join depth {depth}");
+        notes_at(notes, At::Field("divergence"), out);
     }
     if let Some(u) = &mk.usage {
         let _ = write!(
@@ -362,6 +367,7 @@ pub fn print_kernel(m: &MirModule, k: usize, notes: &Notes, out: &mut String) {
             );
         }
         out.push('\n');
+        notes_at(notes, At::Field("usage"), out);
     }
     vregs(f, out);
     for &b in &f.layout {

@@ -54,7 +54,7 @@
 use super::module::{At, MirModule};
 use super::print::{self, Notes};
 use super::{File, Func, MBlock, Operand, PReg, Reg};
-use crate::isa::{is_inline_f32, is_inline_int, Fmt, Kind, Opc, Unit};
+use crate::isa::{imm_range, is_inline_f32, is_inline_int, Fmt, Kind, Opc, Unit, MAX_TID_DIMS};
 use crate::isa::{RESERVED_SGPRS, RESERVED_VGPRS, SGPR_BUDGET, VGPR_BUDGET};
 use cranelift_entity::{EntityRef, SecondaryMap};
 
@@ -116,6 +116,7 @@ pub fn place(m: &MirModule, k: usize, at: At) -> String {
     let name = &mk.info.name;
     match at {
         At::Kernel => format!("@{name}"),
+        At::Field(field) => format!("@{name} `{field}`"),
         At::Block(b) => format!("@{name} {b}"),
         At::Inst(b, i) => match mk.func.blocks.get(b).and_then(|d| d.insts.get(i)) {
             Some(inst) => format!("@{name} {b}: `{}`", print::inst(m, &mk.func, inst)),
@@ -244,6 +245,40 @@ impl Validator<'_> {
             ),
             (false, true) => self.problem(At::Kernel, "register usage before `regalloc`"),
             _ => {}
+        }
+        // The kernel descriptor's fields, as llvm-mc-22 accepts them for gfx942.
+        if mk.info.tid_dims > MAX_TID_DIMS {
+            self.problem(
+                At::Field("tid_dims"),
+                format!(
+                    "tid_dims {} is out of range: the work-item ids enabled are 0 (x), 1 (x, y) \
+                     or 2 (x, y, z)",
+                    mk.info.tid_dims
+                ),
+            );
+        }
+        if let Some(u) = &mk.usage {
+            if u.sgprs > SGPR_BUDGET {
+                self.problem(
+                    At::Field("usage"),
+                    format!(
+                        "usage sgprs {}: a gfx942 kernel has at most {SGPR_BUDGET} SGPRs \
+                         (VCC and the other special registers above them)",
+                        u.sgprs
+                    ),
+                );
+            }
+            if u.vgprs > VGPR_BUDGET {
+                self.problem(
+                    At::Field("usage"),
+                    format!(
+                        "usage vgprs {}: a gfx942 kernel has at most {VGPR_BUDGET} VGPRs \
+                         (kc allocates no AccVGPRs: the descriptor's accum_offset is at most \
+                         {VGPR_BUDGET})",
+                        u.vgprs
+                    ),
+                );
+            }
         }
         let mut in_layout: SecondaryMap<MBlock, bool> = SecondaryMap::new();
         for &b in &f.layout {
@@ -588,8 +623,14 @@ impl Validator<'_> {
                 }
                 (Kind::Label, Operand::Label(_)) => true,
                 (Kind::Imm, Operand::Imm(c)) => {
-                    if inst.op == Opc::S_NOP && !(0..=15).contains(c) {
-                        msgs.push(format!("{what}: s_nop takes 0..=15, not {c}"));
+                    let range = imm_range(inst.op);
+                    if !range.contains(c) {
+                        msgs.push(format!(
+                            "{what}: {} takes {}..={}, not {c}",
+                            d.name,
+                            range.start(),
+                            range.end()
+                        ));
                     }
                     true
                 }
