@@ -134,7 +134,13 @@ impl Isel<'_> {
         let x = self.use_val(d.operands[0], op)?;
         let l = self.use_val(d.operands[1], op)?;
         let dw = Self::dwords(rty);
-        let lane = self.sop(l, 1)?;
+        // A lane past the wave is undefined (the interpreter's error); the hardware reads the
+        // lane select's low 6 bits, and a constant reduced so is an inline constant (VOP3 has
+        // no literal: `v_readlane_b32 s2, v0, 65` does not assemble).
+        let lane = match self.sop(l, 1)? {
+            Operand::Imm(c) => Operand::Imm(c & 63),
+            lane => lane,
+        };
         match x {
             Val::V(v) => {
                 let r = if dw == 2 { self.s64() } else { self.s32() };
