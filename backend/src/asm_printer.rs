@@ -206,7 +206,16 @@ pub fn print_kernel(
                     let file = files
                         .get(l.file.0 as usize)
                         .map_or("<unknown>", String::as_str);
-                    let _ = write!(out, "{file}:{}", l.line);
+                    // A line break in the file name would end the comment: the rest of the
+                    // name would be read as an instruction.
+                    for c in file.chars() {
+                        match c {
+                            '\n' => out.push_str("\\n"),
+                            '\r' => out.push_str("\\r"),
+                            c => out.push(c),
+                        }
+                    }
+                    let _ = write!(out, ":{}", l.line);
                     if i.comment.is_some() {
                         out.push_str("; ");
                     }

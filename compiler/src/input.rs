@@ -25,8 +25,10 @@ pub(crate) fn read_input(path: &str) -> Result<(String, String), Failure> {
             .map_err(|e| Failure::Usage(format!("cannot read stdin: {e}")))?;
         ("<stdin>".to_string(), b)
     } else {
-        let b = std::fs::read(path)
-            .map_err(|e| Failure::Usage(format!("cannot read `{path}`: {e}")))?;
+        let b = std::fs::read(path).map_err(|e| {
+            let path = crate::diag::display_name(path);
+            Failure::Usage(format!("cannot read `{path}`: {e}"))
+        })?;
         (path.to_string(), b)
     };
     match String::from_utf8(bytes) {
