@@ -249,14 +249,9 @@ fn run(cli: Cli, mlir: Option<pipeline::MlirVerifier>) -> i32 {
         Ok(x) => x,
         Err(failure) => return failure.report(),
     };
-    let lang = match cli.lang {
-        Some(l) => l,
-        None if name.ends_with(".mir") => LangArg::Mir,
-        None if name.ends_with(".mlir") => LangArg::Mlir,
-        None if input_path == "-" && pipeline::looks_like_mir(&text) => LangArg::Mir,
-        None if input_path == "-" && pipeline::looks_like_ir(&text) => LangArg::Mlir,
-        None => LangArg::K,
-    };
+    let lang = cli
+        .lang
+        .unwrap_or_else(|| crate::input::language(&input_path, &text));
     let is_mir = matches!(lang, LangArg::Mir);
     // On MIR input, --passes names backend passes and combines with --emit=mir or -S.
     let emit_ok = |e: Option<Stage>| e.is_none_or(|e| matches!(e, Stage::Mir | Stage::Asm));

@@ -15,6 +15,65 @@ pub(crate) enum LangArg {
     Mir,
 }
 
+/// The language of an input without `-x`: a file's extension (`.mir`, `.mlir`; anything else
+/// is `.k` source); stdin, which has no name, by its first significant line ([`sniff`]).
+pub(crate) fn language(path: &str, text: &str) -> LangArg {
+    if path == "-" {
+        sniff(text)
+    } else if path.ends_with(".mir") {
+        LangArg::Mir
+    } else if path.ends_with(".mlir") {
+        LangArg::Mlir
+    } else {
+        LangArg::K
+    }
+}
+
+/// The language of text read from stdin, by its first line that is not blank or a comment:
+/// MIR starts with `mir ` (after `#` comments); MLIR with an op (`"name"(`, `module`,
+/// `builtin.module`, `kernel.func`, `gpu.module`, `func.func`), an attribute or type alias
+/// definition (`#loc = loc(...)`, which `mlir-opt --mlir-print-debuginfo` prints first,
+/// `#map = ...`, `!t = ...`) or file metadata (`{-#`); `.k` source with `kernel` (anything else
+/// is read as `.k` too, whose errors then say what is wrong).
+pub(crate) fn sniff(text: &str) -> LangArg {
+    let significant = |skip: &dyn Fn(&str) -> bool| {
+        text.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !skip(l))
+            .unwrap_or("")
+    };
+    if significant(&|l| l.starts_with('#')).starts_with("mir ") {
+        return LangArg::Mir;
+    }
+    let first = significant(&|l| l.starts_with("//"));
+    let alias = |sigil: char| {
+        first.strip_prefix(sigil).is_some_and(|rest| {
+            let name = rest.trim_start_matches(|c: char| {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-')
+            });
+            name.len() < rest.len() && name.trim_start().starts_with('=')
+        })
+    };
+    let op = [
+        "builtin.module",
+        "module",
+        "kernel.func",
+        "gpu.module",
+        "func.func",
+    ]
+    .iter()
+    .any(|w| {
+        first
+            .strip_prefix(w)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    });
+    if op || first.starts_with('"') || first.starts_with("{-#") || alias('#') || alias('!') {
+        LangArg::Mlir
+    } else {
+        LangArg::K
+    }
+}
+
 /// The text of `path` (`-`: stdin) and the name diagnostics give it; unreadable input is a
 /// usage error, invalid UTF-8 a located diagnostic.
 pub(crate) fn read_input(path: &str) -> Result<(String, String), Failure> {
@@ -55,4 +114,41 @@ fn invalid_utf8(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> String {
         bytes[at],
         " ".repeat(col - 1)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lang(text: &str) -> &'static str {
+        match sniff(text) {
+            LangArg::K => "k",
+            LangArg::Mlir => "mlir",
+            LangArg::Mir => "mir",
+        }
+    }
+
+    #[test]
+    fn sniffing() {
+        assert_eq!(lang("// c\nkernel k() {}\n"), "k");
+        assert_eq!(lang("\n  kernel k(a: i32) {}"), "k");
+        assert_eq!(lang("module {\n}"), "mlir");
+        assert_eq!(
+            lang("module attributes {gpu.container_module} {\n}"),
+            "mlir"
+        );
+        assert_eq!(lang("\"builtin.module\"() ({\n})"), "mlir");
+        assert_eq!(lang("// c\nkernel.func @k {\n}"), "mlir");
+        // What `mlir-opt --mlir-print-debuginfo` prints first.
+        assert_eq!(lang("#loc = loc(\"a.mlir\":1:1)\nmodule {\n}"), "mlir");
+        assert_eq!(lang("#map = affine_map<(d0) -> (d0)>\nmodule {}"), "mlir");
+        assert_eq!(lang("!t = i32\nmodule {}"), "mlir");
+        assert_eq!(
+            lang("# kc machine IR (gfx942)\nmir gfx942 after isel\n"),
+            "mir"
+        );
+        // `moduled` is not `module`, and a `#` line that defines nothing is not an alias.
+        assert_eq!(lang("moduled x"), "k");
+        assert_eq!(lang("#loc\n"), "k");
+    }
 }

@@ -242,22 +242,6 @@ fn translation_failure(input: &Input, pass: &str, e: &str) -> Failure {
     Failure::Diagnostics(format!("{what}: {pass}: {e}\n"))
 }
 
-/// Heuristic for stdin: IR starts with an op (`"name"(`, `builtin.module`, `module`,
-/// `kernel.func`); source starts with `kernel` or a comment.
-pub fn looks_like_ir(text: &str) -> bool {
-    let t = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("//"))
-        .unwrap_or("");
-    t.starts_with('"')
-        || t.starts_with("builtin.module")
-        || t.starts_with("module")
-        || t.starts_with("kernel.func")
-        || t.starts_with("gpu.module")
-        || t.starts_with("func.func")
-}
-
 /// Runs the pipeline up to `opts.stage` (or the `--passes` list) and returns the text to
 /// write; the `--time-passes` table goes to stderr.
 pub fn run(input: &Input, opts: &Options) -> Result<String, Failure> {
@@ -872,14 +856,6 @@ fn import_upstream(file: &SourceFile, opts: &Options, at: usize) -> Result<Ir, F
 
 fn next_char_boundary(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
-}
-
-/// Heuristic for stdin: MIR starts (after `#` comments) with `mir `.
-pub fn looks_like_mir(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .is_some_and(|l| l.starts_with("mir "))
 }
 
 /// MIR input (`.mir`, `-x mir`): parsed and validated (problems are the user's, at their

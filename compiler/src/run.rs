@@ -211,15 +211,17 @@ pub fn main(args: &[OsString]) -> i32 {
 
 fn run_cli(cli: RunCli) -> Result<String, Failure> {
     let (name, text) = read_input(&cli.input)?;
-    if matches!(cli.lang, Some(LangArg::Mir)) || (cli.lang.is_none() && name.ends_with(".mir")) {
-        return Err(Failure::Usage(
-            "kc run takes .k or .mlir input, not MIR".into(),
-        ));
-    }
-    let is_ir = match cli.lang {
-        Some(LangArg::K) => false,
-        Some(LangArg::Mlir | LangArg::Mir) => true,
-        None => name.ends_with(".mlir") || (cli.input == "-" && pipeline::looks_like_ir(&text)),
+    let is_ir = match cli
+        .lang
+        .unwrap_or_else(|| crate::input::language(&cli.input, &text))
+    {
+        LangArg::K => false,
+        LangArg::Mlir => true,
+        LangArg::Mir => {
+            return Err(Failure::Usage(
+                "kc run takes .k or .mlir input, not MIR".into(),
+            ))
+        }
     };
     let args = match &cli.args {
         Some(path) => Some(read_args(path)?),
