@@ -357,10 +357,10 @@ fn run_passes(
         ));
     }
     let file = SourceFile::new(input.name.clone(), input.text.clone());
-    let mut ir = runner.time("parse-ir", || parse_ir(&file, opts))?;
+    let (mut ir, positions) = runner.time("parse-ir", || parse_ir(&file, opts))?;
     verify_with_mlir(&ir, opts, "parse-ir")?;
-    check_ir(&ir, &file, opts)?;
-    check_tokens(&ir, &file, opts, &[])?;
+    check_ir(&ir, &file, opts, positions.as_ref())?;
+    check_tokens(&ir, &file, opts, &[], positions.as_ref())?;
     for pass in passes {
         runner.run(&mut ir, pass, true)?;
     }
@@ -495,6 +495,7 @@ fn reducible(
                 opts,
                 Some("pass `make-structurizable`"),
                 &errors,
+                None,
             ));
         }
     }
@@ -607,7 +608,7 @@ fn to_cf(input: &Input, opts: &Options, runner: &mut Runner) -> Result<Reached, 
     });
     if changed {
         runner.after(&ir, "simt-repair")?;
-        check_tokens(&ir, &file, opts, &[])?;
+        check_tokens(&ir, &file, opts, &[], None)?;
     }
     runner.warn(&ir, &diags);
     Ok(Reached::Cf(ir))
@@ -695,10 +696,10 @@ fn front(
                 "--emit=ast needs `.k` source input, not IR".into(),
             ));
         }
-        let ir = runner.time("parse-ir", || parse_ir(file, opts))?;
+        let (ir, positions) = runner.time("parse-ir", || parse_ir(file, opts))?;
         verify_with_mlir(&ir, opts, "parse-ir")?;
-        check_ir(&ir, file, opts)?;
-        check_tokens(&ir, file, opts, &[])?;
+        check_ir(&ir, file, opts, positions.as_ref())?;
+        check_tokens(&ir, file, opts, &[], positions.as_ref())?;
         ir
     } else {
         let module = runner
@@ -745,7 +746,7 @@ fn lower_and_check(
     runner.verify_pending(ir)?;
     // The user's tokens are checked even with `--no-verify`; only ours depend on it.
     if opts.verify || inserted.len() < ir.kernels().len() {
-        check_tokens(ir, file, opts, inserted)?;
+        check_tokens(ir, file, opts, inserted, None)?;
     }
     Ok(())
 }
@@ -771,20 +772,23 @@ fn render(file: &SourceFile, diags: &[Diagnostic], opts: &Options) -> Failure {
     ))
 }
 
-fn parse_ir(file: &SourceFile, opts: &Options) -> Result<Ir, Failure> {
+/// IR input, and where its ops are in the text (`None` for upstream MLIR, which MLIR reads).
+fn parse_ir(file: &SourceFile, opts: &Options) -> Result<(Ir, Option<text::Positions>), Failure> {
     if let Some(at) = upstream_mlir(&file.text) {
-        return import_upstream(file, opts, at);
+        return import_upstream(file, opts, at).map(|ir| (ir, None));
     }
-    text::parse(&file.text, &file.name).map_err(|e| {
-        let start = e.offset.min(file.text.len());
-        let end = next_char_boundary(&file.text, start);
-        let span = ast::Span::new(file.id, start, end);
-        render(
-            file,
-            &[Diagnostic::error(e.message.clone(), span, "here")],
-            opts,
-        )
-    })
+    text::parse_with_positions(&file.text, &file.name)
+        .map(|(ir, p)| (ir, Some(p)))
+        .map_err(|e| {
+            let start = e.offset.min(file.text.len());
+            let end = next_char_boundary(&file.text, start);
+            let span = ast::Span::new(file.id, start, end);
+            render(
+                file,
+                &[Diagnostic::error(e.message.clone(), span, "here")],
+                opts,
+            )
+        })
 }
 
 /// The byte offset of the first `gpu.module`, `gpu.func` or `func.func` outside comments: such

@@ -192,18 +192,34 @@ pub fn located(
         return format!("{at}: {severity}: {message}\n");
     };
     let name = ir.file_name(loc.file);
-    let mut out = format!(
+    if name == file.name {
+        return located_in(file, (loc.line, loc.col), severity, message);
+    }
+    format!(
         "{}:{}:{}: {severity}: {message}\n",
         crate::diag::display_name(name),
         loc.line,
         loc.col
+    )
+}
+
+/// `file:line:col: severity: message` at a 1-based line and byte column of `file`, then the
+/// source line and a caret under the column.
+pub fn located_in(
+    file: &SourceFile,
+    (line, col): (u32, u32),
+    severity: &str,
+    message: &str,
+) -> String {
+    let mut out = format!(
+        "{}:{line}:{col}: {severity}: {message}\n",
+        crate::diag::display_name(&file.name),
     );
-    let index = loc.line.saturating_sub(1) as usize;
-    let range = file.line_range(index);
-    if name == file.name && !range.is_empty() {
-        let line = file.text[range].trim_end_matches(['\n', '\r']);
+    let range = file.line_range(line.saturating_sub(1) as usize);
+    if !range.is_empty() {
+        let text = file.text[range].trim_end_matches(['\n', '\r']);
         // A long line is cut to a window around the column (kc's columns count bytes).
-        let (shown, caret) = crate::diag::line_window(line, loc.col.saturating_sub(1) as usize);
+        let (shown, caret) = crate::diag::line_window(text, col.saturating_sub(1) as usize);
         out.push_str(&format!("  {shown}\n  {}^\n", " ".repeat(caret)));
     }
     out

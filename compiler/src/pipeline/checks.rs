@@ -80,7 +80,7 @@ pub(crate) fn verify_after(
                         .join(", ")
                 ),
             };
-            Err(report(ir, file, opts, Some(&after), &errors))
+            Err(report(ir, file, opts, Some(&after), &errors, None))
         }
     }
 }
@@ -109,10 +109,15 @@ pub(crate) fn after_mir_pass(m: &MirModule, opts: &Options, pass: &str) -> Resul
 }
 
 /// Verifies IR read from a file: a failure is the user's error.
-pub(super) fn check_ir(ir: &Ir, file: &SourceFile, opts: &Options) -> Result<(), Failure> {
+pub(super) fn check_ir(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    positions: Option<&text::Positions>,
+) -> Result<(), Failure> {
     match verify::verify(ir) {
         Ok(()) => Ok(()),
-        Err(errors) => Err(report(ir, file, opts, None, &errors)),
+        Err(errors) => Err(report(ir, file, opts, None, &errors, positions)),
     }
 }
 
@@ -124,6 +129,7 @@ pub(super) fn check_tokens(
     file: &SourceFile,
     opts: &Options,
     inserted: &[Op],
+    positions: Option<&text::Positions>,
 ) -> Result<(), Failure> {
     let Err(errors) = verify_tokens(ir) else {
         return Ok(());
@@ -141,17 +147,20 @@ pub(super) fn check_tokens(
         opts,
         ours.then_some("pass `lower-to-cf`"),
         &errors,
+        positions,
     ))
 }
 
 /// Renders verifier errors; with `after` (what ran last: "pass `NAME`"), as an internal
-/// compiler error followed by the IR.
+/// compiler error followed by the IR. An op of IR read from the input that has no `loc(...)`
+/// is located where `positions` says it is in the text.
 pub(super) fn report(
     ir: &Ir,
     file: &SourceFile,
     opts: &Options,
     after: Option<&str>,
     errors: &[VerifyError],
+    positions: Option<&text::Positions>,
 ) -> Failure {
     let mut out = String::new();
     if let Some(after) = after {
@@ -160,7 +169,7 @@ pub(super) fn report(
         ));
     }
     for e in errors {
-        out.push_str(&render_verify_error(ir, file, opts, e));
+        out.push_str(&render_verify_error(ir, file, opts, e, positions));
     }
     if after.is_some() {
         out.push_str("// IR:\n");
@@ -171,8 +180,17 @@ pub(super) fn report(
 
 /// `file:line:col: error: message`, the source line when the location is in the input file,
 /// then the IR around the op: the op itself between its neighbours.
-fn render_verify_error(ir: &Ir, file: &SourceFile, opts: &Options, e: &VerifyError) -> String {
-    let mut out = located_error(ir, file, e.loc, &e.message);
+fn render_verify_error(
+    ir: &Ir,
+    file: &SourceFile,
+    opts: &Options,
+    e: &VerifyError,
+    positions: Option<&text::Positions>,
+) -> String {
+    let mut out = match positions.and_then(|p| p.line_col(e.op)) {
+        Some(at) if !e.loc.is_known() => warnings::located_in(file, at, "error", &e.message),
+        _ => located_error(ir, file, e.loc, &e.message),
+    };
     out.push_str(&ir_context(ir, e.op, opts));
     out
 }

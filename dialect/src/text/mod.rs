@@ -161,7 +161,43 @@ impl std::error::Error for TextError {}
 /// `loc(...)` in the text. Never panics; regions nest to any depth (the parser keeps no call
 /// stack per level).
 pub fn parse(text: &str, file_name: &str) -> Result<Ir, TextError> {
-    parse::parse(text, file_name)
+    parse::parse(text, file_name).map(|(ir, _)| ir)
+}
+
+/// [`parse`], and where each op starts in the text: the position of an op written without
+/// `loc(...)`, for diagnostics about it (its location stays unknown, so printing the IR adds
+/// none).
+pub fn parse_with_positions(text: &str, file_name: &str) -> Result<(Ir, Positions), TextError> {
+    let (ir, starts) = parse::parse(text, file_name)?;
+    let line_starts = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect();
+    Ok((
+        ir,
+        Positions {
+            starts,
+            line_starts,
+        },
+    ))
+}
+
+/// Where the ops of a parsed text start.
+pub struct Positions {
+    starts: SecondaryMap<Op, u32>,
+    line_starts: Vec<u32>,
+}
+
+impl Positions {
+    /// The 1-based line and column (in bytes) where `op` starts (its first result name, else
+    /// its name); `None` for an op not read from the text.
+    pub fn line_col(&self, op: Op) -> Option<(u32, u32)> {
+        let at = *self.starts.get(op)?;
+        if at == u32::MAX {
+            return None;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= at).max(1);
+        Some((line as u32, at - self.line_starts[line - 1] + 1))
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 // RUN:   printf 'kernel.func @%%s {\n^entry:\n  kernel.return\n}\n' "$n" > %t.mlir; \
 // RUN:   %kc %t.mlir -S; echo "exit $?"; \
 // RUN: done 2>&1 | FileCheck %s
-// CHECK: error: kernel name "x y" is not an identifier ([A-Za-z_][A-Za-z0-9_]*)
+// CHECK: .mlir:1:1: error: kernel name "x y" is not an identifier ([A-Za-z_][A-Za-z0-9_]*)
+// CHECK-NEXT: kernel.func @"x y" {
+// CHECK-NEXT: ^
 // CHECK-NEXT: note: in this IR:
 // CHECK: exit 1
 // CHECK: error: kernel name "1" is not an identifier

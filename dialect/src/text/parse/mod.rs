@@ -28,6 +28,7 @@ use crate::location::Loc;
 use crate::registry::{syntax, Arity, Keyword, Opcode, Traits};
 use crate::types::Type;
 use cranelift_entity::packed_option::ReservedValue;
+use cranelift_entity::SecondaryMap;
 use std::collections::HashMap;
 
 type PResult<T> = Result<T, TextError>;
@@ -152,14 +153,16 @@ struct Parser<'t> {
     scopes: Vec<Scope>,
     /// Location aliases (`#loc3 = loc(...)`): where each one's location starts (after `loc(`).
     loc_aliases: HashMap<String, usize>,
+    /// Where each op starts in the text (`u32::MAX`: not read from it).
+    starts: SecondaryMap<Op, u32>,
 }
 
-pub(super) fn parse(text: &str, file_name: &str) -> PResult<Ir> {
+pub(super) fn parse(text: &str, file_name: &str) -> PResult<(Ir, SecondaryMap<Op, u32>)> {
     let _ = file_name;
     parse_tokens(text, lex(text)?)
 }
 
-fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
+fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<(Ir, SecondaryMap<Op, u32>)> {
     let mut p = Parser {
         text,
         toks,
@@ -167,6 +170,7 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
         ir: Ir::new(),
         scopes: vec![Scope::default()],
         loc_aliases: HashMap::new(),
+        starts: SecondaryMap::with_default(u32::MAX),
     };
     p.find_aliases()?;
     p.skip_alias_defs()?;
@@ -200,7 +204,7 @@ fn parse_tokens(text: &str, toks: Vec<Token>) -> PResult<Ir> {
         let b = p.ir.create_block();
         p.ir.append_block(r, b);
     }
-    Ok(p.ir)
+    Ok((p.ir, p.starts))
 }
 
 fn is_numeric(s: &str) -> bool {
@@ -512,6 +516,7 @@ impl Parser<'_> {
     /// An op up to its regions: result names, the name, and what the form puts before the
     /// regions. The op is created (and linked into `block`) so its regions can be read into it.
     fn op_head(&mut self, block: Option<Block>) -> PResult<Pending> {
+        let start = u32::try_from(self.tok().start).unwrap_or(u32::MAX);
         let mut res = Vec::new();
         if self.peek() == Tok::Percent {
             loop {
@@ -558,6 +563,7 @@ impl Parser<'_> {
                 top
             }
         };
+        self.starts[op] = start;
         let isolated = opcode.spec().has(Traits::ISOLATED);
         if isolated {
             self.scopes.push(Scope::default());
