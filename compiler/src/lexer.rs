@@ -4,7 +4,10 @@
 //! whitespace/comment, or reported as a [`LexError`] with its span; the lexer
 //! never panics. Integer literals are decoded here (decimal, `0x` hex, `_`
 //! separators) into a `u64`; range checking against the literal's final type
-//! happens in the checker.
+//! happens in the checker. Float literals are always `f32`: one that overflows it
+//! (`1e39`) or rounds to zero in it (`1e-50`) is an error here, as an integer
+//! literal out of range is (a subnormal that rounds to a nonzero value is fine);
+//! `1.` is an error that asks for `1.0`.
 
 use logos::{FilterResult, Logos};
 use std::fmt;
@@ -18,6 +21,12 @@ pub enum LexErrorKind {
     UnterminatedComment,
     IntTooLarge,
     BadNumber,
+    /// A float literal past the largest finite `f32`.
+    FloatTooLarge,
+    /// A nonzero float literal that rounds to zero in `f32`.
+    FloatTooSmall,
+    /// `1.`: digits, a point and no fraction.
+    MissingFraction,
 }
 
 /// A lexer error with its byte range in the source.
@@ -220,7 +229,17 @@ fn parse_int(digits: &str, radix: u32) -> Result<u64, LexErrorKind> {
 
 fn parse_float(text: &str) -> Result<f64, LexErrorKind> {
     let clean: String = text.chars().filter(|&c| c != '_').collect();
-    clean.parse().map_err(|_| LexErrorKind::BadNumber)
+    let value: f64 = clean.parse().map_err(|_| LexErrorKind::BadNumber)?;
+    // Every float is an `f32`: the literal must be one (rounded once, from the text).
+    let single: f32 = clean.parse().map_err(|_| LexErrorKind::BadNumber)?;
+    if single.is_infinite() {
+        return Err(LexErrorKind::FloatTooLarge);
+    }
+    let mantissa = clean.split(['e', 'E']).next().unwrap_or("");
+    if single == 0.0 && mantissa.bytes().any(|c| matches!(c, b'1'..=b'9')) {
+        return Err(LexErrorKind::FloatTooSmall);
+    }
+    Ok(value)
 }
 
 impl fmt::Display for LexErrorKind {
@@ -230,6 +249,9 @@ impl fmt::Display for LexErrorKind {
             LexErrorKind::UnterminatedComment => "unterminated block comment",
             LexErrorKind::IntTooLarge => "integer literal is too large",
             LexErrorKind::BadNumber => "malformed number literal",
+            LexErrorKind::FloatTooLarge => "float literal is out of range for `f32`",
+            LexErrorKind::FloatTooSmall => "float literal rounds to zero in `f32`",
+            LexErrorKind::MissingFraction => "expected digits after the decimal point",
         })
     }
 }
@@ -244,6 +266,18 @@ pub fn lex(src: &str) -> Result<Vec<Spanned<'_>>, Vec<LexError>> {
     for (res, range) in Tok::lexer(src).spanned() {
         match res {
             Ok(tok) => toks.push((range.start, tok, range.end)),
+            // `1.`: the integer and a point logos cannot lex (`1..n` is a range).
+            Err(LexErrorKind::UnexpectedChar)
+                if src[range.clone()].starts_with('.')
+                    && matches!(toks.last(), Some(&(_, Tok::Int(_), end)) if end == range.start) =>
+            {
+                let (start, _, _) = toks.pop().expect("matched above");
+                errors.push(LexError {
+                    kind: LexErrorKind::MissingFraction,
+                    start,
+                    end: range.end,
+                });
+            }
             Err(kind) => {
                 // Merge runs of adjacent unexpected characters into one error.
                 if let Some(last) = errors.last_mut() {

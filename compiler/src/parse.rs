@@ -165,6 +165,23 @@ fn lex_diag(file: &SourceFile, e: &LexError) -> Diagnostic {
             "does not fit in 64 bits",
         ),
         LexErrorKind::BadNumber => Diagnostic::error("malformed number literal", span, ""),
+        LexErrorKind::FloatTooLarge => Diagnostic::error(
+            "float literal is out of range for `f32`",
+            span,
+            "would be infinite",
+        )
+        .with_note("the largest finite `f32` is 3.4028235e38"),
+        LexErrorKind::FloatTooSmall => Diagnostic::error(
+            "float literal rounds to zero in `f32`",
+            span,
+            "would be 0.0",
+        )
+        .with_note("the smallest positive `f32` is 1e-45; write `0.0` for zero"),
+        LexErrorKind::MissingFraction => {
+            let digits = file.snippet(span).trim_end_matches('.');
+            Diagnostic::error("expected digits after the decimal point", span, "")
+                .with_note(format!("write `{digits}.0`"))
+        }
     }
 }
 
