@@ -282,6 +282,22 @@ impl Checker<'_> {
         ));
     }
 
+    /// `d` about `value` where `expected` is required, with the hint to write an integer
+    /// literal given for an `f32` as a float (`0` -> `0.0`), as for operands.
+    fn f32_literal_note(&self, d: Diagnostic, expected: Type, value: &Expr) -> Diagnostic {
+        if expected != Type::F32 || !matches!(value.kind, ExprKind::Int(_)) {
+            return d;
+        }
+        let text = self.file.snippet(value.span);
+        if text.bytes().all(|c| c.is_ascii_digit() || c == b'_') {
+            d.with_note(format!(
+                "integer literals are never `f32`; write `{text}.0` instead of `{text}`"
+            ))
+        } else {
+            d.with_note("integer literals are never `f32`; write a float literal (`2.0`)")
+        }
+    }
+
     /// Reports `found` where `expected` is required (both known).
     fn expect(&mut self, found: Ty, expected: Type, span: Span, label: &str) {
         if let Ty::Val(t) = found {
@@ -469,14 +485,13 @@ impl Checker<'_> {
         };
         if let (Some(Ty::Val(d)), Ty::Val(found), Some(t)) = (declared, init_ty, ty) {
             if d != found {
-                self.error(
-                    Diagnostic::error(
-                        format!("mismatched types: expected `{d}`, found `{found}`"),
-                        init.span,
-                        format!("expected `{d}`"),
-                    )
-                    .with_label(t.span, "expected due to this type"),
-                );
+                let diag = Diagnostic::error(
+                    format!("mismatched types: expected `{d}`, found `{found}`"),
+                    init.span,
+                    format!("expected `{d}`"),
+                )
+                .with_label(t.span, "expected due to this type");
+                self.error(self.f32_literal_note(diag, d, init));
                 init_ty = Ty::Error;
             }
         }
@@ -570,11 +585,12 @@ impl Checker<'_> {
             None => {
                 if let (Ty::Val(p), Ty::Val(v)) = (place_ty, value_ty) {
                     if p != v {
-                        self.error(Diagnostic::error(
+                        let d = Diagnostic::error(
                             format!("mismatched types: expected `{p}`, found `{v}`"),
                             value.span,
                             format!("expected `{p}`"),
-                        ));
+                        );
+                        self.error(self.f32_literal_note(d, p, value));
                     }
                 }
             }
