@@ -6,14 +6,17 @@
 //! - structure: a non-empty layout of distinct blocks; every branch target, long-branch
 //!   anchor and `lanes_to` block is in the layout; control does not fall off the end of the
 //!   last block when it is reachable (an endless loop may leave an empty last block);
-//!   allocated exactly after `regalloc` (`usage`);
+//!   allocated exactly after `regalloc` (`usage`); the kernel descriptor's fields as
+//!   llvm-mc-22 accepts them for gfx942: `tid_dims` 0..=2, `usage` at most 102 SGPRs and 256
+//!   VGPRs (at the `tid_dims` / `usage` line);
 //! - operands, per the `isa` table: their number; their kinds (a register where one is read
 //!   or written, of the right file: SGPR for `SReg`/`SAddr`/`SBase`, VGPR for
 //!   `VReg`/`VAddr` (`off` also fits the last three), either for
 //!   `VSrc`; its width in dwords; a selected dword range inside the register; an immediate,
 //!   label or counter list only where the slot takes one); immediates a 32-bit literal can
 //!   hold (a global access with `off` for its base takes a 64-bit address), inline constants where the encoding has no literal (VOP3, lane selects),
-//!   `s_nop` 0..=15, counters `vmcnt` <= 63 and `lgkmcnt` <= 15; one literal value per SALU
+//!   raw immediates within their field (`isa::imm_range`: `s_nop` 0..=15, `s_trap` 0..=255,
+//!   `s_getreg_b32` 16 bits, `s_movk_i32` SIMM16), counters `vmcnt` <= 63 and `lgkmcnt` <= 15; one literal value per SALU
 //!   instruction; the VALU constant bus (at most one SGPR or literal read, gfx942 has one);
 //!   `offset:N` and `sc0` only on memory instructions, offsets in range (global and
 //!   scratch: 0..=4095, LDS: 16-bit, SMEM: 20-bit);
