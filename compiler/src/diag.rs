@@ -83,6 +83,7 @@ pub fn render_limited(
         diags.len().min(limit)
     };
     let config = term::Config::default();
+    let columns = std::cell::Cell::new((usize::MAX, 0, 0));
     let mut out = String::new();
     let mut write = |diag: &cs::Diagnostic<()>, view: &View<'_>, plain: &str| {
         let bytes = if color {
@@ -97,11 +98,11 @@ pub fn render_limited(
         out.push_str(&String::from_utf8_lossy(&bytes));
     };
     for d in &diags[..shown] {
-        let view = View::new(file, d);
+        let view = View::new(file, d, &columns);
         write(&view.diagnostic(d), &view, &d.message);
     }
     if shown < diags.len() {
-        let view = View::new(file, &Diagnostic::error("", Span::default(), ""));
+        let view = View::new(file, &Diagnostic::error("", Span::default(), ""), &columns);
         let note = cs::Diagnostic::note()
             .with_message("too many errors emitted, stopping now")
             .with_notes(vec![format!(
@@ -222,6 +223,9 @@ struct Piece {
 /// columns.
 struct View<'a> {
     file: &'a SourceFile,
+    /// The last column computed: (line start, byte offset, characters from the line start),
+    /// shared by the views of one rendering.
+    columns: &'a std::cell::Cell<(usize, usize, usize)>,
     name: std::borrow::Cow<'a, str>,
     text: String,
     /// Start of each view line in `text`.
@@ -233,7 +237,11 @@ struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    fn new(file: &'a SourceFile, d: &Diagnostic) -> View<'a> {
+    fn new(
+        file: &'a SourceFile,
+        d: &Diagnostic,
+        columns: &'a std::cell::Cell<(usize, usize, usize)>,
+    ) -> View<'a> {
         let len = file.text.len();
         let labels: Vec<(usize, usize)> = std::iter::once(&d.primary)
             .chain(&d.secondary)
@@ -254,6 +262,7 @@ impl<'a> View<'a> {
             .unwrap_or(0);
         let mut view = View {
             file,
+            columns,
             name: display_name(&file.name),
             text: String::new(),
             starts: Vec::new(),
@@ -412,7 +421,16 @@ impl<'a> codespan_reporting::files::Files<'a> for View<'_> {
                 |p| p.orig.start + byte_index.saturating_sub(p.view),
             );
         let start = self.file.line_range(self.first + line_index).start;
-        Ok(self.file.text[start..orig.max(start)].chars().count() + 1)
+        let orig = orig.max(start);
+        // Counting from the last column asked for on the same line keeps many diagnostics
+        // on one long line (sorted by position) linear in the line's length.
+        let (from, chars) = match self.columns.get() {
+            (s, b, c) if s == start && b <= orig => (b, c),
+            _ => (start, 0),
+        };
+        let chars = chars + self.file.text[from..orig].chars().count();
+        self.columns.set((start, orig, chars));
+        Ok(chars + 1)
     }
 
     fn line_range(
