@@ -109,10 +109,13 @@ fn invalid_utf8(name: &str, bytes: &[u8], e: std::str::Utf8Error) -> String {
     let line = prefix.matches('\n').count() + 1;
     let before = &prefix[line_start..];
     let col = before.chars().count() + 1;
+    // A long line is cut to a window before the bad byte, as every diagnostic's.
+    let (shown, caret) = crate::diag::line_window(before, before.len());
+    let name = crate::diag::display_name(name);
     format!(
-        "{name}:{line}:{col}: error: the file is not valid UTF-8 (byte 0x{:02x})\n  {before}\n  {}^\n",
+        "{name}:{line}:{col}: error: the file is not valid UTF-8 (byte 0x{:02x})\n  {shown}\n  {}^\n",
         bytes[at],
-        " ".repeat(col - 1)
+        " ".repeat(caret)
     )
 }
 
