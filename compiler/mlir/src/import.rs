@@ -154,6 +154,21 @@ fn line_col_offset(text: &str, line: u32, col: u32) -> usize {
 }
 
 fn run(text: &str, file: &str) -> Res<Ir> {
+    // MLIR's parser takes a C string: a NUL byte would end the module early (melior panics
+    // on it), and is no valid MLIR anyway.
+    if let Some(at) = text.find('\0') {
+        let line = text[..at].matches('\n').count() + 1;
+        let col = text[..at]
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        return Err(ImportError {
+            message: "a NUL byte in the MLIR module".into(),
+            line: line as u32,
+            col: col as u32,
+        });
+    }
     let context = Context::new_with_threading(false);
     context.append_dialect_registry(&import_registry());
     context.load_all_available_dialects();
@@ -263,53 +278,33 @@ fn translate(module: &Module, file: &str, text: &str) -> Res<Ir> {
                 format!("two kernels are named @{name}"),
             ));
         }
-        let params = param_names(text, &name);
-        Kernel::new(&mut ir, file).run(&k, &name, &params)?;
+        Kernel::new(&mut ir, file).run(&k, &name, text)?;
     }
     Ok(ir)
 }
 
-/// The parameter names of kernel `@name` as written in MLIR's custom form in `text`
-/// (`gpu.func @k(%out: memref<?xi32, 1>, %n: i32)` gives `out`, `n`): MLIR keeps no SSA
-/// names, but `kc run` finds buffers by parameter name. Empty when the signature cannot be
-/// read (generic form): the parameters are then `arg0`, `arg1`, ...
-fn param_names(text: &str, name: &str) -> Vec<String> {
-    let Some(start) = text.find(&format!("func @{name}(")) else {
-        return Vec::new();
-    };
-    let rest = &text[start..];
-    let Some(open) = rest.find('(') else {
-        return Vec::new();
-    };
-    if !rest[..open].contains('@') {
-        return Vec::new();
+/// The name of the kernel parameter `arg` as written in `text`: MLIR keeps no SSA names,
+/// but `kc run` finds buffers by parameter name. The parsed module gives each entry-block
+/// argument the location of its `%name` in the signature (custom or generic form), so the
+/// name is the identifier at that position, never a textual search that a comment or
+/// another kernel could match. `None` when the argument has no position in `text` (an
+/// explicit `loc(...)` elsewhere): the caller names it `argN`.
+fn param_name(text: &str, arg: Location) -> Option<String> {
+    let (file, line, col) = position(arg)?;
+    if file != "-" {
+        return None;
     }
-    let mut names = Vec::new();
-    let mut depth = 0i32;
-    let bytes = rest.as_bytes();
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'<' | b'[' | b'{' => depth += 1,
-            b')' | b'>' | b']' | b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            b'%' if depth == 1 => {
-                let name: String = rest[i + 1..]
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '-'))
-                    .collect();
-                i += name.len();
-                names.push(name);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    names
+    // MLIR's columns count bytes.
+    let line_text = text
+        .split_inclusive('\n')
+        .nth((line as usize).checked_sub(1)?)?;
+    let at = line_text.get((col as usize).checked_sub(1)?..)?;
+    let name: String = at
+        .strip_prefix('%')?
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '-'))
+        .collect();
+    (!name.is_empty()).then_some(name)
 }
 
 /// The kc type of an MLIR type (`index` is `i64`), from MLIR's spelling of it.
@@ -471,7 +466,7 @@ impl<'i> Kernel<'i> {
         )
     }
 
-    fn run(mut self, func: &OperationRef, name: &str, param_names: &[String]) -> Res<()> {
+    fn run(mut self, func: &OperationRef, name: &str, text: &str) -> Res<()> {
         let floc = self.loc(func.location());
         let kop = self.ir.create_op(Opcode::Func, &[], &[], floc);
         self.ir
@@ -542,10 +537,8 @@ impl<'i> Kernel<'i> {
                 })?;
                 let name = if n > 0 {
                     None
-                } else if param_names.len() == params {
-                    Some(param_names[i].clone())
                 } else {
-                    Some(format!("arg{i}"))
+                    Some(param_name(text, av.location()).unwrap_or_else(|| format!("arg{i}")))
                 };
                 let v = self.ir.add_block_arg(kb, ty, name, loc);
                 self.values.insert(value_key(av), v);
