@@ -10,6 +10,7 @@
 use crate::ast::*;
 use crate::diag::{Diagnostic, SourceFile};
 use kc_dialect::sync::Sync;
+use kc_dialect::verify::{LdsLayout, LDS_LIMIT};
 use std::collections::HashMap;
 
 mod calls;
@@ -62,7 +63,8 @@ pub struct KernelInfo {
     pub params: Vec<BindingId>,
     /// The kernel writes explicit convergence tokens (`@` or `heart`).
     pub explicit_tokens: bool,
-    /// Total bytes of `shared` arrays.
+    /// Bytes of LDS the `shared` arrays take, laid out as the backend places them
+    /// ([`kc_dialect::verify::LdsLayout`]: 8-byte-aligned, in declaration order).
     pub shared_bytes: u64,
 }
 
@@ -199,10 +201,8 @@ struct KernelState {
     uncontrolled: Vec<Span>,
     /// Loop depth at which each token binding was defined.
     token_depth: HashMap<BindingId, u32>,
-    shared_bytes: u64,
+    shared: LdsLayout,
 }
-
-const SHARED_LIMIT: u64 = 65536;
 
 struct Checker<'a> {
     file: &'a SourceFile,
@@ -351,7 +351,7 @@ impl Checker<'_> {
         self.out.kernels.push(KernelInfo {
             params,
             explicit_tokens: self.k.first_controlled.is_some(),
-            shared_bytes: self.k.shared_bytes,
+            shared_bytes: self.k.shared.size,
         });
     }
 
@@ -549,17 +549,23 @@ impl Checker<'_> {
                         "",
                     ));
                 }
-                let before = self.k.shared_bytes;
-                self.k.shared_bytes = before.saturating_add(len.saturating_mul(s.size()));
-                if before <= SHARED_LIMIT && self.k.shared_bytes > SHARED_LIMIT {
-                    self.error(Diagnostic::error(
-                        format!(
-                            "kernel `{}` uses more than {SHARED_LIMIT} bytes of shared memory",
-                            self.k.name
+                let fitted = self.k.shared.fits();
+                self.k.shared.place(len, crate::lower::scalar_of(s));
+                if fitted && !self.k.shared.fits() {
+                    self.error(
+                        Diagnostic::error(
+                            format!(
+                                "kernel `{}` uses more than {LDS_LIMIT} bytes of shared memory",
+                                self.k.name
+                            ),
+                            len_span,
+                            "limit exceeded by this array",
+                        )
+                        .with_note(
+                            "each shared array starts at an 8-byte-aligned offset, after the \
+                             arrays declared before it",
                         ),
-                        len_span,
-                        "limit exceeded by this array",
-                    ));
+                    );
                 }
             }
         }

@@ -62,7 +62,7 @@ struct Lowerer<'a> {
     block: Option<Block>,
 }
 
-fn scalar_of(s: ast::Scalar) -> Scalar {
+pub(crate) fn scalar_of(s: ast::Scalar) -> Scalar {
     match s {
         ast::Scalar::Bool => Scalar::I1,
         ast::Scalar::I32 | ast::Scalar::U32 => Scalar::I32,

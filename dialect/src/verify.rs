@@ -59,6 +59,7 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
         depth: SecondaryMap::with_default(UNKNOWN_DEPTH),
         path: Vec::new(),
         doms: HashMap::default(),
+        lds: None,
     };
     v.number_ops();
     v.walk();
@@ -95,6 +96,52 @@ struct Verifier<'a> {
     path: Vec<PathEntry>,
     /// Lazily computed dominator trees of multi-block regions.
     doms: HashMap<Region, (RegionCfg, DomTree)>,
+    /// The kernel whose shared arrays are being laid out, and their layout so far.
+    lds: Option<(Op, LdsLayout)>,
+}
+
+/// Bytes of workgroup (LDS) memory a kernel may allocate on gfx942.
+pub const LDS_LIMIT: u64 = 65536;
+
+/// Bytes one element of type `s` occupies in memory. `i1` takes a whole dword: the
+/// backend loads and stores it as one (`ds_read_b32` / `ds_write_b32`), so its arrays
+/// are laid out with 4-byte elements, never 0 (`bits() / 8`).
+pub fn storage_bytes(s: Scalar) -> u64 {
+    match s {
+        Scalar::I1 | Scalar::I32 | Scalar::F32 => 4,
+        Scalar::I64 => 8,
+    }
+}
+
+/// The layout of a kernel's shared arrays in LDS: in allocation order, each at the next
+/// 8-byte-aligned offset. The one place that sizes LDS: the `.k` checker, this verifier
+/// and the backend's `kernel.shared_alloc` all place arrays through it.
+///
+/// Whatever the order, the rounded-up total is the sum of each array's size rounded up to
+/// 8 (every array but the last is padded to 8, and [`LDS_LIMIT`] is a multiple of 8), so a
+/// kernel fits in [`LDS_LIMIT`] in one order if and only if it fits in every order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LdsLayout {
+    /// The end of the last array placed: the kernel's LDS size.
+    pub size: u64,
+}
+
+impl LdsLayout {
+    /// Places an array of `len` elements of `elem`; its byte offset, or `None` when the
+    /// end would not fit in a `u64` (arithmetic is checked: an attribute can hold any
+    /// `i64`).
+    /// An overflow leaves the layout at `u64::MAX`: it no longer fits.
+    pub fn place(&mut self, len: u64, elem: Scalar) -> Option<u64> {
+        let base = self.size.checked_next_multiple_of(8);
+        let end = base.and_then(|b| b.checked_add(len.checked_mul(storage_bytes(elem))?));
+        self.size = end.unwrap_or(u64::MAX);
+        end.and(base)
+    }
+
+    /// Does the layout fit in [`LDS_LIMIT`]?
+    pub fn fits(&self) -> bool {
+        self.size <= LDS_LIMIT
+    }
 }
 
 /// Is `name` usable as a kernel's symbol: an identifier as in `.k` source
@@ -188,6 +235,9 @@ impl Verifier<'_> {
                     self.check_types(op);
                     self.check_tokens(op);
                     self.check_dominance(op);
+                    if code == Opcode::SharedAlloc {
+                        self.check_lds(op);
+                    }
                 }
                 Event::Region(r) => {
                     if let Some(op) = ir.region_parent(r) {
@@ -199,6 +249,56 @@ impl Verifier<'_> {
                 }
                 Event::Block(_) | Event::RegionEnd(_) => {}
             }
+        }
+    }
+
+    /// A kernel's shared arrays fit in LDS ([`LdsLayout`], [`LDS_LIMIT`]); reported once per
+    /// kernel, at the array that crosses the limit.
+    fn check_lds(&mut self, op: Op) {
+        let ir = self.ir;
+        let Some(kernel) = self
+            .path
+            .iter()
+            .rev()
+            .map(|e| e.op)
+            .find(|&o| ir.opcode(o) == Opcode::Func)
+        else {
+            return;
+        };
+        let (Some(len), Some(Type::Ptr(_, elem))) = (
+            ir.attr(op, "size").and_then(Attr::as_int),
+            ir.ops[op].results.first().map(|&r| ir.value_type(r)),
+        ) else {
+            return; // check_types reports it
+        };
+        let Ok(len) = u64::try_from(len) else {
+            return; // a non-positive size: check_types reports it
+        };
+        if !matches!(self.lds, Some((k, _)) if k == kernel) {
+            self.lds = Some((kernel, LdsLayout::default()));
+        }
+        let Some((_, layout)) = self.lds.as_mut() else {
+            return;
+        };
+        let fitted = layout.fits();
+        layout.place(len, elem);
+        if fitted && !layout.fits() {
+            let name = ir
+                .attr(kernel, "sym_name")
+                .and_then(Attr::as_str)
+                .unwrap_or("?");
+            let need = if layout.size == u64::MAX {
+                "over 2^64".to_string()
+            } else {
+                layout.size.to_string()
+            };
+            self.err(
+                op,
+                format!(
+                    "kernel `{name}` needs {need} bytes of shared memory (its arrays at \
+                     8-byte-aligned offsets), more than the {LDS_LIMIT} bytes of LDS"
+                ),
+            );
         }
     }
 
@@ -337,6 +437,22 @@ impl Verifier<'_> {
                 .any(|&a| matches!(ir.value_type(a), Type::Token | Type::Var(_)))
         {
             self.err(op, "kernel parameters cannot be tokens or variables");
+        }
+        if ir.opcode(op) == Opcode::Func {
+            let bool_ptr = ir.blocks[entry]
+                .args
+                .iter()
+                .find(|&&a| matches!(ir.value_type(a), Type::Ptr(_, Scalar::I1)));
+            if let Some(&a) = bool_ptr {
+                let at = ir.values[a].loc;
+                self.errors.push(VerifyError {
+                    op,
+                    loc: if at.is_known() { at } else { ir.ops[op].loc },
+                    message: "a kernel parameter cannot point to i1: bool has no memory \
+                              representation a host buffer could hold"
+                        .into(),
+                });
+            }
         }
         for b in ir.region_blocks(r) {
             if spec.has(Traits::NO_TERMINATOR) {
@@ -715,6 +831,20 @@ fn bits(t: Option<Type>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lds_layout_aligns_checks_and_saturates() {
+        let mut l = LdsLayout::default();
+        assert_eq!(l.place(1, Scalar::I32), Some(0));
+        assert_eq!(l.place(3, Scalar::I1), Some(8));
+        assert_eq!(l.place(1, Scalar::I64), Some(24));
+        assert_eq!(l.size, 32);
+        assert!(l.fits());
+        assert_eq!(l.place(u64::MAX / 4, Scalar::I64), None);
+        assert_eq!(l.size, u64::MAX);
+        assert!(!l.fits());
+        assert_eq!(l.place(1, Scalar::I32), None);
+    }
 
     fn kernel(ir: &mut Ir) -> (Op, Block) {
         let f = ir.create_op(Opcode::Func, &[], &[], Loc::UNKNOWN);

@@ -24,8 +24,9 @@
 //!   min_rtn_i64, max_rtn_i64, min_rtn_u64, max_rtn_u64, wrxchg_rtn_b64}` and
 //!   `ds_cmpst_rtn_b64` (compare, then new). The result is the old value in a VGPR pair. The
 //!   address is the one `atomic` computes for the 32-bit forms;
-//! - shared arrays get consecutive 8-byte-aligned LDS offsets (`KernelInfo::lds_size`): a
-//!   pointer to one is a constant.
+//! - shared arrays get consecutive 8-byte-aligned LDS offsets (`KernelInfo::lds_size`), from
+//!   the layout the verifier limits to 64 KiB (`kc_dialect::verify::LdsLayout`, an `i1`
+//!   element a dword as it is loaded and stored): a pointer to one is a constant.
 //!
 //! Atomics are selected here; `sync.rs` puts the memory model's sequence around them.
 
@@ -33,6 +34,7 @@ use super::{err, split_pair, Isel, IselError, Operand2, Val};
 use crate::isa::Opc;
 use crate::mir::{self, Class, File, Operand, VReg};
 use kc_dialect::analysis::value_range;
+use kc_dialect::verify::{storage_bytes, LdsLayout, LDS_LIMIT};
 use kc_dialect::{AddrSpace, Attr, Op, Opcode, Scalar, Type, Value};
 
 /// An index value and the VGPR holding it.
@@ -183,7 +185,7 @@ impl Isel<'_> {
         idx: Value,
         div: bool,
     ) -> Result<Val, IselError> {
-        let shift = (elem.bits() / 8).trailing_zeros() as i64;
+        let shift = elem_shift(elem);
         match space {
             AddrSpace::Shared => {
                 let off = self.lds_offset(iv, idx, shift)?;
@@ -236,7 +238,7 @@ impl Isel<'_> {
         };
         let pv = self.use_val(p, op)?;
         let iv = self.use_val(idx, op)?;
-        let shift = (elem.bits() / 8).trailing_zeros() as i64;
+        let shift = elem_shift(elem);
         match space {
             AddrSpace::Shared => {
                 let off = self.lds_offset(iv, idx, shift)?;
@@ -417,7 +419,7 @@ impl Isel<'_> {
                 let pv = self.use_val(p, op)?;
                 let iv = self.use_val(idx, op)?;
                 let mut sbase = self.sop(pv, 2)?;
-                let shift = (elem.bits() / 8).trailing_zeros() as i64;
+                let shift = elem_shift(elem);
                 // SMEM takes a 21-bit signed immediate or an unsigned 32-bit SGPR offset.
                 let off = match self.byte_offset(iv, idx, shift, true)? {
                     ByteOff::Const(c) if (0..1 << 20).contains(&c) => Operand::Imm(c),
@@ -693,18 +695,37 @@ impl Isel<'_> {
         })
     }
 
-    /// `kernel.shared_alloc`: the array's LDS byte offset, a constant.
-    pub(super) fn shared_alloc(&mut self, op: Op) {
+    /// `kernel.shared_alloc`: the array's LDS byte offset, a constant, placed by the layout
+    /// the verifier checks against the LDS size ([`LdsLayout`]).
+    pub(super) fn shared_alloc(&mut self, op: Op) -> Result<(), IselError> {
         let ir = self.ir;
-        let n = ir.attr(op, "size").and_then(Attr::as_int).unwrap_or(0) as u32;
-        let elem = match ir.value_type(ir.ops[op].results[0]) {
-            Type::Ptr(_, e) => e.bits() / 8,
-            _ => 4,
+        let len = ir.attr(op, "size").and_then(Attr::as_int).unwrap_or(0);
+        let Type::Ptr(_, elem) = ir.value_type(ir.ops[op].results[0]) else {
+            return err(self.loc, "internal: a shared_alloc of a non-pointer");
         };
-        let base = self.info.lds_size.next_multiple_of(8);
-        self.info.lds_size = base + n * elem;
+        let mut layout = LdsLayout {
+            size: u64::from(self.info.lds_size),
+        };
+        let base = u64::try_from(len)
+            .ok()
+            .and_then(|len| layout.place(len, elem))
+            .filter(|_| layout.fits());
+        let (Some(base), Ok(size)) = (base, u32::try_from(layout.size)) else {
+            return err(
+                self.loc,
+                format!("the kernel's shared arrays need more than the {LDS_LIMIT} bytes of LDS"),
+            );
+        };
+        self.info.lds_size = size;
         self.def(op, Val::Const(base as i64));
+        Ok(())
     }
+}
+
+/// `log2` of the bytes an element of `elem` occupies in memory ([`storage_bytes`]): the
+/// shift from an index to a byte offset.
+fn elem_shift(elem: Scalar) -> i64 {
+    storage_bytes(elem).trailing_zeros() as i64
 }
 
 /// A byte offset computed by `Isel::byte_offset`.

@@ -593,7 +593,7 @@ impl<'a> Isel<'a> {
             WorkgroupSize | NumWorkgroups => self.workgroup_dim(op),
             LaneId => self.lane_id(op),
             WaveSize => self.def(op, Val::Const(64)),
-            SharedAlloc => self.shared_alloc(op),
+            SharedAlloc => self.shared_alloc(op)?,
             PtrOffset => self.ptr_offset(op, div)?,
             Load => self.load(op, div)?,
             Store => self.store(op)?,

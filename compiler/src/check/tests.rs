@@ -214,6 +214,16 @@ fn diagnostics() {
             "shared t: [i32; 20000];",
             "2:17: kernel `k` uses more than 65536 bytes of shared memory",
         ),
+        // 4 + 65532 = 65536 bytes, but `u` starts at offset 8: its end is 65540.
+        (
+            "shared t: [i32; 1]; shared u: [i32; 16383];",
+            "2:37: kernel `k` uses more than 65536 bytes of shared memory",
+        ),
+        // No wrap-around in the byte count.
+        (
+            "shared t: [i64; 2305843009213693952];",
+            "2:17: kernel `k` uses more than 65536 bytes of shared memory",
+        ),
         // Tokens.
         (
             "var t = convergence_entry();",
