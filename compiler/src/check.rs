@@ -509,6 +509,21 @@ impl Checker<'_> {
             self.bind(name, Ty::Error, BindingKind::Var);
             return;
         }
+        if is_var && matches!(ty, Ty::Val(Type::Ptr(..))) {
+            self.error(
+                Diagnostic::error(
+                    "a pointer cannot be stored in a `var`",
+                    name.span,
+                    "declared with `var`",
+                )
+                .with_note(
+                    "variables hold scalars; bind the pointer with `let`, or keep an index \
+                     in a `var` and write `p[i]`",
+                ),
+            );
+            self.bind(name, Ty::Error, BindingKind::Var);
+            return;
+        }
         let kind = match (is_var, is_token) {
             (true, _) => BindingKind::Var,
             (false, true) => BindingKind::Token,

@@ -224,6 +224,16 @@ fn diagnostics() {
             "shared t: [i64; 2305843009213693952];",
             "2:17: kernel `k` uses more than 65536 bytes of shared memory",
         ),
+        // Pointer variables: `!kernel.var<T>` holds a scalar.
+        ("var p = out;", "2:5: a pointer cannot be stored in a `var`"),
+        (
+            "var p = &out[n];",
+            "2:5: a pointer cannot be stored in a `var`",
+        ),
+        (
+            "shared t: [i32; 4]; var p: ptr<shared, i32> = t;",
+            "2:25: a pointer cannot be stored in a `var`",
+        ),
         // Tokens.
         (
             "var t = convergence_entry();",
