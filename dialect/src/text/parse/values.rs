@@ -226,7 +226,17 @@ impl Parser<'_> {
                 format!("expected an integer literal for type {ty}"),
             ));
         }
-        Ok(Attr::Int(self.int(t)?, ty))
+        let v = self.int(t)?;
+        // As MLIR: a value of a signless `iN` fits N bits read as signed or as unsigned
+        // (`-1` and `4294967295` are both the i32 with every bit set); 64 bits `int` checks.
+        let bits = ty.bits();
+        if bits < 64 && !(-(1i64 << (bits - 1))..=(1i64 << bits) - 1).contains(&v) {
+            return Err(self.err(
+                t.start,
+                format!("integer literal `{}` out of range for {ty}", self.slice(t)),
+            ));
+        }
+        Ok(Attr::Int(v, ty))
     }
 
     pub(super) fn int(&self, t: Token) -> PResult<i64> {
