@@ -10,7 +10,10 @@
 //!    `kernel.yield/break/continue` in structured regions (`break`/`continue` inside a
 //!    `kernel.loop`); `kernel.if` / `kernel.loop` regions have exactly one block.
 //! 3. Types: each op's own rules (`check_types`); a synchronizing op's `ordering` and `scope`
-//!    (`crate::sync::check`: both present, named, the ordering allowed for the access).
+//!    (`crate::sync::check`: both present, named, the ordering allowed for the access); a
+//!    constant `kernel.readlane` lane in `0..64` (the reference interpreter stops at any
+//!    other, and the hardware takes no such immediate). Limits: kernel parameters do not
+//!    point to `i1`; each kernel's shared arrays fit in LDS ([`LdsLayout`]).
 //! 4. Tokens: `!conv.token` values are only made by `conv.*`, only used as the trailing
 //!    operand of convergent ops that take one (or as the parent of `conv.loop`), never block
 //!    arguments. These hold at every stage; the static rules of controlled convergence
@@ -684,6 +687,17 @@ impl Verifier<'_> {
             },
             Module | Return | Loop | Yield | Break | Continue | Br | Barrier | Fence => {}
         }
+        if data.opcode == ReadLane {
+            if let Some(lane) = data.operands.get(1).and_then(|&l| constant_int(ir, l)) {
+                // The lane as the i32 it is (the attribute may spell it unsigned).
+                let lane = lane as i32;
+                if !(0..64).contains(&lane) {
+                    problems.push(format!(
+                        "`{name}`: reads lane {lane}, which is not a lane of the wave (0..64)"
+                    ));
+                }
+            }
+        }
         if let Some(p) = crate::sync::check(ir, op) {
             problems.push(format!("`{name}`: {p}"));
         }
@@ -821,6 +835,16 @@ impl Verifier<'_> {
         } else {
             Err("does not dominate this use")
         }
+    }
+}
+
+/// The value of `v` when an `arith.constant` integer defines it.
+fn constant_int(ir: &Ir, v: Value) -> Option<i64> {
+    match ir.values[v].def {
+        ValueDef::Result(op, 0) if ir.opcode(op) == Opcode::Constant => {
+            ir.attr(op, "value").and_then(Attr::as_int)
+        }
+        _ => None,
     }
 }
 
