@@ -66,19 +66,44 @@ use kc_dialect::Ir;
 use std::collections::HashSet;
 use std::fmt::Write;
 
+/// Why [`emit_mlir_gpu`] gives no module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmitError {
+    /// An op that checked source may hold but upstream MLIR cannot express, at its location:
+    /// the user's program is fine for kc and cannot be written in the target. `kernel.scan`
+    /// (`scan_*`) is the one: the `gpu` dialect has no subgroup scan, and one built from
+    /// shuffles would read inactive lanes, whose values kc's scan skips.
+    Untranslatable { loc: Loc, message: String },
+    /// Input outside the pre-condition (e.g. IR not in CF form), naming the kernel.
+    Invalid(String),
+}
+
 /// Translates every kernel of `ir` (CF form) to one upstream MLIR module; see the module docs.
 /// `locations`: print `loc(...)` after each op.
-pub fn emit_mlir_gpu(ir: &Ir, locations: bool) -> Result<String, String> {
+pub fn emit_mlir_gpu(ir: &Ir, locations: bool) -> Result<String, EmitError> {
     let mut out = String::from("module attributes {gpu.container_module} {\n  gpu.module @kc {\n");
     let mut seen = HashSet::new();
     for f in ir.kernels() {
         let name = ir.func_name(f).to_string();
         if !seen.insert(name.clone()) {
-            return Err(format!("two kernels are named @{name}"));
+            return Err(EmitError::Invalid(format!("two kernels are named @{name}")));
+        }
+        if let Some(scan) = ir.descendants(f).find(|&o| ir.opcode(o) == Opcode::Scan) {
+            let kind = ir.attr(scan, "kind").and_then(Attr::as_str).unwrap_or("?");
+            // The `.k` builtin: the element type picks the signed, unsigned or float kind.
+            let builtin = kind.trim_start_matches(['u', 'f']);
+            return Err(EmitError::Untranslatable {
+                loc: ir.ops[scan].loc,
+                message: format!(
+                    "`scan_{builtin}` (`kernel.scan {kind}`) has no upstream MLIR translation: \
+                     the gpu dialect has no subgroup scan (kc's scan combines the active lanes \
+                     only)"
+                ),
+            });
         }
         let text = Kernel::new(ir, f, locations)
             .run()
-            .map_err(|e| format!("kernel @{name}: {e}"))?;
+            .map_err(|e| EmitError::Invalid(format!("kernel @{name}: {e}")))?;
         out.push_str(&text);
     }
     out.push_str("  }\n}\n");

@@ -295,11 +295,18 @@ fn run_with(input: &Input, opts: &Options, runner: &mut Runner) -> Result<String
         return reducible(ir, input, opts, runner);
     }
     if opts.stage == Stage::MlirGpu {
+        use crate::mlir_gpu::EmitError;
         return runner
             .time("emit-mlir-gpu", || {
                 crate::mlir_gpu::emit_mlir_gpu(&ir, opts.locations)
             })
-            .map_err(|e| translation_failure(input, "emit-mlir-gpu", &e));
+            .map_err(|e| match e {
+                EmitError::Untranslatable { loc, message } => {
+                    let file = SourceFile::new(input.name.clone(), input.text.clone());
+                    Failure::Diagnostics(checks::located_error(&ir, &file, loc, &message))
+                }
+                EmitError::Invalid(e) => translation_failure(input, "emit-mlir-gpu", &e),
+            });
     }
     if matches!(
         opts.stage,
