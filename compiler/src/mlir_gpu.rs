@@ -12,7 +12,8 @@
 //! verifies with no unregistered dialect. Values and blocks keep kc's printed names (`%tid`,
 //! `^loop.header`); the values the translation adds are named after the kc value they serve
 //! plus a suffix (`%tid.index`, `%gid.idx`). Source locations are printed as MLIR
-//! `loc("file":line:col)` unless the caller turns them off.
+//! `loc("file":line:col)` unless the caller turns them off; a kernel parameter's is a name
+//! location, `loc("out"("file":line:col))`, so the import finds its name again.
 //!
 //! # Translation
 //!
@@ -210,17 +211,22 @@ impl<'a> Kernel<'a> {
         &self.names.values[v]
     }
 
+    /// ` loc("file":line:col)`, or nothing (locations off or unknown).
     fn loc(&self, loc: Loc) -> String {
-        if self.locations && loc.is_known() {
+        self.file_loc(loc)
+            .map_or(String::new(), |l| format!(" loc({l})"))
+    }
+
+    /// `"file":line:col` when locations are printed and `loc` is known.
+    fn file_loc(&self, loc: Loc) -> Option<String> {
+        (self.locations && loc.is_known()).then(|| {
             format!(
-                " loc({}:{}:{})",
+                "{}:{}:{}",
                 kc_dialect::attrs::quote(self.ir.file_name(loc.file)),
                 loc.line,
                 loc.col
             )
-        } else {
-            String::new()
-        }
+        })
     }
 
     fn line(&mut self, text: &str, loc: Loc) {
@@ -339,7 +345,13 @@ impl<'a> Kernel<'a> {
         }
         let mut params = Vec::new();
         for &a in &ir.blocks[entry].args {
-            let l = self.loc(ir.values[a].loc);
+            // A parameter's location carries its name (`loc("out"("x.k":1:10))`): MLIR keeps
+            // no SSA names, and the import names buffers from it.
+            let v = &ir.values[a];
+            let l = match (&v.name, self.file_loc(v.loc)) {
+                (Some(n), Some(l)) => format!(" loc({}({l}))", kc_dialect::attrs::quote(n)),
+                (_, l) => l.map_or(String::new(), |l| format!(" loc({l})")),
+            };
             params.push(match self.ty(a) {
                 Type::Ptr(sp, e) => format!("%{}: {}{l}", self.name(a), memref(sp, e)),
                 Type::Scalar(s) => format!("%{}: {}{l}", self.name(a), scalar(s)),

@@ -283,13 +283,19 @@ fn translate(module: &Module, file: &str, text: &str) -> Res<Ir> {
     Ok(ir)
 }
 
-/// The name of the kernel parameter `arg` as written in `text`: MLIR keeps no SSA names,
-/// but `kc run` finds buffers by parameter name. The parsed module gives each entry-block
-/// argument the location of its `%name` in the signature (custom or generic form), so the
-/// name is the identifier at that position, never a textual search that a comment or
-/// another kernel could match. `None` when the argument has no position in `text` (an
-/// explicit `loc(...)` elsewhere): the caller names it `argN`.
+/// The name of the kernel parameter whose location in the parsed module is `arg`: MLIR
+/// keeps no SSA names, but `kc run` finds buffers by parameter name. A name location
+/// (`loc("out"(...))`, what `--emit=mlir-gpu` writes) gives it; otherwise MLIR gives each
+/// entry-block argument the location of its `%name` in the signature (custom or generic
+/// form), and the name is the identifier at that position of `text`, never a textual search
+/// that a comment or another kernel could match. `None` when neither applies (an explicit
+/// `loc(...)` into another file): the caller names it `argN`.
 fn param_name(text: &str, arg: Location) -> Option<String> {
+    if arg.is_name() {
+        let name = arg.name_value();
+        let name = name.as_string_ref().as_str().ok()?;
+        return (!name.is_empty()).then(|| name.to_string());
+    }
     let (file, line, col) = position(arg)?;
     if file != "-" {
         return None;
