@@ -4,9 +4,9 @@
 //! Kernels come from `kc_tests::gen::source::race_free_kernel` (nested if/else, loops with
 //! uniform and divergent trip counts, break/continue/return at any depth, uniform and
 //! divergent arithmetic, loads, stores, atomics, ballot, readfirstlane, shuffles,
-//! reductions, scans), with implicit and explicit convergence tokens, in which every store and
-//! atomic goes to the work-item's own slots: with data races, the engines could
-//! legitimately disagree (they order lanes and waves differently: a store that follows a
+//! reductions, scans, shared arrays up to the 65536 bytes of LDS), with implicit and
+//! explicit convergence tokens, in which every store and atomic goes to the work-item's own
+//! slots: with data races, the engines could legitimately disagree (they order lanes and waves differently: a store that follows a
 //! loop exit in the CFG runs after the loop on the GPU). Each runs with a random block size
 //! among 1, 17, 33, 64, 65 and 128 work-items (partial and several waves) and one or two
 //! workgroups, on random buffers and scalars. A kernel whose reference run reports undefined behaviour (an index
@@ -163,6 +163,8 @@ fn main() -> ExitCode {
     let (mut compared, mut skipped, mut failures) = (0, 0, Vec::new());
     // Compiles refused for needing more registers than a reduced budget, even with spilling.
     let mut over = 0;
+    // Compared kernels whose shared arrays fill LDS to (nearly) its 65536 bytes.
+    let mut full_lds = 0;
     for i in first..first + count {
         let s = Rng::derive(seed, i as u64);
         let mut rng = Rng::new(s ^ 0x5eed);
@@ -221,6 +223,7 @@ fn main() -> ExitCode {
             }
         };
         compared += 1;
+        full_lds += text.contains("shared big") as usize;
         let describe = format!("kernel {i} (seed {s:#x}), block {block}, grid {grid}");
         let failed_before = failures.len();
         // The simulator runs the listing of the unoptimized and of the optimized kernel, with
@@ -296,6 +299,10 @@ fn main() -> ExitCode {
         "exec_diff: {} of {compared} compared kernels agree; {skipped} skipped (undefined \
          behaviour in the reference run)",
         compared - failures.len()
+    );
+    println!(
+        "exec_diff: {full_lds} of them fill LDS to within 16 bytes of its 65536 (shared arrays \
+         near the limit)"
     );
     if over > 0 {
         println!(

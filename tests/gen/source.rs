@@ -3,7 +3,7 @@
 //! A kernel is a random statement tree: `let`/`var` declarations of every scalar type
 //! (`bool i32 u32 i64 u64 f32`), assignments and compound assignments to `var`s (in branches
 //! and loops, so joins and loop exits get block arguments), stores and atomics to typed
-//! buffers and shared arrays, `if`/`else if`/`else`, `while` (counted or on an arbitrary
+//! buffers and shared arrays (some kernels fill LDS to its 65536-byte limit), `if`/`else if`/`else`, `while` (counted or on an arbitrary
 //! condition), `for` over uniform or divergent ranges of any integer type, `loop` (always
 //! with a guarded `break`), and `break`/`continue`/`return` at any depth, often right after
 //! assigning a constant to a `var` (so different exits carry different constants).
@@ -198,13 +198,28 @@ fn generate(name: &str, seed: u64, tokens: Tokens, race_free: bool) -> Kernel {
         }
     }
     // Shared arrays: race-free kernels give each work-item of a workgroup (up to 128) its
-    // own element.
+    // own element. A quarter of the time one more array fills LDS to its 65536-byte limit
+    // or just under it (arrays sit at 8-byte-aligned offsets, as LANGUAGE.md says): placed
+    // first, it puts the others at the top of LDS; placed last, it ends there.
     if g.rng.chance(40) {
-        for _ in 0..g.rng.range(1, 2) {
+        let len = if race_free { 128 } else { 64 };
+        let mut arrays: Vec<(String, Ty, u64)> = (0..g.rng.range(1, 2))
+            .map(|_| (g.fresh("sh"), *g.rng.pick(&NUMS), len))
+            .collect();
+        if g.rng.chance(25) {
+            // Every other array is a multiple of 8 bytes, so the filler may take the rest.
+            let used: u64 = arrays.iter().map(|(_, t, n)| n * t.size()).sum();
             let t = *g.rng.pick(&NUMS);
-            let sh = g.fresh("sh");
-            let len = if race_free { 128 } else { 64 };
-            g.line(&format!("shared {sh}: [{}; {len}];", t.name()));
+            let fill = (65536 - used) / t.size() - g.rng.below(3) as u64;
+            let filler = (g.fresh("big"), t, fill);
+            if g.rng.chance(50) {
+                arrays.insert(0, filler);
+            } else {
+                arrays.push(filler);
+            }
+        }
+        for (sh, t, n) in arrays {
+            g.line(&format!("shared {sh}: [{}; {n}];", t.name()));
             g.shared.push((sh, t));
         }
     }
