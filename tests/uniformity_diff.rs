@@ -242,8 +242,9 @@ fn print_classes(classes: &BTreeMap<(bool, Option<Class>), (usize, usize)>, inde
     unexplained
 }
 
-/// Compiles a batch into one module; kernels kc rejects are reported (a generator bug) and
-/// left out.
+/// Compiles a batch into one module; kernels kc rejects are reported as failures (the
+/// generator makes valid kernels, so a rejection is kc's error or the generator's: the report
+/// shows kc's message to tell which) and left out.
 fn compile(kernels: &[&Kernel], t: &mut Totals) -> Option<(Ir, Vec<usize>)> {
     let is_ir = kernels[0].kind.is_ir();
     let input = |text: String| Input {
@@ -269,7 +270,7 @@ fn compile(kernels: &[&Kernel], t: &mut Totals) -> Option<(Ir, Vec<usize>)> {
         match pipeline::compile_to_cf(&input(k.text.clone())) {
             Ok(_) => ok.push(i),
             Err(e) => t.failures.push(format!(
-                "=== generated kernel {} (seed {:#x}, {}) is rejected by kc: a generator bug\n{}\n{}",
+                "=== generated kernel {} (seed {:#x}, {}) is rejected by kc\n{}\n{}",
                 k.name,
                 k.seed,
                 k.kind.describe(),

@@ -16,7 +16,9 @@
 //! write after the loop also past every conditional branch on a path from the exits to the
 //! write, for a write in a parallel arm past the branch that splits the arms. The point must
 //! lie inside every loop that encloses the spin loop (the paper's
-//! `resolve_SafePDom_conflicts`: otherwise the new back edge would leave the enclosing loop).
+//! `resolve_SafePDom_conflicts`: otherwise the new back edge would leave the enclosing loop),
+//! and inside no other cycle: a point in a loop after the exit moves past that loop, which
+//! then nests in the repaired one (a switch block inside it would be its second entry).
 //!
 //! **Switch block** (Algorithm 3): the block at the point is split there if the point is not
 //! its start; a hub (`control_flow_hub`, the `i32` selector as the paper's PHI `cond`, a
@@ -35,14 +37,16 @@
 //! the loop would change which lanes execute it together: the loop heart keeps its meaning
 //! only if nothing convergent joins the loop); a token, or a pointer with no placeholder,
 //! that would have to cross the switch; a value read at a join past the switch also reached
-//! without passing it.
+//! without passing it; and, as a safety net, a repaired kernel that fails the verifier or the
+//! token rules (the kernel is restored and the note says what failed).
 //!
 //! Pre: a verified CF kernel. Post: the kernel verifies, passes the token rules, computes
 //! what it did on a machine with fair scheduling (seed 001's Theorem 1: the transformation
 //! adds no behaviour a MIMD machine would not have), and no repaired loop is reported by
 //! `simt_deadlock::detect` for the same write again (the write is now in the loop).
-//! Cost: each repaired loop recomputes the uniformity, the CFG and its trees and walks the
-//! kernel a constant number of times: O(kernel x spin loops).
+//! Cost: each repaired loop recomputes the uniformity, the CFG and its trees, walks the
+//! kernel a constant number of times, and copies and verifies the module (to restore it when
+//! the result is invalid): O(module x spin loops).
 
 use super::control_flow_hub::{Carried, Consts, Edge, Hub, HubNames};
 use crate::analysis::simt_deadlock::{self, SpinLoop};
@@ -78,12 +82,51 @@ pub fn simt_repair(ir: &mut Ir, func: Op) -> Vec<Outcome> {
         else {
             return out;
         };
-        let result = repair(ir, func, &spin);
+        let result = repair_checked(ir, func, &spin);
         out.push(Outcome {
             header: spin.header,
             result,
         });
     }
+}
+
+/// [`repair`], committed only if the kernel then passes the verifier and the token rules:
+/// otherwise (and when the repair declines half-way) the kernel is restored as it was and the
+/// outcome says why. The safety net for a construction the repair got wrong: the caller would
+/// otherwise stop on IR kc itself made invalid.
+fn repair_checked(ir: &mut Ir, func: Op, spin: &SpinLoop) -> Result<Loc, String> {
+    let saved = ir.clone();
+    let result = repair(ir, func, spin).and_then(|loc| match first_error(ir, func) {
+        None => Ok(loc),
+        Some(e) => Err(format!(
+            "the repaired kernel would be invalid ({e}), so it is left as it was"
+        )),
+    });
+    if result.is_err() {
+        *ir = saved;
+    }
+    result
+}
+
+/// The first verifier or token-rule error in kernel `func`, if any (errors in other kernels
+/// are not the repair's).
+fn first_error(ir: &Ir, func: Op) -> Option<String> {
+    let in_func = |e: &crate::verify::VerifyError| {
+        let mut o = Some(e.op);
+        while let Some(x) = o {
+            if x == func {
+                return true;
+            }
+            o = ir.parent_op(x);
+        }
+        false
+    };
+    let find = |r: Result<(), Vec<crate::verify::VerifyError>>| {
+        r.err()
+            .and_then(|es| es.into_iter().find(in_func))
+            .map(|e| e.message)
+    };
+    find(crate::verify::verify(ir)).or_else(|| find(crate::verify_tokens::verify_tokens(ir)))
 }
 
 /// A program point: before op number `index` of block node `block` (`index` = the number of
@@ -342,6 +385,28 @@ fn safe_point(ir: &Ir, g: &Graph, c: CycleId, spin: &SpinLoop) -> Result<Point, 
             let q = g.after_branch(n).ok_or_else(no_point)?;
             p = g.join(p, q).ok_or_else(no_point)?;
         }
+    }
+    // A point inside a cycle the spin loop is not in (a loop after its exit, around or before
+    // the release) moves past that cycle, to the reconvergence of its exits: the switch block
+    // inside it would be a second entry of it (the spin loop's back edges enter the switch),
+    // an irreducible cycle whose heart no longer dominates it. Past it, the whole cycle nests
+    // in the repaired loop. Each step moves the point down the post-dominator tree.
+    let header = g.cycles.cycle(c).header();
+    while let Some(x) = g.cycles.outermost_excluding(p.block, header) {
+        let r = g
+            .cycles
+            .exit_blocks(&g.cfg, x)
+            .into_iter()
+            .reduce(|a, b| g.pdom.common_dominator(a, b))
+            .filter(|&r| r != g.pdom.root())
+            .ok_or_else(no_point)?;
+        let q = g
+            .join(p, Point { block: r, index: 0 })
+            .ok_or_else(no_point)?;
+        if q == p {
+            return Err(no_point());
+        }
+        p = q;
     }
     // The point must stay inside every loop around the spin loop, and outside it.
     if g.cycles.contains(c, p.block) {
