@@ -64,12 +64,16 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
     // blocks): with no lanes there the loop is left, and no scalar register the loop writes
     // is read after it (a value defined in a loop with divergent exits is read outside
     // through per-lane copies: temporal divergence), so the loop's counters may be written.
-    let latch_at = |t: usize| {
-        f.layout[t..]
-            .iter()
-            .find_map(|&b| f.blocks[b].insts.first())
-            .is_some_and(|i| i.op == Opc::CF_LOOP)
-    };
+    // `latch_at[t]`: the first instruction at or after layout position `t` is a `cf_loop`.
+    // One backward walk: a run of empty blocks (the joins of a long `else if` chain all end
+    // at one place) is not walked again for every skip into it.
+    let mut latch_at = vec![false; f.layout.len() + 1];
+    for (i, &b) in f.layout.iter().enumerate().rev() {
+        latch_at[i] = match f.blocks[b].insts.first() {
+            Some(first) => first.op == Opc::CF_LOOP,
+            None => latch_at[i + 1],
+        };
+    }
     let mut latches = vec![false; f.layout.len()];
     for (i, &b) in f.layout.iter().enumerate() {
         let insts = &f.blocks[b].insts;
@@ -83,7 +87,7 @@ pub fn lower(f: &mut Func) -> Result<(), String> {
             };
             match target {
                 Some(t) if t > i && k + 1 == insts.len() => {
-                    latches[t] = latch_at(t);
+                    latches[t] = latch_at[t];
                     skips.push((t, i));
                 }
                 _ => {
