@@ -13,9 +13,12 @@
 //! - The sweep: the mixed shape at every doubling from 400 to 102,400 statements, `-S` CPU
 //!   time per statement, which shows where the cost per statement steps up.
 //!
+//! - The chain table: the uniform and the divergent `else if` chain at 20,000, 40,000 and
+//!   80,000 arms, `-S` CPU time and its growth per 2x.
+//!
 //! - The latency table: the machine's load latency by working-set size (no compile).
 //!
-//! `cargo run --release -p kc-tests --bin size-table [mixed|shapes|sweep|latency]` (the
+//! `cargo run --release -p kc-tests --bin size-table [mixed|shapes|chains|sweep|latency]` (the
 //! first two tables without an argument; `KC_BIN` names the `kc` binary, `KC_SIZE_RUNS` the runs per compile, of which
 //! the least times and the largest memory are shown).
 
@@ -240,6 +243,45 @@ fn latency_table() {
     }
 }
 
+/// The arms of the chain table: the long chains the README promises to compile in linear time.
+const CHAIN_SIZES: [usize; 3] = [20_000, 40_000, 80_000];
+
+/// The chain table: the uniform and the divergent `else if` chain at every size of
+/// [`CHAIN_SIZES`], `-S` CPU time and peak memory, each with its growth per 2x (linear: 2x;
+/// a pass quadratic in the arms, like a walk of the chain's run of empty join blocks per
+/// arm, shows as 4x).
+fn chain_table(kc: &Path, dir: &Path) -> Result<(), String> {
+    let header: Vec<String> = CHAIN_SIZES
+        .iter()
+        .map(|n| format!("{} arms", group_digits(*n)))
+        .collect();
+    println!("| `else if` chain, `-S` | {} |", header.join(" | "));
+    println!("|---|{}", "---|".repeat(CHAIN_SIZES.len()));
+    for shape in [Shape::UniformChain, Shape::DivergentChain] {
+        let mut cells = Vec::new();
+        let mut prev = None;
+        for n in CHAIN_SIZES {
+            let src = write_kernel(dir, shape, n)?;
+            match measure(kc, &src, &["-S"], &src.with_extension("s")) {
+                Ok(r) => {
+                    cells.push(format!(
+                        "{}, {:.0} MB",
+                        cell(r.cpu, prev, "s", 2),
+                        r.kib / 1024.0
+                    ));
+                    prev = Some(r.cpu);
+                }
+                Err(e) => {
+                    cells.push(e);
+                    prev = None;
+                }
+            }
+        }
+        println!("| {} | {} |", shape.name(), cells.join(" | "));
+    }
+    Ok(())
+}
+
 /// The base size N of each shape in the growth table.
 fn table_base(shape: Shape) -> Option<usize> {
     match shape {
@@ -273,11 +315,13 @@ fn main() -> ExitCode {
     let which = std::env::args().nth(1);
     let (mixed, shapes) = match which.as_deref() {
         None => (true, true),
-        Some("sweep") | Some("latency") => (false, false),
+        Some("sweep") | Some("latency") | Some("chains") => (false, false),
         Some("mixed") => (true, false),
         Some("shapes") => (false, true),
         Some(other) => {
-            eprintln!("size-table: unknown table `{other}` (mixed, shapes, sweep or latency)");
+            eprintln!(
+                "size-table: unknown table `{other}` (mixed, shapes, chains, sweep or latency)"
+            );
             return ExitCode::FAILURE;
         }
     };
@@ -301,6 +345,9 @@ fn main() -> ExitCode {
     let mut result = Ok(());
     if which.as_deref() == Some("sweep") {
         result = sweep_table(&kc, &dir);
+    }
+    if which.as_deref() == Some("chains") {
+        result = chain_table(&kc, &dir);
     }
     if mixed {
         result = mixed_table(&kc, &dir);
