@@ -276,6 +276,24 @@ isa! {
     S_CMP_EQ_U64 = "s_cmp_eq_u64" Sopc Salu [SSrc(2), SSrc(2)] defs 0 SCC_W;
     S_CMP_LG_U64 = "s_cmp_lg_u64" Sopc Salu [SSrc(2), SSrc(2)] defs 0 SCC_W;
 
+    // ---- SOPK compares: SCC = sdst <op> the 16-bit immediate (sign-extended for the `_i32`
+    // forms, zero-extended for `_u32`); `s_addk_i32` / `s_mulk_i32`: sdst op= sign-extended
+    // immediate (addk's SCC is the signed overflow) ----
+    S_CMPK_EQ_I32 = "s_cmpk_eq_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LG_I32 = "s_cmpk_lg_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_GT_I32 = "s_cmpk_gt_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_GE_I32 = "s_cmpk_ge_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LT_I32 = "s_cmpk_lt_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LE_I32 = "s_cmpk_le_i32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_EQ_U32 = "s_cmpk_eq_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LG_U32 = "s_cmpk_lg_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_GT_U32 = "s_cmpk_gt_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_GE_U32 = "s_cmpk_ge_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LT_U32 = "s_cmpk_lt_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_CMPK_LE_U32 = "s_cmpk_le_u32" Sopk Salu [SReg(1), Imm] defs 0 SCC_W;
+    S_ADDK_I32 = "s_addk_i32" Sopk Salu [SReg(1), Imm] defs 1 SCC_W + reads_dst;
+    S_MULK_I32 = "s_mulk_i32" Sopk Salu [SReg(1), Imm] defs 1 NO + reads_dst;
+
     // ---- SOPP ----
     S_BRANCH = "s_branch" Sopp Branch [Label] defs 0 NO;
     S_CBRANCH_SCC0 = "s_cbranch_scc0" Sopp Branch [Label] defs 0 SCC_R;
@@ -314,6 +332,8 @@ isa! {
     S_LOAD_DWORD = "s_load_dword" Smem Smem [SReg(1), SSrc(2), SSrc(1)] defs 1 NO;
     S_LOAD_DWORDX2 = "s_load_dwordx2" Smem Smem [SReg(2), SSrc(2), SSrc(1)] defs 1 NO;
     S_LOAD_DWORDX4 = "s_load_dwordx4" Smem Smem [SReg(4), SSrc(2), SSrc(1)] defs 1 NO;
+    S_LOAD_DWORDX8 = "s_load_dwordx8" Smem Smem [SReg(8), SSrc(2), SSrc(1)] defs 1 NO;
+    S_LOAD_DWORDX16 = "s_load_dwordx16" Smem Smem [SReg(16), SSrc(2), SSrc(1)] defs 1 NO;
 
     // ---- VOP1 ----
     V_MOV_B32 = "v_mov_b32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
@@ -336,6 +356,8 @@ isa! {
     // x = mant * 2^exp with |mant| in [0.5, 1) (denormals included; 0, inf, NaN: see alu).
     V_FREXP_MANT_F32 = "v_frexp_mant_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
     V_FREXP_EXP_I32_F32 = "v_frexp_exp_i32_f32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
+    // The bits in reverse order.
+    V_BFREV_B32 = "v_bfrev_b32_e32" Vop1 Valu [VReg(1), VSrc(1)] defs 1 EX;
 
     // ---- VOP2 (src0 any, src1 VGPR) ----
     V_ADD_U32 = "v_add_u32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
@@ -360,6 +382,14 @@ isa! {
     V_MAX_F32 = "v_max_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
     // vdst = src0 * src1 + vdst (one rounding); src0 may be a literal.
     V_FMAC_F32 = "v_fmac_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX + reads_dst;
+    // src1 - src0.
+    V_SUBREV_F32 = "v_subrev_f32_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    // 24-bit multiplies: the low 24 bits of each source, sign-extended (`_i32_i24`) or
+    // zero-extended (`_u32_u24`); the low or high 32 bits of the 48-bit product.
+    V_MUL_I32_I24 = "v_mul_i32_i24_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    V_MUL_HI_I32_I24 = "v_mul_hi_i32_i24_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    V_MUL_U32_U24 = "v_mul_u32_u24_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
+    V_MUL_HI_U32_U24 = "v_mul_hi_u32_u24_e32" Vop2 Valu [VReg(1), VSrc(1), VReg(1)] defs 1 EX;
 
     // ---- VOP3 (two scalar-bus sources at most one SGPR; no literals) ----
     V_MUL_LO_U32 = "v_mul_lo_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
@@ -378,6 +408,28 @@ isa! {
     V_ADDC_CO_U32 = "v_addc_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), SSrc(2)] defs 2 EX;
     V_SUB_CO_U32 = "v_sub_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1)] defs 2 EX;
     V_SUBB_CO_U32 = "v_subb_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), SSrc(2)] defs 2 EX;
+    // src1 - src0; sdst = the borrow (src0 > src1).
+    V_SUBREV_CO_U32 = "v_subrev_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1)] defs 2 EX;
+    // popcount(src0) + src1.
+    V_BCNT_U32_B32 = "v_bcnt_u32_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // (src0 & src1) | (!src0 & src2).
+    V_BFI_B32 = "v_bfi_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // 24-bit multiply (as v_mul_u32_u24 / v_mul_i32_i24) plus src2, low 32 bits.
+    V_MAD_U32_U24 = "v_mad_u32_u24" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_MAD_I32_I24 = "v_mad_i32_i24" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // (src0 ^ src1) + src2; (src0 + src1) << src2[4:0]; (src0 << src1[4:0]) | src2;
+    // (src0 & src1) | src2; src0 | src1 | src2.
+    V_XAD_U32 = "v_xad_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_ADD_LSHL_U32 = "v_add_lshl_u32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_LSHL_OR_B32 = "v_lshl_or_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_AND_OR_B32 = "v_and_or_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    V_OR3_B32 = "v_or3_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1), VSrc(1)] defs 1 EX;
+    // ---- VOP3P packed f32 (gfx90a+): each source an f32 pair; result half i from the
+    // halves `op_sel` (low result) / `op_sel_hi` (high result) pick, `neg_lo` / `neg_hi`
+    // negating them ----
+    V_PK_ADD_F32 = "v_pk_add_f32" Vop3 Valu [VReg(2), VSrc(2), VSrc(2)] defs 1 EX;
+    V_PK_MUL_F32 = "v_pk_mul_f32" Vop3 Valu [VReg(2), VSrc(2), VSrc(2)] defs 1 EX;
+    V_PK_FMA_F32 = "v_pk_fma_f32" Vop3 Valu [VReg(2), VSrc(2), VSrc(2), VSrc(2)] defs 1 EX;
     V_LSHLREV_B64 = "v_lshlrev_b64" Vop3 Valu [VReg(2), VSrc(1), VSrc(2)] defs 1 EX;
     V_LSHRREV_B64 = "v_lshrrev_b64" Vop3 Valu [VReg(2), VSrc(1), VSrc(2)] defs 1 EX;
     V_ASHRREV_I64 = "v_ashrrev_i64" Vop3 Valu [VReg(2), VSrc(1), VSrc(2)] defs 1 EX;
@@ -438,6 +490,28 @@ isa! {
     DS_READ_B64 = "ds_read_b64" Ds Lds [VReg(2), VReg(1)] defs 1 EX + mem;
     DS_WRITE_B32 = "ds_write_b32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
     DS_WRITE_B64 = "ds_write_b64" Ds Lds [VReg(1), VReg(2)] defs 0 EX + mem;
+    // Two accesses per lane at addr + 4 * offset0 and addr + 4 * offset1 (`_b64`: units of
+    // 8 bytes; `st64`: of 256 / 512 bytes), offsets 0..255: `ds_read2_b32 vdst[2], addr
+    // offset0:A offset1:B`, `ds_write2_b32 addr, data0, data1 offset0:A offset1:B`.
+    DS_READ2_B32 = "ds_read2_b32" Ds Lds [VReg(2), VReg(1)] defs 1 EX + mem;
+    DS_READ2ST64_B32 = "ds_read2st64_b32" Ds Lds [VReg(2), VReg(1)] defs 1 EX + mem;
+    DS_READ2_B64 = "ds_read2_b64" Ds Lds [VReg(4), VReg(1)] defs 1 EX + mem;
+    DS_READ2ST64_B64 = "ds_read2st64_b64" Ds Lds [VReg(4), VReg(1)] defs 1 EX + mem;
+    DS_WRITE2_B32 = "ds_write2_b32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_WRITE2ST64_B32 = "ds_write2st64_b32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_WRITE2_B64 = "ds_write2_b64" Ds Lds [VReg(1), VReg(2), VReg(2)] defs 0 EX + mem;
+    DS_WRITE2ST64_B64 = "ds_write2st64_b64" Ds Lds [VReg(1), VReg(2), VReg(2)] defs 0 EX + mem;
+    // Non-returning atomics: addr, data.
+    DS_ADD_U32 = "ds_add_u32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_SUB_U32 = "ds_sub_u32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_MIN_I32 = "ds_min_i32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_MAX_I32 = "ds_max_i32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_MIN_U32 = "ds_min_u32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_MAX_U32 = "ds_max_u32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_AND_B32 = "ds_and_b32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_OR_B32 = "ds_or_b32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_XOR_B32 = "ds_xor_b32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
+    DS_ADD_F32 = "ds_add_f32" Ds Lds [VReg(1), VReg(1)] defs 0 EX + mem;
     DS_ADD_RTN_U32 = "ds_add_rtn_u32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 1 EX + mem;
     DS_MIN_RTN_I32 = "ds_min_rtn_i32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 1 EX + mem;
     DS_MAX_RTN_I32 = "ds_max_rtn_i32" Ds Lds [VReg(1), VReg(1), VReg(1)] defs 1 EX + mem;

@@ -125,6 +125,29 @@ pub fn sopc(opc: Opc, a: u64, b: u64) -> bool {
 
 /// A SOP1 op other than the saveexec ones: (result, new SCC if written). `d` is the old
 /// destination (read by `s_bitset0_b64`).
+/// `s_cmpk_*`: `a` against the 16-bit immediate, sign-extended for the `_i32` forms and
+/// zero-extended for the `_u32` forms.
+pub fn sopk_cmp(opc: Opc, a: u32, k: u16) -> bool {
+    use Opc::*;
+    let (sa, sk) = (a as i32, k as i16 as i32);
+    let uk = k as u32;
+    match opc {
+        S_CMPK_EQ_I32 => sa == sk,
+        S_CMPK_LG_I32 => sa != sk,
+        S_CMPK_GT_I32 => sa > sk,
+        S_CMPK_GE_I32 => sa >= sk,
+        S_CMPK_LT_I32 => sa < sk,
+        S_CMPK_LE_I32 => sa <= sk,
+        S_CMPK_EQ_U32 => a == uk,
+        S_CMPK_LG_U32 => a != uk,
+        S_CMPK_GT_U32 => a > uk,
+        S_CMPK_GE_U32 => a >= uk,
+        S_CMPK_LT_U32 => a < uk,
+        S_CMPK_LE_U32 => a <= uk,
+        o => unreachable!("{o} is not an s_cmpk op"),
+    }
+}
+
 pub fn sop1(opc: Opc, a: u64, d: u64) -> (u64, Option<bool>) {
     use Opc::*;
     let a32 = a as u32;

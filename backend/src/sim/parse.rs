@@ -347,6 +347,9 @@ impl Parser {
             inst.mods[slot] = m;
         }
         self.check_encoding(&inst, &kinds, vop3, spelled_e32, s)?;
+        if is_vop3p(opc) {
+            self.check_vop3p(&inst, s)?;
+        }
         if inst.dpp.is_some() {
             // The DPP word holds src0's register: no constant, no SGPR anywhere.
             let defs = d.defs as usize;
@@ -361,6 +364,33 @@ impl Parser {
 
     fn modifier(&self, inst: &mut Inst, m: &str, s: &str) -> Result<(), ParseError> {
         let d = inst.opc.desc();
+        let (key, value) = m.split_once(':').unwrap_or((m, ""));
+        if is_vop3p(inst.opc) {
+            let slot = match key {
+                "op_sel" => 0,
+                "op_sel_hi" => 1,
+                "neg_lo" => 2,
+                "neg_hi" => 3,
+                _ => return Err(self.err(format!("unexpected `{m}` in `{s}`"))),
+            };
+            let n = d.operands.len() - d.defs as usize;
+            inst.pk[slot] = parse_bits(value, n)
+                .ok_or_else(|| self.err(format!("expected {n} bits `[0,1,..]`: `{m}` in `{s}`")))?;
+            return Ok(());
+        }
+        if is_ds2(inst.opc) {
+            let v = match key {
+                "offset0" | "offset1" => parse_int(value).filter(|v| (0..=255).contains(v)),
+                _ => return Err(self.err(format!("unexpected `{m}` in `{s}`"))),
+            }
+            .ok_or_else(|| self.err(format!("{key} must be 0..255 in `{s}`")))?;
+            if key == "offset0" {
+                inst.offset = v as i32;
+            } else {
+                inst.offset1 = v as u8;
+            }
+            return Ok(());
+        }
         if !d.mem {
             return Err(self.err(format!("unexpected `{m}` in `{s}`")));
         }
@@ -402,6 +432,10 @@ impl Parser {
             }
             Kind::Imm => match parse_hwreg(piece).or_else(|| parse_int(piece)) {
                 Some(v) if (0..=0xffff).contains(&v) => Op::K(v as u64),
+                // A signed 16-bit immediate may be written negative.
+                Some(v) if (-0x8000..0).contains(&v) && signed_simm16(opc) => {
+                    Op::K(v as u16 as u64)
+                }
                 _ => return Err(bad("a 16-bit immediate")),
             },
             Kind::Waitcnt => unreachable!("handled by the caller"),
@@ -487,7 +521,13 @@ impl Parser {
         } else {
             (256, "VGPRs are v0..v255")
         };
-        if lo.saturating_add(n) > max || n > 4 {
+        // SGPR tuples of 8 and 16 dwords are `s_load_dwordx8` / `x16` destinations.
+        let widths: &[u32] = if file == 's' {
+            &[1, 2, 3, 4, 8, 16]
+        } else {
+            &[1, 2, 3, 4]
+        };
+        if lo.saturating_add(n) > max || !widths.contains(&n) {
             return Err(self.err(format!("register `{t}` out of range ({what}) in `{s}`")));
         }
         // SGPR tuples are aligned to their size (max 4); VGPR tuples on gfx90a+ to 2.
@@ -505,7 +545,8 @@ impl Parser {
     /// A constant operand of `n` dwords, as the hardware reads it.
     fn constant(&self, t: &str, n: u8, opc: Opc, s: &str) -> Result<u64, ParseError> {
         if let Some(bits) = parse_f32(t) {
-            if n == 2 {
+            // A packed-f32 source's constant is one f32 (see `check_vop3p`).
+            if n == 2 && !is_vop3p(opc) {
                 return Err(self.err(format!(
                     "float constant `{t}` in a 64-bit operand is not supported: `{s}`"
                 )));
@@ -539,6 +580,23 @@ impl Parser {
             )));
         }
         Ok(v as u64)
+    }
+
+    /// A constant source of a packed-f32 op is a single 32-bit value (an inline constant:
+    /// VOP3P has no literal); clang selects its low half for both results (`op_sel_hi` bit
+    /// 0). Reading its high half is not modelled, so such a listing is refused.
+    fn check_vop3p(&self, inst: &Inst, s: &str) -> Result<(), ParseError> {
+        for j in 0..3 {
+            if let Op::K(_) = inst.ops[1 + j] {
+                if (inst.pk[0] | inst.pk[1]) >> j & 1 != 0 {
+                    return Err(self.err(format!(
+                        "the high half of a constant in a packed f32 op is not supported \
+                         (select its low half with op_sel/op_sel_hi): `{s}`"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn check_encoding(
@@ -575,7 +633,13 @@ impl Parser {
         let mut literals = Vec::new();
         for (j, op) in inst.ops.iter().enumerate().skip(defs) {
             if let Op::K(v) = *op {
-                if !is_inline(v, kinds[j]) {
+                // A packed-f32 source's constant is a 32-bit inline constant.
+                let k = if is_vop3p(inst.opc) {
+                    Kind::VSrc(1)
+                } else {
+                    kinds[j]
+                };
+                if !is_inline(v, k) {
                     literals.push((j, v));
                 }
             }
@@ -665,6 +729,7 @@ fn takes_fp_mods(opc: Opc) -> bool {
             | V_RCP_IFLAG_F32
             | V_ADD_F32
             | V_SUB_F32
+            | V_SUBREV_F32
             | V_MUL_F32
             | V_MIN_F32
             | V_MAX_F32
@@ -688,6 +753,60 @@ fn takes_fp_mods(opc: Opc) -> bool {
             | V_CMP_NLE_F32
             | V_CMP_NLT_F32
     )
+}
+
+/// VOP3P packed ops: `op_sel` / `op_sel_hi` / `neg_lo` / `neg_hi` modifiers.
+pub(crate) fn is_vop3p(o: Opc) -> bool {
+    matches!(o, Opc::V_PK_ADD_F32 | Opc::V_PK_MUL_F32 | Opc::V_PK_FMA_F32)
+}
+
+/// `ds_read2*` / `ds_write2*`: `offset0:` / `offset1:` modifiers instead of `offset:`.
+pub(crate) fn is_ds2(o: Opc) -> bool {
+    use Opc::*;
+    matches!(
+        o,
+        DS_READ2_B32
+            | DS_READ2ST64_B32
+            | DS_READ2_B64
+            | DS_READ2ST64_B64
+            | DS_WRITE2_B32
+            | DS_WRITE2ST64_B32
+            | DS_WRITE2_B64
+            | DS_WRITE2ST64_B64
+    )
+}
+
+/// SOPK ops whose immediate is a signed 16-bit value.
+fn signed_simm16(o: Opc) -> bool {
+    use Opc::*;
+    matches!(
+        o,
+        S_MOVK_I32
+            | S_CMPK_EQ_I32
+            | S_CMPK_LG_I32
+            | S_CMPK_GT_I32
+            | S_CMPK_GE_I32
+            | S_CMPK_LT_I32
+            | S_CMPK_LE_I32
+            | S_ADDK_I32
+            | S_MULK_I32
+    )
+}
+
+/// `[b0,b1,..]` with exactly `n` bits 0/1: bit i is source i.
+fn parse_bits(t: &str, n: usize) -> Option<u8> {
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let mut bits = 0u8;
+    let mut count = 0;
+    for (i, b) in inner.split(',').enumerate() {
+        match b.trim() {
+            "0" => {}
+            "1" => bits |= 1 << i,
+            _ => return None,
+        }
+        count += 1;
+    }
+    (count == n).then_some(bits)
 }
 
 /// The table opcode of a mnemonic, accepting the other `_e32`/`_e64` spelling (or none).
@@ -724,7 +843,12 @@ fn has_e32_form(o: Opc) -> bool {
     use Opc::*;
     matches!(
         o,
-        V_ADD_CO_U32 | V_ADDC_CO_U32 | V_SUB_CO_U32 | V_SUBB_CO_U32 | V_CNDMASK_B32
+        V_ADD_CO_U32
+            | V_ADDC_CO_U32
+            | V_SUB_CO_U32
+            | V_SUBREV_CO_U32
+            | V_SUBB_CO_U32
+            | V_CNDMASK_B32
     ) || o.desc().fmt == Fmt::Vopc
 }
 

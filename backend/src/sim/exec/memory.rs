@@ -21,7 +21,7 @@ pub(super) fn smem(w: &mut Wave, inst: &Inst, pc: u32, sh: &mut Shared) -> Resul
         dst: ops[0],
         smem: true,
         exec: 0,
-        data: [[0; 64]; 2],
+        data: [[0; 64]; 4],
     };
     for k in 0..n as usize {
         let a = addr + 4 * k as u64;
@@ -49,7 +49,7 @@ pub(super) fn ds(
         dst: Op::None,
         smem: false,
         exec,
-        data: [[0; 64]; 2],
+        data: [[0; 64]; 4],
     };
     let lanes = (0..64).filter(|l| exec >> l & 1 != 0);
     match inst.opc {
@@ -91,6 +91,58 @@ pub(super) fn ds(
             }
             p.dst = ops[0];
         }
+        DS_READ2_B32 | DS_READ2ST64_B32 | DS_READ2_B64 | DS_READ2ST64_B64 | DS_WRITE2_B32
+        | DS_WRITE2ST64_B32 | DS_WRITE2_B64 | DS_WRITE2ST64_B64 => {
+            // Two accesses of `n` dwords at addr + offset0 * unit and addr + offset1 * unit.
+            let wide = matches!(
+                inst.opc,
+                DS_READ2_B64 | DS_READ2ST64_B64 | DS_WRITE2_B64 | DS_WRITE2ST64_B64
+            );
+            let st64 = matches!(
+                inst.opc,
+                DS_READ2ST64_B32 | DS_READ2ST64_B64 | DS_WRITE2ST64_B32 | DS_WRITE2ST64_B64
+            );
+            let n: u8 = if wide { 2 } else { 1 };
+            let unit = 4 * n as u32 * if st64 { 64 } else { 1 };
+            let offs = [inst.offset as u32 * unit, inst.offset1 as u32 * unit];
+            let write = inst.opc.desc().defs == 0;
+            let addr = w.vsrc(ops[if write { 0 } else { 1 }]);
+            for l in lanes {
+                for (h, o) in offs.iter().enumerate() {
+                    let a = addr[l].wrapping_add(*o);
+                    for k in 0..n as u32 {
+                        if write {
+                            let Op::V(r, _) = ops[1 + h] else {
+                                unreachable!()
+                            };
+                            let v = w.v[r as usize + k as usize][l];
+                            sh.lds
+                                .store32(a, k, n, v)
+                                .map_err(|m| lane_fault(l, a, m))?;
+                        } else {
+                            p.data[h * n as usize + k as usize][l] =
+                                sh.lds.load32(a, k, n).map_err(|m| lane_fault(l, a, m))?;
+                        }
+                    }
+                }
+            }
+            if !write {
+                p.dst = ops[0];
+            }
+        }
+        DS_ADD_U32 | DS_SUB_U32 | DS_MIN_I32 | DS_MAX_I32 | DS_MIN_U32 | DS_MAX_U32
+        | DS_AND_B32 | DS_OR_B32 | DS_XOR_B32 | DS_ADD_F32 => {
+            // Non-returning atomics, lane by lane in lane order.
+            let (addr, x) = (w.vsrc(ops[0]), w.vsrc(ops[1]));
+            for l in lanes {
+                let a = addr[l].wrapping_add(off);
+                let old = sh.lds.load32(a, 0, 1).map_err(|m| lane_fault(l, a, m))?;
+                let new = atomic32(inst.opc, old, x[l], 0);
+                sh.lds
+                    .store32(a, 0, 1, new)
+                    .map_err(|m| lane_fault(l, a, m))?;
+            }
+        }
         DS_ADD_RTN_U64 | DS_MIN_RTN_I64 | DS_MAX_RTN_I64 | DS_MIN_RTN_U64 | DS_MAX_RTN_U64
         | DS_WRXCHG_RTN_B64 | DS_CMPST_RTN_B64 => {
             // 64-bit returning atomics (8-byte aligned), lane by lane in lane order.
@@ -126,24 +178,7 @@ pub(super) fn ds(
             for l in lanes {
                 let a = addr[l].wrapping_add(off);
                 let old = sh.lds.load32(a, 0, 1).map_err(|m| lane_fault(l, a, m))?;
-                let new = match opc {
-                    DS_ADD_RTN_U32 => old.wrapping_add(x[l]),
-                    DS_MIN_RTN_I32 => (old as i32).min(x[l] as i32) as u32,
-                    DS_MAX_RTN_I32 => (old as i32).max(x[l] as i32) as u32,
-                    DS_MIN_RTN_U32 => old.min(x[l]),
-                    DS_MAX_RTN_U32 => old.max(x[l]),
-                    DS_WRXCHG_RTN_B32 => x[l],
-                    DS_ADD_RTN_F32 => (f(old) + f(x[l])).to_bits(),
-                    // ds_cmpst: data0 is the compare value, data1 the new value.
-                    DS_CMPST_RTN_B32 => {
-                        if old == x[l] {
-                            y[l]
-                        } else {
-                            old
-                        }
-                    }
-                    o => unreachable!("{o} is not a DS op"),
-                };
+                let new = atomic32(opc, old, x[l], y[l]);
                 sh.lds
                     .store32(a, 0, 1, new)
                     .map_err(|m| lane_fault(l, a, m))?;
@@ -154,6 +189,33 @@ pub(super) fn ds(
     }
     w.issue(p, true);
     Ok(())
+}
+
+/// The new value of a 32-bit LDS atomic (returning or not) on `old` with data `x` (and `y`).
+fn atomic32(opc: Opc, old: u32, x: u32, y: u32) -> u32 {
+    use Opc::*;
+    match opc {
+        DS_ADD_RTN_U32 | DS_ADD_U32 => old.wrapping_add(x),
+        DS_SUB_U32 => old.wrapping_sub(x),
+        DS_MIN_RTN_I32 | DS_MIN_I32 => (old as i32).min(x as i32) as u32,
+        DS_MAX_RTN_I32 | DS_MAX_I32 => (old as i32).max(x as i32) as u32,
+        DS_MIN_RTN_U32 | DS_MIN_U32 => old.min(x),
+        DS_MAX_RTN_U32 | DS_MAX_U32 => old.max(x),
+        DS_AND_B32 => old & x,
+        DS_OR_B32 => old | x,
+        DS_XOR_B32 => old ^ x,
+        DS_WRXCHG_RTN_B32 => x,
+        DS_ADD_RTN_F32 | DS_ADD_F32 => (f(old) + f(x)).to_bits(),
+        // ds_cmpst: data0 is the compare value, data1 the new value.
+        DS_CMPST_RTN_B32 => {
+            if old == x {
+                y
+            } else {
+                old
+            }
+        }
+        o => unreachable!("{o} is not a 32-bit DS atomic"),
+    }
 }
 
 fn lane_fault(lane: usize, addr: impl std::fmt::LowerHex, m: String) -> Stop {
@@ -186,7 +248,7 @@ pub(super) fn scratch(w: &mut Wave, inst: &Inst, pc: u32, exec: u64) -> Result<(
         dst: if store { Op::None } else { data },
         smem: false,
         exec,
-        data: [[0; 64]; 2],
+        data: [[0; 64]; 4],
     };
     for l in (0..64).filter(|l| exec >> l & 1 != 0) {
         let a = base.wrapping_add(offs[l]).wrapping_add(inst.offset as u32);
@@ -251,7 +313,7 @@ pub(super) fn global(
         dst: Op::None,
         smem: false,
         exec,
-        data: [[0; 64]; 2],
+        data: [[0; 64]; 4],
     };
     let lanes = (0..64).filter(|l| exec >> l & 1 != 0);
     match inst.opc {

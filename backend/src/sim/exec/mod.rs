@@ -56,6 +56,11 @@ pub struct Inst {
     pub ops: [Op; 5],
     pub mods: [u8; 5],
     pub offset: i32,
+    /// `ds_read2*` / `ds_write2*`: `offset` holds offset0, this offset1 (in units of the
+    /// access size, or 64 of them for the `st64` forms).
+    pub offset1: u8,
+    /// VOP3P (`v_pk_*_f32`) modifiers, a bit per source: op_sel, op_sel_hi, neg_lo, neg_hi.
+    pub pk: [u8; 4],
     pub sc0: bool,
     /// A global atomic written with a vdst (returns the old value).
     pub ret: bool,
@@ -73,6 +78,8 @@ impl Inst {
             ops: [Op::None; 5],
             mods: [0; 5],
             offset: 0,
+            offset1: 0,
+            pk: [0, 0b111, 0, 0],
             sc0: false,
             ret: false,
             vm: NOWAIT,
@@ -92,7 +99,7 @@ pub struct Pending {
     pub smem: bool,
     /// Lanes to write (EXEC at issue).
     pub exec: u64,
-    pub data: [[u32; 64]; 2],
+    pub data: [[u32; 64]; 4],
 }
 
 /// What an executed instruction asks of the scheduler.
@@ -467,6 +474,38 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
             w.set_s(ops[0], k as u16 as i16 as i32 as u32 as u64);
             return Ok(Flow::Next);
         }
+        Opc::S_CMPK_EQ_I32
+        | Opc::S_CMPK_LG_I32
+        | Opc::S_CMPK_GT_I32
+        | Opc::S_CMPK_GE_I32
+        | Opc::S_CMPK_LT_I32
+        | Opc::S_CMPK_LE_I32
+        | Opc::S_CMPK_EQ_U32
+        | Opc::S_CMPK_LG_U32
+        | Opc::S_CMPK_GT_U32
+        | Opc::S_CMPK_GE_U32
+        | Opc::S_CMPK_LT_U32
+        | Opc::S_CMPK_LE_U32 => {
+            let Op::K(k) = ops[1] else {
+                unreachable!("s_cmpk takes an immediate")
+            };
+            w.scc = alu::sopk_cmp(inst.opc, w.s32(ops[0]), k as u16);
+            return Ok(Flow::Next);
+        }
+        Opc::S_ADDK_I32 | Opc::S_MULK_I32 => {
+            let Op::K(k) = ops[1] else {
+                unreachable!("s_addk/s_mulk take an immediate")
+            };
+            let (a, b) = (w.s32(ops[0]) as i32, k as u16 as i16 as i32);
+            if inst.opc == Opc::S_ADDK_I32 {
+                let (r, overflow) = a.overflowing_add(b);
+                w.set_s(ops[0], r as u32 as u64);
+                w.scc = overflow;
+            } else {
+                w.set_s(ops[0], a.wrapping_mul(b) as u32 as u64);
+            }
+            return Ok(Flow::Next);
+        }
         Opc::S_TRAP => return Err(Stop::Fault("s_trap: the kernel trapped".into())),
         // No caches here: nothing to write back or invalidate; the operation still counts
         // in vmcnt until waited for, as on the hardware.
@@ -477,7 +516,7 @@ pub fn step(w: &mut Wave, insts: &[Inst], sh: &mut Shared) -> Result<Flow, Stop>
                     dst: Op::None,
                     smem: false,
                     exec,
-                    data: [[0; 64]; 2],
+                    data: [[0; 64]; 4],
                 },
                 false,
             );

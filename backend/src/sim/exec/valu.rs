@@ -30,10 +30,15 @@ pub(super) fn execute(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> 
         let Op::V(r, _) = inst.ops[0] else {
             unreachable!("an f32 result is a VGPR")
         };
-        let reg = &mut w.v[r as usize];
-        for (l, x) in reg.iter_mut().enumerate() {
-            if written >> l & 1 != 0 {
-                *x = alu::flush_denormal(*x);
+        let Op::V(_, n) = inst.ops[0] else {
+            unreachable!()
+        };
+        // Both halves of a packed result.
+        for reg in &mut w.v[r as usize..r as usize + n as usize] {
+            for (l, x) in reg.iter_mut().enumerate() {
+                if written >> l & 1 != 0 {
+                    *x = alu::flush_denormal(*x);
+                }
             }
         }
     }
@@ -61,7 +66,9 @@ fn f32_operands(opc: Opc) -> (u8, bool) {
         V_RCP_F32 | V_RCP_IFLAG_F32 | V_TRUNC_F32 | V_FLOOR_F32 | V_RNDNE_F32
         | V_FREXP_MANT_F32 => (S1, true),
         V_CVT_I32_F32 | V_CVT_U32_F32 | V_FREXP_EXP_I32_F32 => (S1, false),
-        V_ADD_F32 | V_SUB_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => (S12, true),
+        V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 | V_PK_ADD_F32
+        | V_PK_MUL_F32 => (S12, true),
+        V_PK_FMA_F32 => (S123, true),
         // The accumulator is the destination slot.
         V_FMAC_F32 => (S12 | 1, true),
         V_LDEXP_F32 => (S1, true),
@@ -298,7 +305,9 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             w.vwrite(ops[0], &d, exec);
             w.set_s(ops[1], mask & exec);
         }
-        V_ADD_CO_U32 | V_SUB_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32 => carry_op(w, inst, exec),
+        V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32 => {
+            carry_op(w, inst, exec)
+        }
         V_LSHL_ADD_U64 => {
             let (a, s, c) = (w.vsrc64(ops[1]), w.vsrc(ops[2]), w.vsrc64(ops[3]));
             // gfx940: the shift amount is S1[2:0] (llvm-mc accepts 0..7).
@@ -328,21 +337,114 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             let lane = w.s32(ops[2]) & 63;
             w.v[r as usize][lane as usize] = w.s32(ops[1]);
         }
+        V_BFREV_B32 => map1!(w, inst, exec, |a: u32| a.reverse_bits()),
+        V_SUBREV_F32 => map2!(w, inst, exec, |a, b| alu::farith(f(b), f(a), |x, y| x - y)
+            .to_bits()),
+        V_MUL_I32_I24 => map2!(w, inst, exec, |a: u32, b: u32| (i24(a) * i24(b)) as u32),
+        V_MUL_HI_I32_I24 => map2!(w, inst, exec, |a: u32, b: u32| ((i24(a) * i24(b)) >> 32)
+            as u32),
+        V_MUL_U32_U24 => map2!(w, inst, exec, |a: u32, b: u32| (u24(a) * u24(b)) as u32),
+        V_MUL_HI_U32_U24 => map2!(w, inst, exec, |a: u32, b: u32| ((u24(a) * u24(b)) >> 32)
+            as u32),
+        V_MAD_U32_U24 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| ((u24(a) * u24(b))
+            as u32)
+            .wrapping_add(c)),
+        V_MAD_I32_I24 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| ((i24(a) * i24(b))
+            as u32)
+            .wrapping_add(c)),
+        V_BCNT_U32_B32 => map2!(w, inst, exec, |a: u32, b: u32| a
+            .count_ones()
+            .wrapping_add(b)),
+        V_BFI_B32 => map3!(w, inst, exec, |m: u32, a: u32, b: u32| (m & a) | (!m & b)),
+        V_XAD_U32 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| (a ^ b)
+            .wrapping_add(c)),
+        V_ADD_LSHL_U32 => map3!(w, inst, exec, |a: u32, b: u32, s: u32| a.wrapping_add(b)
+            << (s & 31)),
+        V_LSHL_OR_B32 => map3!(w, inst, exec, |a: u32, s: u32, c: u32| (a << (s & 31)) | c),
+        V_AND_OR_B32 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| (a & b) | c),
+        V_OR3_B32 => map3!(w, inst, exec, |a: u32, b: u32, c: u32| a | b | c),
+        V_PK_ADD_F32 | V_PK_MUL_F32 | V_PK_FMA_F32 => packed_f32(w, inst, exec),
         o => return Err(Stop::Fault(format!("{o} is not a VALU op"))),
     }
     Ok(())
+}
+
+/// The low 24 bits, zero-extended / sign-extended (the 24-bit multiplies' operands).
+fn u24(x: u32) -> u64 {
+    (x & 0xff_ffff) as u64
+}
+
+fn i24(x: u32) -> i64 {
+    ((x << 8) as i32 >> 8) as i64
+}
+
+/// `v_pk_{add,mul,fma}_f32 vdst[2], src0[2], src1[2] (, src2[2])`: result half `h` (0 low,
+/// 1 high) applies the op to, from each source `j`, its high dword if bit `j` of `op_sel`
+/// (for h = 0) or `op_sel_hi` (for h = 1) is set, else its low dword, negated if bit `j` of
+/// `neg_lo` / `neg_hi` is set. A constant source is one f32 in its low dword (the parser
+/// refuses selecting its high one). Both halves are read before either is written.
+fn packed_f32(w: &mut Wave, inst: &Inst, exec: u64) {
+    let ops = inst.ops;
+    let nsrc = inst.opc.desc().operands.len() - 1;
+    let [op_sel, op_sel_hi, neg_lo, neg_hi] = inst.pk;
+    let mut out = [[0u32; 64]; 2];
+    for (h, dst) in out.iter_mut().enumerate() {
+        let (sel, neg) = if h == 0 {
+            (op_sel, neg_lo)
+        } else {
+            (op_sel_hi, neg_hi)
+        };
+        let mut x = [[0u32; 64]; 3];
+        for (j, xs) in x.iter_mut().enumerate().take(nsrc) {
+            let half = match ops[1 + j] {
+                Op::V(r, _) => Op::V(r + (sel >> j & 1), 1),
+                Op::S(r, _) => Op::S(r + (sel >> j & 1), 1),
+                k => k,
+            };
+            *xs = w.vsrc(half);
+            for v in xs.iter_mut() {
+                if w.flush_srcs >> (1 + j) & 1 != 0 {
+                    *v = alu::flush_denormal(*v);
+                }
+                if neg >> j & 1 != 0 {
+                    *v ^= 0x8000_0000;
+                }
+            }
+        }
+        *dst = std::array::from_fn(|l| {
+            let (a, b, c) = (f(x[0][l]), f(x[1][l]), f(x[2][l]));
+            match inst.opc {
+                Opc::V_PK_ADD_F32 => alu::farith(a, b, |x, y| x + y),
+                Opc::V_PK_MUL_F32 => alu::farith(a, b, |x, y| x * y),
+                _ => a.mul_add(b, c),
+            }
+            .to_bits()
+        });
+    }
+    let Op::V(r, _) = ops[0] else {
+        unreachable!("a packed result is a VGPR pair")
+    };
+    w.vwrite(Op::V(r, 1), &out[0], exec);
+    w.vwrite(Op::V(r + 1, 1), &out[1], exec);
 }
 
 /// `v_add_co/v_sub_co/v_addc_co/v_subb_co_u32_e64 vdst, sdst, a, b [, carry-in]`: the carry
 /// (or borrow) out of each active lane into `sdst`; inactive lanes' bits are 0.
 fn carry_op(w: &mut Wave, inst: &Inst, exec: u64) {
     let ops = inst.ops;
-    let (a, b) = (w.src(inst, 2), w.src(inst, 3));
+    let (a, b) = if inst.opc == Opc::V_SUBREV_CO_U32 {
+        (w.src(inst, 3), w.src(inst, 2))
+    } else {
+        (w.src(inst, 2), w.src(inst, 3))
+    };
     let cin = match inst.opc {
         Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 => w.s64(ops[4]),
         _ => 0,
     };
-    let sub = matches!(inst.opc, Opc::V_SUB_CO_U32 | Opc::V_SUBB_CO_U32);
+    let sub = matches!(
+        inst.opc,
+        Opc::V_SUB_CO_U32 | Opc::V_SUBREV_CO_U32 | Opc::V_SUBB_CO_U32
+    );
     let mut mask = 0u64;
     let d: [u32; 64] = std::array::from_fn(|l| {
         let c = cin >> l & 1;

@@ -698,3 +698,291 @@ fn division_sequence_is_correctly_rounded() {
         bad[..bad.len().min(20)].join("\n")
     );
 }
+
+/// Runs `mn v0, v1, v2, v3` on EDGE triples in all 64 lanes and compares every lane.
+fn check_valu3(mn: &str, f: impl Fn(u32, u32, u32) -> u32) {
+    let p = one(&format!("{mn} v0, v1, v2, v3"));
+    for r in 0..16 {
+        let mut w = wave();
+        for l in 0..64 {
+            w.v[1][l] = EDGE[l % 16];
+            w.v[2][l] = EDGE[(l / 16 + 4 * (r % 4)) % 16];
+            w.v[3][l] = EDGE[(r + l) % 16].rotate_left(r as u32);
+        }
+        exec1(&p, &mut w).unwrap();
+        for l in 0..64 {
+            let (a, b, c) = (w.v[1][l], w.v[2][l], w.v[3][l]);
+            assert_eq!(w.v[0][l], f(a, b, c), "{mn} {a:#x} {b:#x} {c:#x}");
+        }
+    }
+}
+
+/// The low 24 bits as an unsigned / a two's complement 24-bit number.
+fn low24(x: u32) -> i64 {
+    (x % (1 << 24)) as i64
+}
+
+fn signed24(x: u32) -> i64 {
+    let v = low24(x);
+    if v >= 1 << 23 {
+        v - (1 << 24)
+    } else {
+        v
+    }
+}
+
+#[test]
+fn valu_24_bit_multiplies() {
+    let lo = |p: i64| (p as u64 % (1 << 32)) as u32;
+    let hi = |p: i64| ((p >> 32) as u64 % (1 << 32)) as u32;
+    check_valu2("v_mul_i32_i24_e32", |a, b| lo(signed24(a) * signed24(b)));
+    check_valu2("v_mul_i32_i24_e64", |a, b| lo(signed24(a) * signed24(b)));
+    check_valu2("v_mul_hi_i32_i24_e32", |a, b| hi(signed24(a) * signed24(b)));
+    check_valu2("v_mul_u32_u24_e32", |a, b| lo(low24(a) * low24(b)));
+    check_valu2("v_mul_u32_u24_e64", |a, b| lo(low24(a) * low24(b)));
+    check_valu2("v_mul_hi_u32_u24_e32", |a, b| hi(low24(a) * low24(b)));
+    check_valu3(
+        "v_mad_u32_u24",
+        |a, b, c| lo(low24(a) * low24(b) + c as i64),
+    );
+    check_valu3("v_mad_i32_i24", |a, b, c| {
+        lo(signed24(a) * signed24(b) + c as i64)
+    });
+    // The sign of bit 23, the top byte ignored: values worked by hand.
+    let mut w = wave();
+    let p = one("v_mul_i32_i24_e32 v0, v1, v2");
+    let q = one("v_mul_hi_i32_i24_e32 v3, v1, v2");
+    let u = one("v_mul_hi_u32_u24_e32 v4, v1, v2");
+    (w.v[1][0], w.v[2][0]) = (0x00ff_ffff, 2); // -1 * 2
+    (w.v[1][1], w.v[2][1]) = (0xff80_0000, 0x0080_0000); // (-2^23)^2 = 2^46
+    (w.v[1][2], w.v[2][2]) = (0x7f00_0003, 0x0100_0005); // top bytes ignored: 3 * 5
+    (w.v[1][3], w.v[2][3]) = (0x00ff_ffff, 0x00ff_ffff);
+    for prog in [&p, &q, &u] {
+        exec1(prog, &mut w).unwrap();
+    }
+    assert_eq!(&w.v[0][..3], &[0xffff_fffe, 0, 15]);
+    assert_eq!(&w.v[3][..3], &[0xffff_ffff, 0x4000, 0]);
+    // 0xffffff^2 = 0xfffffe000001: high word 0xffff.
+    assert_eq!(w.v[4][3], 0xffff);
+}
+
+#[test]
+fn valu_bit_and_three_operand_ops() {
+    let popcount = |x: u32| (0..32).filter(|i| x >> i & 1 == 1).count() as u32;
+    check_valu2("v_bcnt_u32_b32", |a, b| popcount(a).wrapping_add(b));
+    check_valu2("v_bcnt_u32_b32_e64", |a, b| popcount(a).wrapping_add(b));
+    check_valu1_bfrev();
+    check_valu3("v_bfi_b32", |m, a, b| (m & a) | (!m & b));
+    check_valu3("v_xad_u32", |a, b, c| (a ^ b).wrapping_add(c));
+    check_valu3("v_add_lshl_u32", |a, b, s| {
+        ((a as u64 + b as u64) % (1 << 32) * (1 << (s % 32)) % (1 << 32)) as u32
+    });
+    check_valu3("v_lshl_or_b32", |a, s, c| {
+        ((a as u64 * (1 << (s % 32))) % (1 << 32)) as u32 | c
+    });
+    check_valu3("v_and_or_b32", |a, b, c| (a & b) | c);
+    check_valu3("v_or3_b32", |a, b, c| a | b | c);
+    // Constants and an SGPR in the VOP3 forms, as clang prints them.
+    let mut w = wave();
+    w.s[70] = 5;
+    w.v[14] = [0x10; 64];
+    exec1(&one("v_add_lshl_u32 v1, s70, v14, 3"), &mut w).unwrap();
+    assert_eq!(w.v[1][7], (5 + 0x10) << 3);
+}
+
+fn check_valu1_bfrev() {
+    let p = one("v_bfrev_b32_e32 v0, v1");
+    let mut w = wave();
+    for l in 0..64 {
+        w.v[1][l] = EDGE[l % 16].rotate_left(l as u32);
+    }
+    exec1(&p, &mut w).unwrap();
+    for l in 0..64 {
+        let a = w.v[1][l];
+        let want = (0..32).fold(0u32, |r, i| r | (a >> i & 1) << (31 - i));
+        assert_eq!(w.v[0][l], want, "v_bfrev_b32 {a:#x}");
+    }
+}
+
+#[test]
+fn subrev_forms_with_borrow() {
+    // v_subrev_f32: src1 - src0.
+    let mut w = wave();
+    (w.v[1][0], w.v[2][0]) = (1.5f32.to_bits(), 4.0f32.to_bits());
+    exec1(&one("v_subrev_f32_e32 v0, v1, v2"), &mut w).unwrap();
+    assert_eq!(f32::from_bits(w.v[0][0]), 2.5);
+    exec1(&one("v_subrev_f32_e64 v0, -v1, |v2|"), &mut w).unwrap();
+    assert_eq!(f32::from_bits(w.v[0][0]), 5.5);
+    // v_subrev_co_u32: src1 - src0, borrow out when src0 > src1; inactive lanes 32..
+    // keep their value and get a 0 bit.
+    for text in [
+        "v_subrev_co_u32_e32 v0, vcc, v1, v2",
+        "v_subrev_co_u32_e64 v0, s[6:7], v1, v2",
+    ] {
+        let mut w = wave();
+        w.s[EXEC as usize + 1] = 0;
+        w.v[0] = [0x1234; 64];
+        for l in 0..64 {
+            w.v[1][l] = EDGE[l % 16];
+            w.v[2][l] = EDGE[(l / 4) % 16];
+        }
+        exec1(&one(text), &mut w).unwrap();
+        let sd = if text.contains("vcc") {
+            VCC as usize
+        } else {
+            6
+        };
+        let mask = w.s[sd] as u64 | (w.s[sd + 1] as u64) << 32;
+        for l in 0..64 {
+            let (a, b) = (w.v[1][l] as i64, w.v[2][l] as i64);
+            if l < 32 {
+                assert_eq!(w.v[0][l], (b - a) as u32, "{text} lane {l}");
+                assert_eq!(mask >> l & 1 == 1, a > b, "{text} borrow, lane {l}");
+            } else {
+                assert_eq!(w.v[0][l], 0x1234, "{text}: inactive lane {l} written");
+                assert_eq!(mask >> l & 1, 0, "{text}: inactive lane {l}'s bit");
+            }
+        }
+    }
+}
+
+#[test]
+fn sopk_compares_and_arithmetic() {
+    use crate::isa::{Fmt, Opc};
+    let values = [
+        0u32,
+        1,
+        2,
+        0x7fff,
+        0x8000,
+        0xffff,
+        0x1_0000,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_8000,
+        0xffff_fffe,
+        0xffff_ffff,
+    ];
+    let imms = [0u16, 1, 2, 0x7fff, 0x8000, 0xfffe, 0xffff];
+    let mut seen = 0;
+    for &o in Opc::ALL {
+        let name = o.name();
+        let Some(rest) = name.strip_prefix("s_cmpk_") else {
+            continue;
+        };
+        assert_eq!(o.desc().fmt, Fmt::Sopk);
+        seen += 1;
+        let (pred, ty) = rest.split_once('_').unwrap();
+        for &k in &imms {
+            let p = one(&format!("{name} s3, {k:#x}"));
+            for &a in &values {
+                let mut w = wave();
+                w.s[3] = a;
+                exec1(&p, &mut w).unwrap();
+                let o = if ty == "i32" {
+                    // The immediate sign-extended from bit 15.
+                    let sk = if k >= 0x8000 {
+                        k as i64 - 0x10000
+                    } else {
+                        k as i64
+                    };
+                    (a as i32 as i64).cmp(&sk)
+                } else {
+                    (a as u64).cmp(&(k as u64))
+                };
+                let pred = if pred == "lg" { "ne" } else { pred };
+                assert_eq!(w.scc, int_pred(pred, o), "{name} {a:#x}, {k:#x}");
+            }
+        }
+    }
+    assert_eq!(seen, 12, "every s_cmpk condition, signed and unsigned");
+    // A negative immediate of the signed forms is the same 16 bits.
+    let mut w = wave();
+    w.s[3] = u32::MAX;
+    exec1(&one("s_cmpk_eq_i32 s3, -1"), &mut w).unwrap();
+    assert!(w.scc);
+    exec1(&one("s_cmpk_eq_u32 s3, 0xffff"), &mut w).unwrap();
+    assert!(!w.scc, "unsigned: 0xffff zero-extended");
+    // s_addk_i32: sdst += sign-extended imm, SCC = signed overflow; s_mulk_i32.
+    w.s[3] = 0x7fff_fff0;
+    exec1(&one("s_addk_i32 s3, 0x10"), &mut w).unwrap();
+    assert_eq!((w.s[3], w.scc), (0x8000_0000, true));
+    exec1(&one("s_addk_i32 s3, 0xffff"), &mut w).unwrap();
+    assert_eq!((w.s[3], w.scc), (0x7fff_ffff, true));
+    w.s[3] = 100;
+    exec1(&one("s_addk_i32 s3, -200"), &mut w).unwrap();
+    assert_eq!((w.s[3], w.scc), (-100i32 as u32, false));
+    exec1(&one("s_mulk_i32 s3, 0xfffd"), &mut w).unwrap();
+    assert_eq!(w.s[3], 300);
+}
+
+#[test]
+fn packed_f32_ops_and_modifiers() {
+    let bits = |x: f32| x.to_bits();
+    let mut w = wave();
+    w.s[EXEC as usize + 1] = 0; // lanes 32.. inactive
+    for l in 0..64 {
+        let x = l as f32;
+        (w.v[2][l], w.v[3][l]) = (bits(x), bits(x + 0.5)); // a = (x, x + 0.5)
+        (w.v[4][l], w.v[5][l]) = (bits(3.0), bits(-2.0)); // b = (3, -2)
+        (w.v[6][l], w.v[7][l]) = (bits(100.0), bits(200.0)); // c = (100, 200)
+        (w.v[0][l], w.v[1][l]) = (7, 7);
+    }
+    (w.s[34], w.s[35]) = (bits(10.0), bits(20.0));
+    let run = |w: &mut Wave, t: &str| {
+        let mut w2 = wave();
+        w2.s = w.s;
+        w2.v = w.v.clone();
+        exec1(&one(t), &mut w2).unwrap();
+        w2
+    };
+    let check = |w: &Wave, t: &str, f: &dyn Fn(f32) -> (f32, f32)| {
+        for l in 0..64 {
+            let got = (f32::from_bits(w.v[0][l]), f32::from_bits(w.v[1][l]));
+            if l < 32 {
+                assert_eq!(got, f(l as f32), "{t} lane {l}");
+            } else {
+                assert_eq!((w.v[0][l], w.v[1][l]), (7, 7), "{t}: inactive lane {l}");
+            }
+        }
+    };
+    let t = "v_pk_add_f32 v[0:1], v[2:3], v[4:5]";
+    check(&run(&mut w, t), t, &|x| (x + 3.0, x + 0.5 - 2.0));
+    let t = "v_pk_mul_f32 v[0:1], v[2:3], v[4:5]";
+    check(&run(&mut w, t), t, &|x| (x * 3.0, (x + 0.5) * -2.0));
+    let t = "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]";
+    check(&run(&mut w, t), t, &|x| {
+        (x * 3.0 + 100.0, (x + 0.5) * -2.0 + 200.0)
+    });
+    // a - b.yx, as clang writes it: low = a.lo + -b.hi, high = a.hi + -b.lo.
+    let t = "v_pk_add_f32 v[0:1], v[2:3], v[4:5] op_sel:[0,1] op_sel_hi:[1,0] neg_lo:[0,1] neg_hi:[0,1]";
+    check(&run(&mut w, t), t, &|x| (x + 2.0, x + 0.5 - 3.0));
+    // A constant and an SGPR pair whose low halves both results read.
+    let t = "v_pk_fma_f32 v[0:1], v[2:3], 0.5, s[34:35] op_sel_hi:[1,0,0]";
+    check(&run(&mut w, t), t, &|x| {
+        (x * 0.5 + 10.0, (x + 0.5) * 0.5 + 10.0)
+    });
+    let t = "v_pk_mul_f32 v[0:1], v[2:3], s[34:35] op_sel:[1,1] neg_hi:[1,0]";
+    check(&run(&mut w, t), t, &|x| {
+        ((x + 0.5) * 20.0, -(x + 0.5) * 20.0)
+    });
+    // The destination overlapping a source: both halves read before either is written.
+    let t = "v_pk_add_f32 v[2:3], v[2:3], v[2:3] op_sel:[1,0] op_sel_hi:[0,1]";
+    let w2 = run(&mut w, t);
+    for l in 0..32 {
+        let x = l as f32;
+        assert_eq!(
+            (f32::from_bits(w2.v[2][l]), f32::from_bits(w2.v[3][l])),
+            (x + 0.5 + x, x + x + 0.5),
+            "{t}"
+        );
+    }
+    // The high half of a constant is not read by anything clang prints: refused.
+    for bad in [
+        "v_pk_fma_f32 v[0:1], v[2:3], 0.5, v[6:7]",
+        "v_pk_add_f32 v[0:1], v[2:3], 1.0 op_sel:[0,1] op_sel_hi:[1,0]",
+        "v_pk_add_f32 v[0:1], v[2:3], v[4:5] offset:4",
+    ] {
+        assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "{bad}");
+    }
+}

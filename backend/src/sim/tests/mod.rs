@@ -983,3 +983,183 @@ fn setpc_to_a_bad_address_faults() {
     .unwrap_err();
     assert!(e.to_string().contains("s_setpc_b64"), "{e}");
 }
+
+#[test]
+fn lds_read2_write2() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    let mut w = wave();
+    w.s[EXEC as usize] = 0b1011; // lanes 0, 1 and 3
+    w.s[EXEC as usize + 1] = 0;
+    for l in 0..64 {
+        w.v[1][l] = 4 * l as u32; // byte address: dword l
+        (w.v[2][l], w.v[3][l]) = (100 + l as u32, 200 + l as u32);
+        (w.v[4][l], w.v[5][l]) = (300 + l as u32, 400 + l as u32);
+    }
+    // b32: dwords l + 1 and l + 16 (offsets in units of 4 bytes).
+    exec_mem(
+        "ds_write2_b32 v1, v2, v3 offset0:1 offset1:16",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    for l in [0usize, 1, 3] {
+        assert_eq!(lds[l + 16], 200 + l as u32, "lane {l} data1");
+    }
+    assert_eq!(
+        &lds[1..5],
+        &[100, 101, 0, 103],
+        "inactive lane 2 writes nothing"
+    );
+    assert_eq!(lds[18], 0, "inactive lane 2 writes nothing");
+    // st64: units of 256 bytes (64 dwords).
+    exec_mem(
+        "ds_write2st64_b32 v1, v2, v3 offset1:2",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!((lds[0], lds[128], lds[131]), (100, 200, 203));
+    exec_mem(
+        "ds_read2st64_b32 v[6:7], v1 offset1:2",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!((w.v[6][3], w.v[7][3]), (103, 203));
+    exec_mem(
+        "ds_read2_b32 v[8:9], v1 offset0:1 offset1:16",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!((w.v[8][1], w.v[9][1]), (101, 201));
+    assert_eq!(
+        (w.v[8][2], w.v[9][2]),
+        (0, 0),
+        "inactive lane 2 not written"
+    );
+    // b64: units of 8 bytes; st64: of 512 bytes. Lane l at byte 8 * l.
+    let mut lds = [0u32; 256];
+    for l in 0..64 {
+        w.v[1][l] = 8 * l as u32;
+    }
+    exec_mem(
+        "ds_write2_b64 v1, v[2:3], v[4:5] offset0:2 offset1:5",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    // Lane 1: bytes 8 + 16 and 8 + 40: dwords 6..8 and 12..14.
+    assert_eq!(&lds[6..8], &[101, 201]);
+    assert_eq!(&lds[12..14], &[301, 401]);
+    exec_mem(
+        "ds_read2_b64 v[6:9], v1 offset0:2 offset1:5",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    let lane3: Vec<u32> = (6..10).map(|r| w.v[r][3]).collect();
+    assert_eq!(lane3, [103, 203, 303, 403]);
+    exec_mem(
+        "ds_write2st64_b64 v1, v[2:3], v[4:5] offset1:1",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    assert_eq!(
+        &lds[128 + 6..128 + 8],
+        &[303, 403],
+        "lane 3 at 24 + 512 bytes"
+    );
+    exec_mem(
+        "ds_read2st64_b64 v[10:13], v1 offset1:1",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    let lane0: Vec<u32> = (10..14).map(|r| w.v[r][0]).collect();
+    assert_eq!(lane0, [100, 200, 300, 400]);
+    for bad in [
+        "ds_read2_b32 v[0:1], v1 offset0:256",
+        "ds_read2_b32 v[0:1], v1 offset:4",
+        "ds_read2_b32 v0, v1 offset1:1",
+        "ds_write_b32 v1, v2 offset0:1",
+    ] {
+        assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn lds_non_returning_atomics() {
+    let mut mem = [0u32; 256];
+    let mut w = wave();
+    w.s[EXEC as usize] = 0b1011; // lanes 0, 1, 3 (lane 2 inactive)
+    w.s[EXEC as usize + 1] = 0;
+    for l in 0..4 {
+        w.v[1][l] = 40;
+        w.v[2][l] = [5, 3, 1000, 9][l];
+    }
+    let neg = |x: i32| x as u32;
+    for (body, start, want) in [
+        ("ds_add_u32 v1, v2", 1u32, 18u32),
+        ("ds_sub_u32 v1, v2", 1, neg(-16)),
+        ("ds_min_u32 v1, v2", 4, 3),
+        ("ds_max_u32 v1, v2", 4, 9),
+        ("ds_min_i32 v1, v2", neg(-1), neg(-1)),
+        ("ds_max_i32 v1, v2", neg(-1), 9),
+        ("ds_and_b32 v1, v2", 0xff, 5 & 3 & 9),
+        ("ds_or_b32 v1, v2", 0x100, 0x100 | 5 | 3 | 9),
+        ("ds_xor_b32 v1, v2", 0x100, 0x100 ^ 5 ^ 3 ^ 9),
+    ] {
+        let mut lds = [0u32; 256];
+        lds[10] = start;
+        w.v[0] = [0xdead; 64];
+        exec_mem(body, &mut w, &mut mem, &mut lds);
+        assert_eq!(lds[10], want, "{body}");
+        assert_eq!(w.v[0][0], 0xdead, "{body} returns nothing");
+    }
+    let mut lds = [0u32; 256];
+    lds[11] = 1.0f32.to_bits();
+    for l in 0..4 {
+        (w.v[1][l], w.v[2][l]) = (40, 0.25f32.to_bits());
+    }
+    exec_mem("ds_add_f32 v1, v2 offset:4", &mut w, &mut mem, &mut lds);
+    assert_eq!(f32::from_bits(lds[11]), 1.75);
+}
+
+#[test]
+fn scalar_loads_of_8_and_16_dwords() {
+    let mut mem = [0u32; 256];
+    let mut lds = [0u32; 256];
+    for (i, m) in mem.iter_mut().enumerate() {
+        *m = 3 * i as u32;
+    }
+    let mut w = wave();
+    (w.s[0], w.s[1]) = (OUT as u32, (OUT >> 32) as u32);
+    exec_mem(
+        "s_load_dwordx8 s[8:15], s[0:1], 0x20",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    let want: Vec<u32> = (8..16).map(|i| 3 * i).collect();
+    assert_eq!(&w.s[8..16], &want[..]);
+    exec_mem(
+        "s_load_dwordx16 s[16:31], s[0:1], 0x4",
+        &mut w,
+        &mut mem,
+        &mut lds,
+    );
+    let want: Vec<u32> = (1..17).map(|i| 3 * i).collect();
+    assert_eq!(&w.s[16..32], &want[..]);
+    assert_eq!(w.s[32], 0, "nothing past the 16th dword");
+    for bad in [
+        "s_load_dwordx8 s[6:13], s[0:1], 0x0",
+        "s_load_dwordx8 s[8:14], s[0:1], 0x0",
+        "s_load_dwordx16 s[96:111], s[0:1], 0x0",
+        "v_mov_b32_e32 v[0:7], 0",
+    ] {
+        assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "{bad}");
+    }
+}
