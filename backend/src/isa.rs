@@ -410,6 +410,8 @@ isa! {
     V_SUBB_CO_U32 = "v_subb_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), SSrc(2)] defs 2 EX;
     // src1 - src0; sdst = the borrow (src0 > src1).
     V_SUBREV_CO_U32 = "v_subrev_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1)] defs 2 EX;
+    // src1 - src0 - borrow-in; sdst = the borrow out.
+    V_SUBBREV_CO_U32 = "v_subbrev_co_u32_e64" Vop3 Valu [VReg(1), SReg(2), VSrc(1), VSrc(1), SSrc(2)] defs 2 EX;
     // popcount(src0) + src1.
     V_BCNT_U32_B32 = "v_bcnt_u32_b32" Vop3 Valu [VReg(1), VSrc(1), VSrc(1)] defs 1 EX;
     // (src0 & src1) | (!src0 & src2).

@@ -317,6 +317,9 @@ impl Parser {
                 }
             }
         }
+        if inst.clamp && !vop3 {
+            return Err(self.err(format!("`clamp` needs the VOP3 (e64) form: `{s}`")));
+        }
         let fp_mods = vop3 && takes_fp_mods(opc);
         for (j, piece) in pieces.iter().enumerate() {
             let slot = j + first;
@@ -376,6 +379,10 @@ impl Parser {
             let n = d.operands.len() - d.defs as usize;
             inst.pk[slot] = parse_bits(value, n)
                 .ok_or_else(|| self.err(format!("expected {n} bits `[0,1,..]`: `{m}` in `{s}`")))?;
+            return Ok(());
+        }
+        if m == "clamp" && clamps_int(inst.opc) {
+            inst.clamp = true;
             return Ok(());
         }
         if is_ds2(inst.opc) {
@@ -755,6 +762,15 @@ fn takes_fp_mods(opc: Opc) -> bool {
     )
 }
 
+/// Integer adds/subtracts whose VOP3 form takes `clamp` (unsigned saturation).
+fn clamps_int(o: Opc) -> bool {
+    use Opc::*;
+    matches!(
+        o,
+        V_ADD_U32 | V_ADD_U32_E64 | V_SUB_U32 | V_SUB_U32_E64 | V_SUBREV_U32
+    )
+}
+
 /// VOP3P packed ops: `op_sel` / `op_sel_hi` / `neg_lo` / `neg_hi` modifiers.
 pub(crate) fn is_vop3p(o: Opc) -> bool {
     matches!(o, Opc::V_PK_ADD_F32 | Opc::V_PK_MUL_F32 | Opc::V_PK_FMA_F32)
@@ -848,6 +864,7 @@ fn has_e32_form(o: Opc) -> bool {
             | V_SUB_CO_U32
             | V_SUBREV_CO_U32
             | V_SUBB_CO_U32
+            | V_SUBBREV_CO_U32
             | V_CNDMASK_B32
     ) || o.desc().fmt == Fmt::Vopc
 }

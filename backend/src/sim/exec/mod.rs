@@ -61,6 +61,8 @@ pub struct Inst {
     pub offset1: u8,
     /// VOP3P (`v_pk_*_f32`) modifiers, a bit per source: op_sel, op_sel_hi, neg_lo, neg_hi.
     pub pk: [u8; 4],
+    /// `clamp` on a VOP3 integer add/sub: the result saturates (unsigned).
+    pub clamp: bool,
     pub sc0: bool,
     /// A global atomic written with a vdst (returns the old value).
     pub ret: bool,
@@ -80,6 +82,7 @@ impl Inst {
             offset: 0,
             offset1: 0,
             pk: [0, 0b111, 0, 0],
+            clamp: false,
             sc0: false,
             ret: false,
             vm: NOWAIT,

@@ -187,6 +187,14 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             let lane = if exec == 0 { 0 } else { exec.trailing_zeros() };
             w.set_s(ops[0], w.v[r as usize][lane as usize] as u64);
         }
+        // `clamp`: unsigned saturation instead of wrapping.
+        V_ADD_U32 | V_ADD_U32_E64 if inst.clamp => {
+            map2!(w, inst, exec, |a: u32, b| a.saturating_add(b))
+        }
+        V_SUB_U32 | V_SUB_U32_E64 if inst.clamp => {
+            map2!(w, inst, exec, |a: u32, b| a.saturating_sub(b))
+        }
+        V_SUBREV_U32 if inst.clamp => map2!(w, inst, exec, |a: u32, b: u32| b.saturating_sub(a)),
         V_ADD_U32 | V_ADD_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_add(b)),
         V_SUB_U32 | V_SUB_U32_E64 => map2!(w, inst, exec, |a: u32, b| a.wrapping_sub(b)),
         V_SUBREV_U32 => map2!(w, inst, exec, |a: u32, b: u32| b.wrapping_sub(a)),
@@ -305,9 +313,8 @@ fn valu(w: &mut Wave, inst: &Inst, exec: u64) -> Result<(), Stop> {
             w.vwrite(ops[0], &d, exec);
             w.set_s(ops[1], mask & exec);
         }
-        V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32 => {
-            carry_op(w, inst, exec)
-        }
+        V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADDC_CO_U32 | V_SUBB_CO_U32
+        | V_SUBBREV_CO_U32 => carry_op(w, inst, exec),
         V_LSHL_ADD_U64 => {
             let (a, s, c) = (w.vsrc64(ops[1]), w.vsrc(ops[2]), w.vsrc64(ops[3]));
             // gfx940: the shift amount is S1[2:0] (llvm-mc accepts 0..7).
@@ -432,18 +439,18 @@ fn packed_f32(w: &mut Wave, inst: &Inst, exec: u64) {
 /// (or borrow) out of each active lane into `sdst`; inactive lanes' bits are 0.
 fn carry_op(w: &mut Wave, inst: &Inst, exec: u64) {
     let ops = inst.ops;
-    let (a, b) = if inst.opc == Opc::V_SUBREV_CO_U32 {
+    let (a, b) = if matches!(inst.opc, Opc::V_SUBREV_CO_U32 | Opc::V_SUBBREV_CO_U32) {
         (w.src(inst, 3), w.src(inst, 2))
     } else {
         (w.src(inst, 2), w.src(inst, 3))
     };
     let cin = match inst.opc {
-        Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 => w.s64(ops[4]),
+        Opc::V_ADDC_CO_U32 | Opc::V_SUBB_CO_U32 | Opc::V_SUBBREV_CO_U32 => w.s64(ops[4]),
         _ => 0,
     };
     let sub = matches!(
         inst.opc,
-        Opc::V_SUB_CO_U32 | Opc::V_SUBREV_CO_U32 | Opc::V_SUBB_CO_U32
+        Opc::V_SUB_CO_U32 | Opc::V_SUBREV_CO_U32 | Opc::V_SUBB_CO_U32 | Opc::V_SUBBREV_CO_U32
     );
     let mut mask = 0u64;
     let d: [u32; 64] = std::array::from_fn(|l| {

@@ -986,3 +986,42 @@ fn packed_f32_ops_and_modifiers() {
         assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn integer_clamp_saturates_and_subbrev_borrows() {
+    // `clamp` on the VOP3 integer add/sub: unsigned saturation (what clang's usub.sat is).
+    let mut w = wave();
+    (w.v[1][0], w.v[2][0]) = (3, 5);
+    (w.v[1][1], w.v[2][1]) = (9, 5);
+    (w.v[1][2], w.v[2][2]) = (u32::MAX - 1, 5);
+    for (t, want) in [
+        ("v_sub_u32_e64 v0, v1, v2 clamp", [0, 4, u32::MAX - 6]),
+        ("v_sub_u32_e64 v0, v1, v2", [u32::MAX - 1, 4, u32::MAX - 6]),
+        ("v_subrev_u32_e64 v0, v1, v2 clamp", [2, 0, 0]),
+        ("v_add_u32_e64 v0, v1, v2 clamp", [8, 14, u32::MAX]),
+        ("v_add_u32_e64 v0, v1, v2", [8, 14, 3]),
+    ] {
+        exec1(&one(t), &mut w).unwrap();
+        assert_eq!(&w.v[0][..3], &want, "{t}");
+    }
+    for bad in [
+        "v_sub_u32_e32 v0, v1, v2 clamp",
+        "v_and_b32_e64 v0, v1, v2 clamp",
+    ] {
+        assert!(parse(&format!("k:\n\t{bad}\n")).is_err(), "{bad}");
+    }
+    // v_subbrev_co_u32: src1 - src0 - borrow-in, borrow out.
+    let mut w = wave();
+    w.s[EXEC as usize + 1] = 0;
+    (w.s[4], w.s[5]) = (0b0110, 0);
+    for (l, (a, b)) in [(0u32, 0u32), (0, 0), (1, 1), (5, 3)].iter().enumerate() {
+        (w.v[1][l], w.v[2][l]) = (*a, *b);
+    }
+    exec1(
+        &one("v_subbrev_co_u32_e64 v0, s[0:1], v1, v2, s[4:5]"),
+        &mut w,
+    )
+    .unwrap();
+    assert_eq!(&w.v[0][..4], &[0, u32::MAX, u32::MAX, u32::MAX - 1]);
+    assert_eq!((w.s[0], w.s[1]), (0b1110, 0));
+}
