@@ -10,6 +10,10 @@
 //! VGPRs v0..v255, aligned tuples, offset ranges, `sc0` exactly on returning atomics.
 //! A mnemonic that differs from the table only in its `_e32`/`_e64` suffix is accepted (the
 //! seeds' `v_cmp_*_e32 vcc, …` listings), with the rules of the spelling written.
+//! Modifiers beyond memory ones, as LLVM prints them: `offset0:`/`offset1:` (0..255) on
+//! `ds_read2*`/`ds_write2*`, `op_sel:`/`op_sel_hi:`/`neg_lo:`/`neg_hi:` on `v_pk_*_f32`
+//! (a bit per source; `op_sel_hi` defaults to all ones), `clamp` on the VOP3 forms of the
+//! integer `v_add_u32`/`v_sub_u32`/`v_subrev_u32` (unsigned saturation).
 
 use super::exec::{Inst, Op, ABS, EXEC, M0, NEG, NOWAIT, VCC};
 use super::{Descriptor, Kernel, ParseError, Program};
