@@ -10,10 +10,9 @@
 //!    `kernel.yield/break/continue` in structured regions (`break`/`continue` inside a
 //!    `kernel.loop`); `kernel.if` / `kernel.loop` regions have exactly one block.
 //! 3. Types: each op's own rules (`check_types`); a synchronizing op's `ordering` and `scope`
-//!    (`crate::sync::check`: both present, named, the ordering allowed for the access); a
-//!    constant `kernel.readlane` lane in `0..64` (the reference interpreter stops at any
-//!    other, and the hardware takes no such immediate). Limits: kernel parameters do not
-//!    point to `i1`; each kernel's shared arrays fit in LDS ([`LdsLayout`]).
+//!    (`crate::sync::check`: both present, named, the ordering allowed for the access).
+//!    Limits: kernel parameters do not point to `i1`; each kernel's shared arrays fit in LDS
+//!    ([`LdsLayout`]).
 //! 4. Tokens: `!conv.token` values are only made by `conv.*`, only used as the trailing
 //!    operand of convergent ops that take one (or as the parent of `conv.loop`), never block
 //!    arguments. These hold at every stage; the static rules of controlled convergence
@@ -71,6 +70,39 @@ pub fn verify(ir: &Ir) -> Result<(), Vec<VerifyError>> {
         Ok(())
     } else {
         Err(v.errors)
+    }
+}
+
+/// The rules of IR as a user writes it, beyond [`verify`]'s: what makes a program
+/// meaningless without making the IR malformed, so that an optimization may still produce it
+/// from a program whose behaviour is undefined (and the backend then compiles it as the
+/// hardware would run it). A constant `kernel.readlane` lane must be a lane of the wave
+/// (`0..64`): the reference interpreter stops at any other.
+pub fn check_input(ir: &Ir) -> Result<(), Vec<VerifyError>> {
+    let errors: Vec<VerifyError> = ir
+        .descendants(ir.top)
+        .filter(|&op| ir.opcode(op) == Opcode::ReadLane)
+        .filter_map(|op| {
+            let lane = ir.ops[op]
+                .operands
+                .get(1)
+                .and_then(|&l| constant_int(ir, l))?;
+            // The lane as the i32 it is (the attribute may spell it unsigned).
+            let lane = lane as i32;
+            (!(0..64).contains(&lane)).then(|| VerifyError {
+                op,
+                loc: ir.ops[op].loc,
+                message: format!(
+                    "`{}`: reads lane {lane}, which is not a lane of the wave (0..64)",
+                    ir.spec(op).name
+                ),
+            })
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
     }
 }
 
@@ -686,17 +718,6 @@ impl Verifier<'_> {
                 None => problems.push("needs a `sym_name`".into()),
             },
             Module | Return | Loop | Yield | Break | Continue | Br | Barrier | Fence => {}
-        }
-        if data.opcode == ReadLane {
-            if let Some(lane) = data.operands.get(1).and_then(|&l| constant_int(ir, l)) {
-                // The lane as the i32 it is (the attribute may spell it unsigned).
-                let lane = lane as i32;
-                if !(0..64).contains(&lane) {
-                    problems.push(format!(
-                        "`{name}`: reads lane {lane}, which is not a lane of the wave (0..64)"
-                    ));
-                }
-            }
         }
         if let Some(p) = crate::sync::check(ir, op) {
             problems.push(format!("`{name}`: {p}"));

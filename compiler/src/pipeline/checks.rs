@@ -108,14 +108,15 @@ pub(crate) fn after_mir_pass(m: &MirModule, opts: &Options, pass: &str) -> Resul
     )))
 }
 
-/// Verifies IR read from a file: a failure is the user's error.
+/// Verifies IR read from a file, with the rules of input IR (`verify::check_input`): a
+/// failure is the user's error.
 pub(super) fn check_ir(
     ir: &Ir,
     file: &SourceFile,
     opts: &Options,
     positions: Option<&text::Positions>,
 ) -> Result<(), Failure> {
-    match verify::verify(ir) {
+    match verify::verify(ir).and_then(|()| verify::check_input(ir)) {
         Ok(()) => Ok(()),
         Err(errors) => Err(report(ir, file, opts, None, &errors, positions)),
     }
