@@ -1,24 +1,21 @@
-//! Instruction selection for the 32-bit integer and f32 arithmetic, `i1` logic, compares and
-//! selects, and the dispatch of the other `arith` ops (`arith`) to `alu64.rs`, `convert.rs`
-//! and `division.rs`.
+//! Instruction selection for the 32-bit integer and f32 arithmetic, compares and selects, and
+//! the dispatch of the other `arith` ops (`arith`) to `i1.rs` (every op on `i1` operands and
+//! the casts between `i1` and f32), `alu64.rs`, `convert.rs` and `division.rs`.
 //!
 //! Guarantees:
 //! - an op whose result is uniform, with no VGPR or lane-mask operand and no f32 side, runs
 //!   on the scalar unit (`s_*` into an SGPR); otherwise on the vector unit: VOP2 with the
 //!   VGPR operand second (swapped when the op commutes, the reversed opcode for `sub`), VOP3
 //!   (no literal, one scalar operand) for multiplies and compares;
-//! - `i1` and / or / xor: uniform ones `s_{and,or,xor}_b32` on SGPRs holding 0/1, otherwise
-//!   `s_{and,or,xor}_b64` on lane masks;
 //! - compares: uniform integer ones are `s_cmp_*` + `s_cselect_b32` (64-bit ones only eq / ne
 //!   on the scalar unit); the others `v_cmp_*` into a lane mask that has no bits outside EXEC,
 //!   read back as an SGPR 0/1 when the result is uniform; f32 `false` / `true` are constants;
-//!   `i1` eq / ne are an xor;
 //! - selects: `s_cselect_b{32,64}` or one `v_cndmask_b32` per dword; on `i1` lane masks,
 //!   `(c & a) | (b & ~c)`;
 //! - `minimumf` / `maximumf` give NaN when an operand is NaN (`v_{min,max}_f32`, then
 //!   `v_cndmask_b32` on `v_cmp_u_f32`).
 
-use super::{err, Isel, IselError, Operand2, Val};
+use super::{err, i1, Isel, IselError, Operand2, Val};
 use crate::isa::{is_inline_int, Opc};
 use crate::mir::{self, File, Operand, VReg};
 use kc_dialect::{Attr, Op, Opcode, Type, Value};
@@ -36,37 +33,9 @@ impl Isel<'_> {
             .iter()
             .map(|&v| self.use_val(v, op))
             .collect::<Result<_, _>>()?;
-        // Constant folding keeps inline constants inline.
-        // i1 logic.
-        if rty == Type::I1 && matches!(opc, AndI | OrI | XOrI) {
-            let all_uniform = xs.iter().all(|x| !matches!(x, Val::Mask(_) | Val::V(_)));
-            if all_uniform && !div {
-                let a = self.sbool(xs[0])?;
-                let b = self.sbool(xs[1])?;
-                let r = self.s32();
-                let o = match opc {
-                    AndI => Opc::S_AND_B32,
-                    OrI => Opc::S_OR_B32,
-                    _ => Opc::S_XOR_B32,
-                };
-                self.emit(o, vec![mir::r(r), a, b]);
-                self.def(op, Val::SBool(r));
-            } else {
-                let a = self.mask(xs[0])?;
-                let b = self.mask(xs[1])?;
-                let r = self.s64();
-                let o = match opc {
-                    AndI => Opc::S_AND_B64,
-                    OrI => Opc::S_OR_B64,
-                    _ => Opc::S_XOR_B64,
-                };
-                self.emit(o, vec![mir::r(r), mir::r(a), mir::r(b)]);
-                if opc == AndI && (self.masked.contains(&a) || self.masked.contains(&b)) {
-                    self.masked.insert(r);
-                }
-                self.def(op, Val::Mask(r));
-            }
-            return Ok(());
+        if i1::is_i1_op(opc, oty, rty) {
+            let pred = ir.attr(op, "predicate").and_then(Attr::as_int).unwrap_or(0);
+            return self.i1_op(op, opc, pred, &xs, div);
         }
         let vector = div
             || oty == Type::F32
@@ -273,7 +242,7 @@ impl Isel<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn compare(
+    pub(super) fn compare(
         &mut self,
         op: Op,
         float: bool,
@@ -285,36 +254,6 @@ impl Isel<'_> {
     ) -> Result<(), IselError> {
         let wide = ty.bits() == 64;
         let vector = float || div || matches!(a, Val::V(_)) || matches!(b, Val::V(_));
-        if ty == Type::I1 {
-            // eq / ne on booleans: xor.
-            let x = if vector || matches!(a, Val::Mask(_)) || matches!(b, Val::Mask(_)) {
-                let ma = self.mask(a)?;
-                let mb = self.mask(b)?;
-                let r = self.s64();
-                self.emit(Opc::S_XOR_B64, vec![mir::r(r), mir::r(ma), mir::r(mb)]);
-                if pred == 0 {
-                    let n = self.s64();
-                    self.emit(Opc::S_NOT_B64, vec![mir::r(n), mir::r(r)]);
-                    Val::Mask(n)
-                } else {
-                    Val::Mask(r)
-                }
-            } else {
-                let sa = self.sbool(a)?;
-                let sb = self.sbool(b)?;
-                let r = self.s32();
-                self.emit(Opc::S_XOR_B32, vec![mir::r(r), sa, sb]);
-                if pred == 0 {
-                    let n = self.s32();
-                    self.emit(Opc::S_XOR_B32, vec![mir::r(n), mir::r(r), Operand::Imm(1)]);
-                    Val::SBool(n)
-                } else {
-                    Val::SBool(r)
-                }
-            };
-            self.def(op, x);
-            return Ok(());
-        }
         if !vector && (!wide || pred <= 1) {
             let o = if wide {
                 [Opc::S_CMP_EQ_U64, Opc::S_CMP_LG_U64][pred]
@@ -451,7 +390,7 @@ impl Isel<'_> {
         })
     }
 
-    fn select_op(
+    pub(super) fn select_op(
         &mut self,
         op: Op,
         ty: Type,
@@ -463,9 +402,9 @@ impl Isel<'_> {
         let dw = Self::dwords(ty);
         if ty == Type::I1 {
             if !div
-                && !matches!(c, Val::Mask(_))
-                && !matches!(a, Val::Mask(_))
-                && !matches!(b, Val::Mask(_))
+                && ![c, a, b]
+                    .iter()
+                    .any(|x| matches!(x, Val::Mask(_) | Val::V(_)))
             {
                 let sc = self.sbool(c)?;
                 let sa = self.sbool(a)?;

@@ -45,6 +45,11 @@ impl Isel<'_> {
             (ExtUI | ExtSI, 1, _) => {
                 let one = if opc == ExtSI { -1 } else { 1 };
                 let wide = to.bits() == 64;
+                let x = match x {
+                    // Never read per-lane booleans as a scalar.
+                    Val::V(_) => Val::Mask(self.mask(x)?),
+                    _ => x,
+                };
                 match x {
                     Val::Mask(m) => {
                         let v = if wide { self.v64() } else { self.v32() };

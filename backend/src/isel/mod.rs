@@ -27,7 +27,8 @@
 //! lives and how to read it as a scalar operand, a vector operand or a lane mask, the
 //! per-lane copies of temporal divergence); `setup.rs` the per-kernel analyses before
 //! selection; `abi.rs` kernel arguments, the prologue, hidden arguments and ids; `alu.rs`
-//! 32-bit integer and f32 arithmetic, compares and selects; `alu64.rs` 64-bit integer
+//! 32-bit integer and f32 arithmetic, compares and selects; `i1.rs` every integer op and
+//! compare on `i1` and the casts between `i1` and f32; `alu64.rs` 64-bit integer
 //! arithmetic; `convert.rs` casts; `division.rs` integer and f32 division and remainder;
 //! `memory.rs` addresses, loads, stores, atomics; `sync.rs` the memory-model sequences around
 //! atomics, atomic loads and stores, fences and barriers; `cross_lane.rs` ballot, readlane, shuffle
@@ -45,6 +46,7 @@ mod cfg_analysis;
 mod convert;
 mod cross_lane;
 mod division;
+mod i1;
 mod memory;
 mod setup;
 mod sync;
