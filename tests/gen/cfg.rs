@@ -7,8 +7,18 @@
 //! constants defined right there, so loop-carried values, values leaving cycles and
 //! different constants on different edges all occur. Conditions compare values that are
 //! mostly uniform (parameters, `workgroup_id`, `readfirstlane`, ...) or mostly divergent
-//! (`workitem_id`, `lane_id`, atomics, loads at divergent indices, ...), or are the `i1`
-//! parameters.
+//! (`workitem_id`, `lane_id`, atomics, loads at divergent indices, ...), or are `i1` values.
+//!
+//! `i1` values flow through everything an `i1` may: block arguments, every integer op and
+//! compare (division only by a true divisor in [`exec_kernel`]), selects, ballots, branch
+//! conditions, and the casts between `i1` and `i32` / `f32` both ways.
+//!
+//! [`exec_kernel`] writes kernels that the reference interpreter and the simulator must run
+//! alike (`tests/cf_exec_diff.rs`): no cross-lane op, each work-item stores and updates
+//! atomically only its own slots of `%out`, and loads read the input `%buf` (64 elements) at
+//! indices masked into it. Every cycle ends: a block with a retreating edge (of a depth-first
+//! search from the entry; every cycle has one) first takes one unit of the work-item's fuel (a
+//! counter in `%fuel`) and returns when none is left.
 //!
 //! With [`CfTokens::Entry`] the kernel has a `conv.entry` token: convergent ops outside
 //! cycles use it, top-level reducible cycles usually get a heart (`conv.loop` in the header)
@@ -34,7 +44,18 @@ pub fn kernel(name: &str, seed: u64, tokens: CfTokens) -> String {
     let mut rng = Rng::new(seed);
     let n = rng.range(3, 11);
     let succs = random_cfg(&mut rng, n);
-    Emitter::new(name, rng, succs, tokens).run()
+    Emitter::new(name, rng, succs, tokens, false).run()
+}
+
+/// A random CF kernel named `name` whose result is defined by the program alone (see the
+/// module comment): `(%c: i1, %d: i1, %n: i32, %buf: !kernel.ptr<global, i32>, %out:
+/// !kernel.ptr<global, i32>, %fuel: !kernel.ptr<global, i32>)`, with `%buf` holding 64
+/// elements, `%out` four per work-item of the grid and `%fuel` one.
+pub fn exec_kernel(name: &str, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let n = rng.range(3, 11);
+    let succs = random_cfg(&mut rng, n);
+    Emitter::new(name, rng, succs, CfTokens::None, true).run()
 }
 
 /// Successor lists (1 or 2 targets, or none for a return) of a random CFG whose blocks are
@@ -133,12 +154,25 @@ struct Emitter {
     heart_in: Vec<Option<String>>,
     /// Values defined in each block (arguments first), for dominated blocks to use.
     defs: Vec<Vec<Val>>,
-    args: Vec<Vec<String>>,
+    /// Per block: its arguments' names, and whether each is `i1` (else `i32`).
+    args: Vec<Vec<(String, bool)>>,
     next: usize,
+    /// An [`exec_kernel`].
+    exec: bool,
+    /// Stores so far (an [`exec_kernel`] cycles through the work-item's four slots).
+    stores: usize,
+    /// Per block: whether one of its edges retreats (an [`exec_kernel`] guards it by fuel).
+    retreats: Vec<bool>,
 }
 
 impl Emitter {
-    fn new(name: &str, mut rng: Rng, succs: Vec<Vec<usize>>, tokens: CfTokens) -> Emitter {
+    fn new(
+        name: &str,
+        mut rng: Rng,
+        succs: Vec<Vec<usize>>,
+        tokens: CfTokens,
+        exec: bool,
+    ) -> Emitter {
         let n = succs.len();
         let mut preds = vec![Vec::new(); n];
         for (b, ss) in succs.iter().enumerate() {
@@ -157,7 +191,7 @@ impl Emitter {
             let k = *rng.pick(&[0, 0, 1, 1, 2]);
             for _ in 0..k {
                 next += 1;
-                a.push(format!("a{next}"));
+                a.push((format!("a{next}"), rng.chance(30)));
             }
         }
         let mut e = Emitter {
@@ -173,7 +207,11 @@ impl Emitter {
             defs: vec![Vec::new(); n],
             args,
             next,
+            exec,
+            stores: 0,
+            retreats: Vec::new(),
         };
+        e.retreats = retreating(&e.succs);
         if tokens == CfTokens::Entry {
             e.place_tokens();
         }
@@ -259,6 +297,9 @@ impl Emitter {
         for t in texts {
             out.push_str(&t);
         }
+        if self.exec && self.retreats.contains(&true) {
+            out.push_str("^exit:\n  kernel.return\n");
+        }
         out.push_str("}\n");
         out
     }
@@ -278,7 +319,14 @@ impl Emitter {
         let mut s = String::new();
         let mut avail = self.available(b);
         if b == 0 {
-            s.push_str("^entry(%c: i1, %d: i1, %n: i32, %buf: !kernel.ptr<global, i32>):\n");
+            if self.exec {
+                s.push_str(
+                    "^entry(%c: i1, %d: i1, %n: i32, %buf: !kernel.ptr<global, i32>, \
+                     %out: !kernel.ptr<global, i32>, %fuel: !kernel.ptr<global, i32>):\n",
+                );
+            } else {
+                s.push_str("^entry(%c: i1, %d: i1, %n: i32, %buf: !kernel.ptr<global, i32>):\n");
+            }
             let params = [("c", true, false), ("d", true, false), ("n", false, false)];
             for (p, bool, divergent) in params {
                 avail.push(Val {
@@ -292,6 +340,26 @@ impl Emitter {
             }
             s.push_str("  %tid = kernel.workitem_id x : i32\n");
             s.push_str("  %wg = kernel.workgroup_id x : i32\n");
+            // True and false, not folded: a divisor and a signed dividend that keep i1
+            // division defined.
+            s.push_str("  %zero = arith.constant 0 : i32\n");
+            s.push_str("  %true = arith.cmpi sge, %tid, %zero : i32\n");
+            s.push_str("  %false = arith.cmpi slt, %wg, %zero : i32\n");
+            if self.exec {
+                // The work-item's slots of `%out`: 4 * global id + 0..3.
+                s.push_str("  %size = kernel.workgroup_size x : i32\n");
+                s.push_str("  %base = arith.muli %wg, %size : i32\n");
+                s.push_str("  %gid = arith.addi %base, %tid : i32\n");
+                s.push_str("  %four = arith.constant 4 : i32\n");
+                s.push_str("  %slot0 = arith.muli %gid, %four : i32\n");
+                for k in 1..4 {
+                    let _ = writeln!(s, "  %kslot{k} = arith.constant {k} : i32");
+                    let _ = writeln!(s, "  %slot{k} = arith.addi %slot0, %kslot{k} : i32");
+                }
+                s.push_str("  %mask63 = arith.constant 63 : i32\n");
+                s.push_str("  %limit = arith.constant 24 : i32\n");
+                s.push_str("  kernel.store %limit, %fuel, %gid : !kernel.ptr<global, i32>, i32\n");
+            }
             avail.push(Val {
                 name: "%tid".into(),
                 bool: false,
@@ -302,17 +370,27 @@ impl Emitter {
                 bool: false,
                 divergent: false,
             });
+            for (name, divergent) in [("%true", true), ("%false", false)] {
+                avail.push(Val {
+                    name: name.into(),
+                    bool: true,
+                    divergent,
+                });
+            }
         } else {
-            let args: Vec<String> = self.args[b].iter().map(|a| format!("%{a}: i32")).collect();
+            let args: Vec<String> = self.args[b]
+                .iter()
+                .map(|(a, bool)| format!("%{a}: {}", if *bool { "i1" } else { "i32" }))
+                .collect();
             if args.is_empty() {
                 let _ = writeln!(s, "^b{b}:");
             } else {
                 let _ = writeln!(s, "^b{b}({}):", args.join(", "));
             }
-            for a in self.args[b].clone() {
+            for (a, bool) in self.args[b].clone() {
                 avail.push(Val {
                     name: format!("%{a}"),
-                    bool: false,
+                    bool,
                     divergent: false,
                 });
             }
@@ -364,11 +442,29 @@ impl Emitter {
 
     fn op(&mut self, b: usize, s: &mut String, avail: &mut Vec<Val>) {
         let v = self.fresh("v");
-        let (bool, divergent) = match self.rng.weighted(&[25, 8, 6, 6, 5, 5, 4, 4, 4, 4, 3, 5]) {
+        let mut kind = self
+            .rng
+            .weighted(&[25, 8, 6, 6, 5, 5, 4, 4, 4, 4, 3, 5, 16]);
+        if self.exec && matches!(kind, 5..=7) {
+            // No cross-lane op in a kernel both engines must run alike.
+            kind = 12;
+        }
+        let (bool, divergent) = match kind {
+            12 => self.bool_op(&v, s, avail),
             11 => {
                 let x = self.pick_i32(avail, None);
                 self.typed_chain(s, &v, &x.name);
                 (false, x.divergent)
+            }
+            0 if self.rng.chance(30) => {
+                // The same ops on i1.
+                let op = *self
+                    .rng
+                    .pick(&["addi", "subi", "muli", "xori", "andi", "ori"]);
+                let x = self.pick_i1(avail);
+                let y = self.pick_i1(avail);
+                let _ = writeln!(s, "  %{v} = arith.{op} {}, {} : i1", x.name, y.name);
+                (true, x.divergent || y.divergent)
             }
             0 => {
                 let op = *self
@@ -388,16 +484,22 @@ impl Emitter {
                 let div = self.rng.chance(50);
                 let x = self.pick_i32(avail, Some(div));
                 let y = self.pick_i32(avail, Some(div));
-                let p = *self.rng.pick(&["slt", "eq", "ne", "ugt"]);
+                let p = *self.rng.pick(&PREDICATES);
                 let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i32", x.name, y.name);
                 (true, x.divergent || y.divergent)
             }
             3 => {
                 let i = self.pick_i32(avail, None);
+                let idx = if self.exec {
+                    let m = self.fresh("m");
+                    let _ = writeln!(s, "  %{m} = arith.andi {}, %mask63 : i32", i.name);
+                    format!("%{m}")
+                } else {
+                    i.name.clone()
+                };
                 let _ = writeln!(
                     s,
-                    "  %{v} = kernel.load %buf, {} : !kernel.ptr<global, i32>, i32",
-                    i.name
+                    "  %{v} = kernel.load %buf, {idx} : !kernel.ptr<global, i32>, i32"
                 );
                 (false, i.divergent)
             }
@@ -405,10 +507,14 @@ impl Emitter {
                 let i = self.pick_i32(avail, None);
                 let x = self.pick_i32(avail, None);
                 let p = self.fresh("p");
+                let (buf, idx) = if self.exec {
+                    ("%out", self.own_slot())
+                } else {
+                    ("%buf", i.name.clone())
+                };
                 let _ = writeln!(
                     s,
-                    "  %{p} = kernel.ptr_offset %buf, {} : !kernel.ptr<global, i32>, i32",
-                    i.name
+                    "  %{p} = kernel.ptr_offset {buf}, {idx} : !kernel.ptr<global, i32>, i32"
                 );
                 let _ = writeln!(s, "  %{v} = kernel.atomic add, %{p}, {} {{ordering = \"seq_cst\", scope = \"agent\"}} : !kernel.ptr<global, i32>", x.name);
                 (false, true)
@@ -438,6 +544,20 @@ impl Emitter {
             8 => {
                 let bools: Vec<Val> = avail.iter().filter(|v| v.bool).cloned().collect();
                 let c = self.rng.pick(&bools).clone();
+                if self.rng.chance(30) {
+                    let x = self.pick_i1(avail);
+                    let y = self.pick_i1(avail);
+                    let _ = writeln!(
+                        s,
+                        "  %{v} = arith.select {}, {}, {} : i1",
+                        c.name, x.name, y.name
+                    );
+                    return avail.push(Val {
+                        name: format!("%{v}"),
+                        bool: true,
+                        divergent: c.divergent || x.divergent || y.divergent,
+                    });
+                }
                 let x = self.pick_i32(avail, None);
                 let y = self.pick_i32(avail, None);
                 let _ = writeln!(
@@ -448,7 +568,7 @@ impl Emitter {
                 (false, c.divergent || x.divergent || y.divergent)
             }
             9 => {
-                if self.rng.chance(50) {
+                if self.exec || self.rng.chance(50) {
                     let _ = writeln!(s, "  %{v} = kernel.lane_id : i32");
                     (false, true)
                 } else {
@@ -462,14 +582,28 @@ impl Emitter {
             _ => {
                 let x = self.pick_i32(avail, None);
                 let i = self.pick_i32(avail, None);
+                let (buf, idx) = if self.exec {
+                    ("%out", self.own_slot())
+                } else {
+                    ("%buf", i.name)
+                };
                 let _ = writeln!(
                     s,
-                    "  kernel.store {}, %buf, {} : !kernel.ptr<global, i32>, i32",
-                    x.name, i.name
+                    "  kernel.store {}, {buf}, {idx} : !kernel.ptr<global, i32>, i32",
+                    x.name
                 );
                 return;
             }
         };
+        if bool && self.exec && self.rng.chance(50) {
+            // Observed directly, not only through the branches and selects it reaches.
+            let (e, slot) = (self.fresh("x"), self.own_slot());
+            let _ = writeln!(s, "  %{e} = arith.extsi %{v} : i1 to i32");
+            let _ = writeln!(
+                s,
+                "  kernel.store %{e}, %out, {slot} : !kernel.ptr<global, i32>, i32"
+            );
+        }
         avail.push(Val {
             name: format!("%{v}"),
             bool,
@@ -515,17 +649,117 @@ impl Emitter {
         }
     }
 
+    fn pick_i1(&mut self, avail: &[Val]) -> Val {
+        let bools: Vec<&Val> = avail.iter().filter(|v| v.bool).collect();
+        (*self.rng.pick(&bools)).clone()
+    }
+
+    /// The next of the work-item's own slots of `%out` (an [`exec_kernel`]).
+    fn own_slot(&mut self) -> String {
+        self.stores += 1;
+        format!("%slot{}", self.stores % 4)
+    }
+
+    /// `%v` from an op on `i1` operands or a cast to or from `i1`: whether `%v` is `i1`, and
+    /// the divergence guess.
+    fn bool_op(&mut self, v: &str, s: &mut String, avail: &[Val]) -> (bool, bool) {
+        match self.rng.below(6) {
+            0 => {
+                let op = *self.rng.pick(&[
+                    "addi", "subi", "muli", "andi", "ori", "xori", "shli", "shrui", "shrsi",
+                    "maxsi", "minsi", "maxui", "minui",
+                ]);
+                let x = self.pick_i1(avail);
+                let y = self.pick_i1(avail);
+                let _ = writeln!(s, "  %{v} = arith.{op} {}, {} : i1", x.name, y.name);
+                (true, x.divergent || y.divergent)
+            }
+            1 => {
+                // Division is defined for a true divisor, and, signed, a false dividend (true
+                // is -1: -1 / -1 overflows); elsewhere any operands.
+                let op = *self.rng.pick(&["divui", "remui", "divsi", "remsi"]);
+                let (mut x, mut y) = (self.pick_i1(avail), self.pick_i1(avail));
+                if self.exec {
+                    y = avail.iter().find(|v| v.name == "%true").unwrap().clone();
+                    if op.ends_with("si") {
+                        x = avail.iter().find(|v| v.name == "%false").unwrap().clone();
+                    }
+                }
+                let _ = writeln!(s, "  %{v} = arith.{op} {}, {} : i1", x.name, y.name);
+                (true, x.divergent || y.divergent)
+            }
+            2 => {
+                let p = *self.rng.pick(&PREDICATES);
+                let x = self.pick_i1(avail);
+                let y = self.pick_i1(avail);
+                let _ = writeln!(s, "  %{v} = arith.cmpi {p}, {}, {} : i1", x.name, y.name);
+                (true, x.divergent || y.divergent)
+            }
+            3 => {
+                let x = self.pick_i32(avail, None);
+                if self.rng.chance(50) {
+                    let _ = writeln!(s, "  %{v} = arith.trunci {} : i32 to i1", x.name);
+                } else {
+                    // Through f32: x / 4 (fractions, and values beyond +-1 both ways).
+                    let (f, q, g) = (self.fresh("x"), self.fresh("x"), self.fresh("x"));
+                    let conv = *self.rng.pick(&["fptosi", "fptoui"]);
+                    let _ = writeln!(s, "  %{f} = arith.sitofp {} : i32 to f32", x.name);
+                    let _ = writeln!(s, "  %{q} = arith.constant 2.500000e-01 : f32");
+                    let _ = writeln!(s, "  %{g} = arith.mulf %{f}, %{q} : f32");
+                    let _ = writeln!(s, "  %{v} = arith.{conv} %{g} : f32 to i1");
+                }
+                (true, x.divergent)
+            }
+            4 => {
+                let x = self.pick_i1(avail);
+                let ext = *self.rng.pick(&["extsi", "extui"]);
+                let _ = writeln!(s, "  %{v} = arith.{ext} {} : i1 to i32", x.name);
+                (false, x.divergent)
+            }
+            _ => {
+                // i1 -> f32 -> i32: -1.0 or 1.0 (or 0.0), plus 0.5, truncated.
+                let x = self.pick_i1(avail);
+                let conv = *self.rng.pick(&["sitofp", "uitofp"]);
+                let (f, h, g) = (self.fresh("x"), self.fresh("x"), self.fresh("x"));
+                let _ = writeln!(s, "  %{f} = arith.{conv} {} : i1 to f32", x.name);
+                let _ = writeln!(s, "  %{h} = arith.constant 1.500000e+00 : f32");
+                let _ = writeln!(s, "  %{g} = arith.addf %{f}, %{h} : f32");
+                let _ = writeln!(s, "  %{v} = arith.fptosi %{g} : f32 to i32");
+                (false, x.divergent)
+            }
+        }
+    }
+
     fn terminator(&mut self, b: usize, s: &mut String, avail: &[Val]) {
+        if self.exec && self.retreats[b] {
+            let (f, g, ok) = (self.fresh("f"), self.fresh("f"), self.fresh("ok"));
+            let ptr = "!kernel.ptr<global, i32>, i32";
+            let _ = writeln!(s, "  %{f} = kernel.load %fuel, %gid : {ptr}");
+            let _ = writeln!(s, "  %{g} = arith.subi %{f}, %kslot1 : i32");
+            let _ = writeln!(s, "  kernel.store %{g}, %fuel, %gid : {ptr}");
+            let _ = writeln!(s, "  %{ok} = arith.cmpi sgt, %{f}, %zero : i32");
+            let _ = writeln!(s, "  cf.cond_br %{ok}, ^r{b}, ^exit");
+            let _ = writeln!(s, "^r{b}:");
+        }
         let succs = self.succs[b].clone();
         let mut targets = Vec::new();
         for &t in &succs {
             let mut vals = Vec::new();
-            for _ in 0..self.args[t].len() {
+            let mut tys = Vec::new();
+            for (_, bool) in self.args[t].clone() {
+                tys.push(if bool { "i1" } else { "i32" });
                 if self.rng.chance(35) {
                     let k = self.fresh("k");
-                    let c = self.rng.below(4);
-                    let _ = writeln!(s, "  %{k} = arith.constant {c} : i32");
+                    if bool {
+                        let c = self.rng.chance(50);
+                        let _ = writeln!(s, "  %{k} = arith.constant {c}");
+                    } else {
+                        let c = self.rng.below(4);
+                        let _ = writeln!(s, "  %{k} = arith.constant {c} : i32");
+                    }
                     vals.push(format!("%{k}"));
+                } else if bool {
+                    vals.push(self.pick_i1(avail).name);
                 } else {
                     vals.push(self.pick_i32(avail, None).name);
                 }
@@ -533,7 +767,7 @@ impl Emitter {
             if vals.is_empty() {
                 targets.push(format!("^b{t}"));
             } else {
-                let tys = vec!["i32"; vals.len()].join(", ");
+                let tys = tys.join(", ");
                 targets.push(format!("^b{t}({} : {tys})", vals.join(", ")));
             }
         }
@@ -541,10 +775,16 @@ impl Emitter {
             0 => {
                 if self.rng.chance(50) {
                     let x = self.pick_i32(avail, None);
+                    let idx = if self.exec {
+                        self.own_slot()
+                    } else {
+                        "%wg".into()
+                    };
                     let _ = writeln!(
                         s,
-                        "  kernel.store {}, %buf, %wg : !kernel.ptr<global, i32>, i32",
-                        x.name
+                        "  kernel.store {}, {buf}, {idx} : !kernel.ptr<global, i32>, i32",
+                        x.name,
+                        buf = if self.exec { "%out" } else { "%buf" }
                     );
                 }
                 s.push_str("  kernel.return\n");
@@ -561,8 +801,11 @@ impl Emitter {
 
     /// A condition: an `i1` parameter, or a comparison biased to uniform or divergent.
     fn condition(&mut self, s: &mut String, avail: &[Val]) -> String {
-        if self.rng.chance(20) {
+        if self.rng.chance(15) {
             return (*self.rng.pick(&["%c", "%d"])).to_string();
+        }
+        if self.rng.chance(20) {
+            return self.pick_i1(avail).name;
         }
         let div = self.rng.chance(50);
         let x = self.pick_i32(avail, Some(div));
@@ -573,6 +816,39 @@ impl Emitter {
         format!("%{v}")
     }
 }
+
+/// Per block: whether it has an edge to a block on the stack of a depth-first search from
+/// block 0 (a retreating edge: every cycle has one).
+fn retreating(succs: &[Vec<usize>]) -> Vec<bool> {
+    let n = succs.len();
+    let mut out = vec![false; n];
+    let (mut seen, mut on_stack) = (vec![false; n], vec![false; n]);
+    // (block, index of the next successor to visit).
+    let mut stack = vec![(0usize, 0usize)];
+    seen[0] = true;
+    on_stack[0] = true;
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        let Some(&t) = succs[b].get(*k) else {
+            on_stack[b] = false;
+            stack.pop();
+            continue;
+        };
+        *k += 1;
+        if on_stack[t] {
+            out[b] = true;
+        } else if !seen[t] {
+            seen[t] = true;
+            on_stack[t] = true;
+            stack.push((t, 0));
+        }
+    }
+    out
+}
+
+/// The `arith.cmpi` predicates.
+const PREDICATES: [&str; 10] = [
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
 
 /// A [`RegionCfg`] over placeholder blocks, to run kc's CFG analyses on a generated graph.
 fn fake_cfg(succs: &[Vec<usize>], preds: &[Vec<usize>]) -> RegionCfg {
