@@ -198,3 +198,97 @@ impl Isel<'_> {
         Ok(Val::Mask(r))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kc_dialect::eval;
+
+    fn apply(f: Bool2, a: bool, b: bool) -> bool {
+        use Bool2::*;
+        match f {
+            Zero => false,
+            A => a,
+            And => a & b,
+            Or => a | b,
+            Xor => a ^ b,
+            Xnor => !(a ^ b),
+            AndNotB => a & !b,
+            NotAAndB => !a & b,
+            OrNotB => a | !b,
+            NotAOrB => !a | b,
+        }
+    }
+
+    /// Each boolean function is the reference's op at width 1 wherever the reference defines
+    /// it (division by false and signed -1 / -1 are undefined there).
+    #[test]
+    fn i1_ops_are_the_reference_at_width_1() {
+        use Opcode::*;
+        let binops = [
+            AddI, SubI, MulI, DivSI, DivUI, RemSI, RemUI, AndI, OrI, XOrI, ShLI, ShRSI, ShRUI,
+            MinSI, MaxSI, MinUI, MaxUI,
+        ];
+        let mut defined = 0;
+        for (a, b) in [(0u64, 0u64), (0, 1), (1, 0), (1, 1)] {
+            for opc in binops {
+                let f = bool_function(opc, 0).unwrap();
+                if let Ok(r) = eval::int_binop(opc, a, b, 1) {
+                    defined += 1;
+                    assert_eq!(apply(f, a == 1, b == 1), r == 1, "{opc:?} {a} {b}");
+                }
+            }
+            for pred in 0..10 {
+                let f = bool_function(CmpI, pred).unwrap();
+                let r = eval::cmpi(pred as u64, a, b, 1);
+                assert_eq!(apply(f, a == 1, b == 1), r, "cmpi {pred} {a} {b}");
+            }
+        }
+        // 13 ops defined everywhere, divui / remui for b = 1, divsi / remsi for (0, 1).
+        assert_eq!(defined, 13 * 4 + 2 * 2 + 2);
+    }
+
+    /// `fptosi` / `fptoui` to i1 are the compares `x <= -1`, `x >= 1` (false for NaN).
+    #[test]
+    fn f32_to_i1_thresholds() {
+        let xs = [
+            f32::NAN,
+            f32::NEG_INFINITY,
+            -2.0,
+            -1.0,
+            -0.99,
+            -0.0,
+            0.0,
+            0.99,
+            1.0,
+            1.5,
+            f32::INFINITY,
+        ];
+        for x in xs {
+            let bits = x.to_bits() as u64;
+            assert_eq!(
+                eval::cast(Opcode::FPToSI, bits, 32, 1) == 1,
+                x <= -1.0,
+                "{x}"
+            );
+            assert_eq!(
+                eval::cast(Opcode::FPToUI, bits, 32, 1) == 1,
+                x >= 1.0,
+                "{x}"
+            );
+        }
+        let (t, f) = (1u64, 0u64);
+        assert_eq!(
+            f32::from_bits(eval::cast(Opcode::SIToFP, t, 1, 32) as u32),
+            -1.0
+        );
+        assert_eq!(
+            f32::from_bits(eval::cast(Opcode::UIToFP, t, 1, 32) as u32),
+            1.0
+        );
+        assert_eq!(
+            f32::from_bits(eval::cast(Opcode::SIToFP, f, 1, 32) as u32),
+            0.0
+        );
+    }
+}
