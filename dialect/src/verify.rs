@@ -579,6 +579,9 @@ impl Verifier<'_> {
             }
         };
         let int = |t: Option<Type>| t.is_some_and(Type::is_int);
+        // An element index is an i32 or i64 (an i1 has no meaning as an address offset, and
+        // the backend holds a divergent one as a lane mask, not a number).
+        let index = |t: Option<Type>| matches!(t, Some(Type::I32 | Type::I64));
         let f32 = |t: Option<Type>| t == Some(Type::F32);
         use Opcode::*;
         match data.opcode {
@@ -656,18 +659,18 @@ impl Verifier<'_> {
                 "allocates a positive number of elements and returns a shared pointer",
             ),
             PtrOffset => need(
-                matches!(ty(0), Some(Type::Ptr(..))) && int(ty(1)) && res(0) == ty(0),
-                "offsets a pointer by an integer index",
+                matches!(ty(0), Some(Type::Ptr(..))) && index(ty(1)) && res(0) == ty(0),
+                "offsets a pointer by an i32 or i64 index",
             ),
             Load => need(
                 matches!(ty(0), Some(Type::Ptr(_, e)) if res(0) == Some(Type::Scalar(e)))
-                    && int(ty(1)),
-                "loads the pointer's element type at an integer index",
+                    && index(ty(1)),
+                "loads the pointer's element type at an i32 or i64 index",
             ),
             Store => need(
                 matches!(ty(1), Some(Type::Ptr(_, e)) if ty(0) == Some(Type::Scalar(e)))
-                    && int(ty(2)),
-                "stores the pointer's element type at an integer index",
+                    && index(ty(2)),
+                "stores the pointer's element type at an i32 or i64 index",
             ),
             Atomic => need(
                 matches!(ty(0), Some(Type::Ptr(_, e)) if ty(1) == Some(Type::Scalar(e)) && res(0) == ty(1)),
