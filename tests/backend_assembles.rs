@@ -44,10 +44,10 @@ use kc_backend::mir::{validate, Budget, Divergence, KernelInfo, Usage};
 use kc_backend::passes;
 use kc_compiler::pipeline::{self, Failure, Input};
 use kc_tests::gen::{cfg, source, Rng};
-use kc_tests::harness::{locate_llvm_mc, Layout};
+use kc_tests::harness::{assemble_gfx942_to, locate_llvm_mc, Layout};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 
 use kc_tests::env_u64;
 
@@ -327,7 +327,7 @@ impl Checker {
         };
         let object = self.dir.join(format!("{}.o", self.objects));
         self.objects += 1;
-        if let Err(e) = assemble(&self.mc, &compiled.listing, &object) {
+        if let Err(e) = assemble_gfx942_to(&self.mc, &compiled.listing, &object) {
             self.failures
                 .push(format!("{what}: {e}\n{}", compiled.listing));
             return false;
@@ -372,40 +372,6 @@ impl Checker {
             let _ = std::fs::remove_file(&p.object);
         }
     }
-}
-
-/// Assembles a gfx942 listing into `object`: `Err` with the first lines of llvm-mc's output
-/// on any error or warning.
-fn assemble(mc: &Path, listing: &str, object: &Path) -> Result<(), String> {
-    use std::io::Write as _;
-    let mut child = Command::new(mc)
-        .args([
-            "-triple=amdgcn-amd-amdhsa",
-            "-mcpu=gfx942",
-            "-filetype=obj",
-            "-o",
-        ])
-        .arg(object)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", mc.display()))?;
-    // A write error means llvm-mc exited early; its status and stderr say why.
-    let _ = child
-        .stdin
-        .take()
-        .map(|mut i| i.write_all(listing.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("cannot run {}: {e}", mc.display()))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() || !stderr.trim().is_empty() {
-        let first: Vec<&str> = stderr.lines().take(4).collect();
-        return Err(format!("llvm-mc: {}", first.join(" | ")));
-    }
-    Ok(())
 }
 
 /// A kernel descriptor's `.amdhsa_*` fields (without the prefix) and values.

@@ -34,7 +34,9 @@ mod tools;
 
 pub use directives::{parse as parse_directives, Directives, RunLine};
 pub use runner::{Outcome, TestFile};
-pub use tools::{assemble_gfx942, locate_llvm_mc, locate_mlir_opt, locate_opt, Layout, Tools};
+pub use tools::{
+    assemble_gfx942, assemble_gfx942_to, locate_llvm_mc, locate_mlir_opt, locate_opt, Layout, Tools,
+};
 
 use std::env;
 use std::fs;

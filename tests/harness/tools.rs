@@ -113,11 +113,23 @@ pub fn locate_llvm_mc() -> Result<PathBuf, String> {
 /// Assembles a gfx942 listing with `mc` into an object that is thrown away: `Err` with the
 /// first lines of llvm-mc's output on any error or warning.
 pub fn assemble_gfx942(mc: &Path, listing: &str) -> Result<(), String> {
+    assemble_gfx942_to(mc, listing, Path::new("/dev/null"))
+}
+
+/// Assembles a gfx942 listing into the object file `object`: `Err` with the first lines of
+/// llvm-mc's output on any error or warning.
+pub fn assemble_gfx942_to(mc: &Path, listing: &str, object: &Path) -> Result<(), String> {
     use std::io::Write as _;
     use std::process::Stdio;
     let mut child = Command::new(mc)
-        .args(["-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj"])
-        .args(["-o", "/dev/null", "-"])
+        .args([
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=gfx942",
+            "-filetype=obj",
+            "-o",
+        ])
+        .arg(object)
+        .arg("-")
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
